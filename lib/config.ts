@@ -1,0 +1,109 @@
+import { z } from "zod";
+
+/**
+ * Every environment variable the service reads, validated once. A bad value stops start-up with
+ * one line naming the variable, instead of failing later in the middle of a request.
+ */
+const optionalString = z
+  .string()
+  .trim()
+  .transform((value) => (value === "" ? undefined : value))
+  .optional();
+
+const optionalUrl = optionalString.pipe(z.url().optional());
+
+const booleanFlag = z
+  .enum(["true", "false", "1", "0", ""])
+  .optional()
+  .transform((value) => value === "true" || value === "1");
+
+const postgresUrl = optionalString.refine(
+  (value) => value === undefined || /^postgres(ql)?:\/\/[^\s]+$/.test(value),
+  "must be a postgres:// or postgresql:// URL",
+);
+
+export const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** PostgreSQL server. Unset: the embedded PGlite database under DATA_DIR. */
+  DATABASE_URL: postgresUrl,
+  /** Where the embedded database and the local object store live. */
+  DATA_DIR: z.string().trim().min(1).default("./data"),
+  /** Local object-store directory (used when BLOB_READ_WRITE_TOKEN is unset). */
+  BLOB_DIR: optionalString,
+  BLOB_READ_WRITE_TOKEN: optionalString.refine(
+    (value) => value === undefined || value.startsWith("vercel_blob_rw_"),
+    "must start with vercel_blob_rw_",
+  ),
+  VOICEAGENT_WEBHOOK_SECRET: optionalString,
+  VOICEAGENT_REQUIRE_SIGNATURE: booleanFlag,
+  API_KEY: optionalString,
+  /** Hosted model for simulation summaries (OpenAI-compatible endpoint or Bedrock). */
+  AI_PROVIDER: z.enum(["openai-compatible", "bedrock", "none", ""]).optional(),
+  AI_BASE_URL: optionalUrl,
+  AI_API_KEY: optionalString,
+  AI_MODEL: optionalString,
+  AI_TIMEOUT_MS: z.coerce.number().int().min(100).max(25_000).default(8_000),
+  AI_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
+  AWS_REGION: optionalString,
+  /** Nominatim-compatible geocoder; unset: the embedded gazetteer only. */
+  GEOCODER_URL: optionalUrl,
+  GEOCODER_TIMEOUT_MS: z.coerce.number().int().min(100).max(25_000).default(5_000),
+  /** Rate-limit backends: Upstash in production, a plain Redis, else per process. */
+  UPSTASH_REDIS_REST_URL: optionalUrl,
+  UPSTASH_REDIS_REST_TOKEN: optionalString,
+  REDIS_URL: optionalString.refine(
+    (value) => value === undefined || /^rediss?:\/\/\S+$/.test(value),
+    "must be a redis:// or rediss:// URL",
+  ),
+  /** How many reverse proxies in front of the app may set x-forwarded-for. */
+  TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+  NEXT_PUBLIC_MAP_TILE_URL: z
+    .string()
+    .trim()
+    .default("https://tile.openstreetmap.org/{z}/{x}/{y}.png"),
+  /** Statement timeout for every database query, so requests answer inside 30 s. */
+  DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(25_000).default(10_000),
+});
+
+export type Config = z.infer<typeof envSchema>;
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ConfigError";
+  }
+}
+
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const result = envSchema.safeParse(env);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const variable = issue.path.join(".");
+    throw new ConfigError(`Invalid environment variable ${variable}: ${issue.message}`);
+  }
+  return result.data;
+}
+
+let cached: Config | undefined;
+
+export function getConfig(): Config {
+  cached ??= parseConfig(process.env);
+  return cached;
+}
+
+/** Tests change the environment between cases; production reads it once. */
+export function resetConfigForTests(): void {
+  cached = undefined;
+}
+
+/** For server start-up: a bad environment ends the process with one line naming the variable. */
+export function exitOnInvalidConfig(): void {
+  try {
+    getConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,155 @@
+import { existsSync } from "node:fs";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import path from "node:path";
+import {
+  bindMigrationAwareSqlAdapterFactory,
+  type SqlMigrationAwareDriverAdapterFactory,
+} from "@prisma/driver-adapter-utils";
+import type {
+  MigrationList,
+  SchemaEngine,
+} from "@prisma/schema-engine-wasm/schema_engine_bg";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import { openEmbeddedDatabase } from "./pglite";
+
+/**
+ * Migrations with Prisma's own schema engine, compiled to WebAssembly: the native engine cannot be
+ * downloaded on these machines. The files it reads and the `_prisma_migrations` rows it writes are
+ * the ones `prisma migrate deploy` uses, so a machine with the native engine can take over.
+ */
+const projectRoot = process.cwd();
+export const migrationsDir = path.join(projectRoot, "prisma", "migrations");
+const schemaPath = path.join(projectRoot, "prisma", "schema.prisma");
+const lockFileName = "migration_lock.toml";
+const noFilter = { externalTables: [], externalEnums: [] };
+
+type SchemaEngineModule = typeof import("@prisma/schema-engine-wasm/schema_engine_bg");
+let enginePromise: Promise<SchemaEngineModule> | undefined;
+
+function loadSchemaEngineModule(): Promise<SchemaEngineModule> {
+  // The package's entry imports the .wasm as an ES module (experimental in Node), so the module
+  // is instantiated by hand from the file next to its JS glue.
+  enginePromise ??= (async () => {
+    const require = createRequire(path.join(projectRoot, "package.json"));
+    const gluePath = require.resolve("@prisma/schema-engine-wasm/schema_engine_bg");
+    const runtime = (await import("@prisma/schema-engine-wasm/schema_engine_bg")) as SchemaEngineModule & {
+      __wbg_set_wasm(exports: unknown): void;
+    };
+    const wasm = new WebAssembly.Module(
+      await readFile(path.join(path.dirname(gluePath), "schema_engine_bg.wasm")),
+    );
+    const instance = new WebAssembly.Instance(wasm, {
+      "./schema_engine_bg.js": runtime as unknown as WebAssembly.ModuleImports,
+    });
+    runtime.__wbg_set_wasm(instance.exports);
+    (instance.exports as unknown as { __wbindgen_start(): void }).__wbindgen_start();
+    return runtime;
+  })();
+  return enginePromise;
+}
+
+async function withSchemaEngine<T>(
+  adapterFactory: SqlMigrationAwareDriverAdapterFactory,
+  work: (engine: SchemaEngine) => Promise<T>,
+): Promise<T> {
+  const runtime = await loadSchemaEngineModule();
+  const engine = await runtime.SchemaEngine.new(
+    { datamodels: undefined },
+    () => {},
+    bindMigrationAwareSqlAdapterFactory(adapterFactory),
+  );
+  try {
+    return await work(engine);
+  } finally {
+    engine.free();
+  }
+}
+
+export async function listMigrationNames(): Promise<string[]> {
+  if (!existsSync(migrationsDir)) return [];
+  const entries = await readdir(migrationsDir, { withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
+}
+
+async function readMigrationList(): Promise<MigrationList> {
+  const lockPath = path.join(migrationsDir, lockFileName);
+  const names = await listMigrationNames();
+  return {
+    baseDir: migrationsDir,
+    lockfile: {
+      path: lockFileName,
+      content: existsSync(lockPath) ? await readFile(lockPath, "utf8") : null,
+    },
+    shadowDbInitScript: "",
+    migrationDirectories: await Promise.all(
+      names.map(async (name) => ({
+        path: name,
+        migrationFile: {
+          path: "migration.sql",
+          content: {
+            tag: "ok" as const,
+            value: await readFile(path.join(migrationsDir, name, "migration.sql"), "utf8"),
+          },
+        },
+      })),
+    ),
+  };
+}
+
+/** Applies every pending migration; answers the names it applied. */
+export async function applyMigrations(
+  adapterFactory: SqlMigrationAwareDriverAdapterFactory,
+): Promise<string[]> {
+  const migrationsList = await readMigrationList();
+  return withSchemaEngine(adapterFactory, async (engine) => {
+    const result = await engine.applyMigrations({ migrationsList, filters: noFilter });
+    return result.appliedMigrationNames;
+  });
+}
+
+/**
+ * Writes `prisma/migrations/<timestamp>_<name>/migration.sql` with the SQL that takes the
+ * migration history to prisma/schema.prisma, diffed on a throwaway in-memory database.
+ * Answers the new directory, or undefined when the schema has no changes.
+ */
+export async function createMigration(name: string): Promise<string | undefined> {
+  const shadow = await openEmbeddedDatabase();
+  try {
+    const existing = await readMigrationList();
+    const schemaFiles = [{ path: schemaPath, content: await readFile(schemaPath, "utf8") }];
+    const sql = await withSchemaEngine(new PrismaPGlite(shadow.pglite), async (engine) => {
+      if (existing.migrationDirectories.length > 0) {
+        await engine.applyMigrations({ migrationsList: existing, filters: noFilter });
+      }
+      const diff = await engine.diff({
+        from: { tag: "schemaDatasource", files: schemaFiles, configDir: projectRoot },
+        to: { tag: "schemaDatamodel", files: schemaFiles },
+        script: true,
+        exitCode: true,
+        filters: noFilter,
+      });
+      return diff.exitCode === 0 ? undefined : diff.stdout;
+    });
+    if (!sql) return undefined;
+
+    const stamp = new Date().toISOString().replace(/\D/g, "").slice(0, 14);
+    const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_|_$/g, "");
+    const directory = path.join(migrationsDir, `${stamp}_${slug}`);
+    await mkdir(directory, { recursive: true });
+    await writeFile(path.join(directory, "migration.sql"), sql);
+    const lockPath = path.join(migrationsDir, lockFileName);
+    if (!existsSync(lockPath)) {
+      await writeFile(
+        lockPath,
+        '# Please do not edit this file manually\n# It should be added in your version-control system (e.g., Git)\nprovider = "postgresql"\n',
+      );
+    }
+    return directory;
+  } finally {
+    await shadow.close();
+  }
+}

@@ -1,0 +1,49 @@
+import { randomUUID } from "node:crypto";
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { ObjectStore } from "./index";
+
+/** Objects as files under one directory, with the same key layout as the blob store. */
+export class LocalObjectStore implements ObjectStore {
+  readonly kind = "local";
+  private readonly root: string;
+
+  constructor(root: string) {
+    this.root = path.resolve(root);
+  }
+
+  private pathFor(key: string): string {
+    const target = path.resolve(this.root, key);
+    if (!target.startsWith(this.root + path.sep)) throw new Error(`Invalid object key: ${key}`);
+    return target;
+  }
+
+  async put(key: string, body: string): Promise<void> {
+    const target = this.pathFor(key);
+    await mkdir(path.dirname(target), { recursive: true });
+    // Write beside, then rename: a reader never sees half a payload, even after a crash.
+    const temporary = `${target}.${randomUUID()}.tmp`;
+    try {
+      await writeFile(temporary, body);
+      await rename(temporary, target);
+    } catch (error) {
+      await rm(temporary, { force: true });
+      throw error;
+    }
+  }
+
+  async get(key: string): Promise<Buffer | undefined> {
+    try {
+      return await readFile(this.pathFor(key));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+      throw error;
+    }
+  }
+
+  async checkWritable(): Promise<void> {
+    const probe = `.health/${randomUUID()}`;
+    await this.put(probe, "ok");
+    await rm(this.pathFor(probe), { force: true });
+  }
+}

@@ -1,0 +1,38 @@
+/**
+ * Database tasks without Prisma's native engine (which cannot be downloaded here):
+ *   tsx scripts/db.ts deploy        apply pending migrations to DATABASE_URL or the embedded DB
+ *   tsx scripts/db.ts new <name>    write a migration for the changes in prisma/schema.prisma
+ */
+import { getConfig } from "../lib/config";
+import { applyMigrations, createMigration } from "../lib/db/migrations";
+import { openMigrationTarget } from "../lib/db/client";
+
+async function main(): Promise<void> {
+  const [command, name] = process.argv.slice(2);
+  if (command === "deploy") {
+    const target = await openMigrationTarget(getConfig());
+    try {
+      const applied = await applyMigrations(target.adapterFactory);
+      console.log(
+        applied.length > 0
+          ? `Applied ${applied.length} migration(s) to ${target.description}: ${applied.join(", ")}`
+          : `${target.description} is up to date.`,
+      );
+    } finally {
+      await target.close();
+    }
+    return;
+  }
+  if (command === "new" && name) {
+    const directory = await createMigration(name);
+    console.log(directory ? `Wrote ${directory}` : "No schema changes.");
+    return;
+  }
+  console.error("usage: tsx scripts/db.ts deploy | new <name>");
+  process.exitCode = 2;
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

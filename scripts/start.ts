@@ -1,0 +1,72 @@
+/**
+ * `npm start`: check the configuration, apply pending migrations (creating the embedded database
+ * on first start), build when the sources changed since the last build, then serve.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { ConfigError, getConfig } from "../lib/config";
+import { applyMigrations } from "../lib/db/migrations";
+import { openMigrationTarget } from "../lib/db/client";
+
+const root = process.cwd();
+const sourceRoots = ["app", "components", "lib", "public", "instrumentation.ts", "next.config.ts", "package-lock.json"];
+const buildStamp = path.join(root, ".next", "mayday-source-hash");
+
+function hashSources(): string {
+  const hash = createHash("sha256");
+  const visit = (entry: string) => {
+    if (!existsSync(entry) || entry.includes(`${path.sep}generated`)) return;
+    if (statSync(entry).isDirectory()) {
+      for (const child of readdirSync(entry).sort()) visit(path.join(entry, child));
+    } else {
+      hash.update(entry).update(readFileSync(entry));
+    }
+  };
+  sourceRoots.forEach((entry) => visit(path.join(root, entry)));
+  return hash.digest("hex");
+}
+
+function oneLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).replace(/\s*\n\s*/g, " ").trim();
+}
+
+async function migrate(): Promise<void> {
+  const config = getConfig();
+  const target = await openMigrationTarget(config);
+  try {
+    const applied = await applyMigrations(target.adapterFactory);
+    console.log(`Database: ${target.description} (${applied.length} migration(s) applied now).`);
+  } catch (error) {
+    const variable = config.DATABASE_URL ? "DATABASE_URL" : "DATA_DIR";
+    throw new Error(`${variable}: cannot prepare ${target.description}: ${oneLine(error)}`);
+  } finally {
+    await target.close();
+  }
+}
+
+function buildIfNeeded(): void {
+  const sources = hashSources();
+  if (existsSync(buildStamp) && readFileSync(buildStamp, "utf8") === sources) return;
+  console.log("Building the app (sources changed since the last build)...");
+  const result = spawnSync("npx", ["next", "build"], { stdio: "inherit", env: process.env });
+  if (result.status !== 0) throw new Error("next build failed");
+  writeFileSync(buildStamp, sources);
+}
+
+async function main(): Promise<void> {
+  await migrate();
+  buildIfNeeded();
+  const port = process.env.PORT ?? "3000";
+  const server = spawn("npx", ["next", "start", "-p", port], { stdio: "inherit", env: process.env });
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.on(signal, () => server.kill(signal));
+  }
+  server.on("exit", (code) => process.exit(code ?? 0));
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof ConfigError ? error.message : `Start-up failed: ${oneLine(error)}`);
+  process.exit(1);
+});
