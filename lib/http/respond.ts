@@ -47,7 +47,11 @@ export function toErrorResponse(error: unknown, format: ErrorFormat, route: stri
 
 type Handler<Context> = (request: Request, context: Context) => Promise<Response>;
 
-/** Wraps a route handler so every failure answers in the endpoint's documented format. */
+/**
+ * Wraps a route handler so every failure answers in the endpoint's documented format. `route`
+ * names the endpoint ("simulate", "calls", "call", "webhook", "health", "openapi"): per-endpoint
+ * policies (rate limits, access) are looked up by it, so route files stay free of them.
+ */
 export function apiRoute<Context = unknown>(
   format: ErrorFormat,
   route: string,

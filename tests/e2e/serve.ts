@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   const server = serverUrl();
   delete env.DATABASE_URL;
   if (server) {
-    const name = "mayday_e2e";
+    const name = `mayday_e2e_${process.env.PORT ?? "3100"}`;
     await admin(server, async (client) => {
       await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
       await client.query(`CREATE DATABASE "${name}"`);

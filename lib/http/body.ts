@@ -1,0 +1,53 @@
+import { ApiError } from "./api-error";
+
+/** Bodies larger than this are refused with 413 before they are read whole. */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+export function requireJsonContentType(request: Request): void {
+  const type = request.headers.get("content-type") ?? "";
+  if (!/^application\/(.+\+)?json\s*(;|$)/i.test(type.trim())) {
+    throw new ApiError(
+      415,
+      "UNSUPPORTED_MEDIA_TYPE",
+      "Unsupported media type",
+      "Content-Type must be application/json",
+    );
+  }
+}
+
+/** The raw body as UTF-8 text, read as a stream so an oversized body is refused early. */
+export async function readBodyText(request: Request, maxBytes = DEFAULT_MAX_BODY_BYTES): Promise<string> {
+  const tooLarge = () =>
+    new ApiError(413, "PAYLOAD_TOO_LARGE", "Payload too large", `Request body exceeds ${maxBytes} bytes`);
+  const declared = Number(request.headers.get("content-length"));
+  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    received += value.byteLength;
+    if (received > maxBytes) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ApiError(400, "INVALID_JSON", "Invalid JSON", "Request body is not valid JSON");
+  }
+}
+
+/** Content-Type check, size limit and JSON parsing for an ordinary JSON POST/PATCH body. */
+export async function readJsonBody(request: Request, maxBytes = DEFAULT_MAX_BODY_BYTES): Promise<unknown> {
+  requireJsonContentType(request);
+  return parseJson(await readBodyText(request, maxBytes));
+}
