@@ -102,9 +102,9 @@ async function request<T>(path: string, init?: RequestInit): Promise<T> {
   try {
     response = await fetch(path, {
       ...init,
-      headers: { accept: "application/json", ...(init?.body ? { "content-type": "application/json" } : {}) },
+      // No extra header on reads: the browser then reuses the page's preload of the newest calls.
+      headers: init?.body ? { accept: "application/json", "content-type": "application/json" } : undefined,
       credentials: "same-origin",
-      cache: "no-store",
     });
   } catch {
     throw new ApiRequestError(0, "The Mayday API cannot be reached");
@@ -148,6 +148,13 @@ export function simulate(body: SimulateRequest): Promise<SimulateResult> {
 
 /** The largest page the API serves. */
 export const MAX_PAGE = 1000;
+
+/** The newest page of calls: what the map and queue need first (the page preloads this URL). */
+export const LIVE_HEAD_URL = `/api/calls?${query({ limit: MAX_PAGE, offset: 0 })}`;
+
+export function listNewestCalls(): Promise<CallsPage> {
+  return request(LIVE_HEAD_URL);
+}
 
 /**
  * Every call matching `filters`, newest first, up to `cap`: the first page tells the total, the

@@ -3,7 +3,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryKey } from "@tanstack/react-query";
 import { useMemo } from "react";
 import {
-  ApiRequestError, getCall, listAllCalls, listCalls, MAX_PAGE, updateCallStatus,
+  ApiRequestError, getCall, listAllCalls, listCalls, listNewestCalls, MAX_PAGE, updateCallStatus,
   type CallDetail, type CallFilters, type CallRecord, type CallsPage, type CallStatus,
 } from "./api";
 import { STATUS_LABEL } from "./call-status";
@@ -26,7 +26,7 @@ const LIVE_HEAD: QueryKey = ["calls", "live", "head"];
 export function useLiveCalls() {
   const head = useQuery({
     queryKey: LIVE_HEAD,
-    queryFn: () => listCalls({}, MAX_PAGE, 0),
+    queryFn: listNewestCalls,
     refetchInterval: POLL_MS,
   });
   const boundary = head.data?.pagination.has_more ? head.data.calls.at(-1)?.timestamp : undefined;
@@ -92,10 +92,16 @@ export function useHistoryPage(filters: CallFilters, page: number, pageSize: num
 /** Calls behind the hourly chart: the newest `cap` matching the filters. */
 export const CHART_CAP = 5_000;
 
+/** True once the newest calls are loaded: heavier secondary reads wait so first markers come sooner. */
+function useLiveReady(): boolean {
+  return useQuery({ queryKey: LIVE_HEAD, queryFn: listNewestCalls, enabled: false, notifyOnChangeProps: ["isSuccess"] }).isSuccess;
+}
+
 export function useChartCalls(filters: CallFilters) {
   return useQuery({
     queryKey: ["calls", "chart", filters],
     queryFn: () => listAllCalls(filters, CHART_CAP),
+    enabled: useLiveReady(),
     placeholderData: keepPreviousData,
     refetchInterval: TAIL_POLL_MS,
   });
