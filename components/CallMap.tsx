@@ -43,6 +43,11 @@ function reducedMotion(): boolean {
 
 const iconCache = new Map<string, L.DivIcon>();
 
+/** Icons grow with the root font size, like the rest of the page on a wall display. */
+function iconScale(): number {
+  return parseFloat(getComputedStyle(document.documentElement).fontSize) / 16 || 1;
+}
+
 /** Icons are few (severity x open/closed, cluster sizes), so they are made once and reused. */
 function cachedIcon(key: string, make: () => L.DivIcon): L.DivIcon {
   let icon = iconCache.get(key);
@@ -53,23 +58,24 @@ function cachedIcon(key: string, make: () => L.DivIcon): L.DivIcon {
   return icon;
 }
 
-function callIcon(severity: string, open: boolean): L.DivIcon {
+function callIcon(severity: string, open: boolean, scale: number): L.DivIcon {
   const level = severityOf(severity);
-  return cachedIcon(`call:${level}:${open}`, () =>
+  const size = Math.round(26 * scale);
+  return cachedIcon(`call:${level}:${open}:${size}`, () =>
     L.divIcon({
       className: `call-marker sev-${level}${open ? "" : " closed"}`,
-      html: severitySvg(level, 26),
-      iconSize: [26, 26],
-      iconAnchor: [13, 13],
-      popupAnchor: [0, -12],
+      html: severitySvg(level, size),
+      iconSize: [size, size],
+      iconAnchor: [size / 2, size / 2],
+      popupAnchor: [0, -size / 2],
     }),
   );
 }
 
-function clusterIcon(count: number, worst: number): L.DivIcon {
+function clusterIcon(count: number, worst: number, scale: number): L.DivIcon {
   const level = severityOf(Object.keys(SEVERITY_RANK).find((key) => SEVERITY_RANK[key] === worst) ?? "moderate");
-  const size = count < 10 ? 34 : count < 100 ? 40 : count < 1000 ? 48 : 56;
-  return cachedIcon(`cluster:${level}:${count}`, () =>
+  const size = Math.round((count < 10 ? 34 : count < 100 ? 40 : count < 1000 ? 48 : 56) * scale);
+  return cachedIcon(`cluster:${level}:${count}:${size}`, () =>
     L.divIcon({
       className: `cluster-marker sev-${level}`,
       html: `<span aria-hidden="true">${count >= 1000 ? `${Math.round(count / 100) / 10}k` : count}</span>`,
@@ -103,11 +109,11 @@ function CallPopup({ call }: { call: CallRecord }) {
   );
 }
 
-function CallMarker({ call, openSeq }: { call: Located; openSeq: number | null }) {
+function CallMarker({ call, openSeq, scale }: { call: Located; openSeq: number | null; scale: number }) {
   const marker = useRef<L.Marker>(null);
   const opened = useRef<number | null>(null);
   const position = useMemo<[number, number]>(() => [call.latitude, call.longitude], [call.latitude, call.longitude]);
-  const icon = callIcon(call.severity, isOpen(call.status));
+  const icon = callIcon(call.severity, isOpen(call.status), scale);
   const title = describe(call);
 
   // Leaflet reads `title` only when it builds the icon; keep it current as the status moves.
@@ -151,6 +157,7 @@ function useViewport() {
 function ClusteredCalls({ calls, focus }: { calls: Located[]; focus: { id: string; seq: number } | null }) {
   const map = useMap();
   const { bounds, zoom } = useViewport();
+  const [scale] = useState(iconScale);
   const byId = useMemo(() => new Map(calls.map((call) => [call.conversation_id, call])), [calls]);
   const index = useMemo(() => {
     const cluster = new Supercluster<PointProps, ClusterProps>({
@@ -189,7 +196,7 @@ function ClusteredCalls({ calls, focus }: { calls: Located[]; focus: { id: strin
             <Marker
               key={`cluster-${clusterId}`}
               position={[lat, lng]}
-              icon={clusterIcon(count, worst)}
+              icon={clusterIcon(count, worst, scale)}
               title={`${count} calls here, ${critical} critical: zoom in`}
               zIndexOffset={2000}
               eventHandlers={{
@@ -206,6 +213,7 @@ function ClusteredCalls({ calls, focus }: { calls: Located[]; focus: { id: strin
             key={call.conversation_id}
             call={call}
             openSeq={focus?.id === call.conversation_id ? focus.seq : null}
+            scale={scale}
           />
         );
       })}

@@ -22,12 +22,12 @@ function byUrgency(a: CallRecord, b: CallRecord): number {
  * When each call was first seen by this page (0 for those already there at load), kept by
  * adjusting state while rendering when the listing changes.
  */
-function useArrivals(calls: CallRecord[], now: number): Map<string, number> {
+function useArrivals(calls: CallRecord[] | undefined, now: number): Map<string, number> {
   const [state, setState] = useState<{ source: CallRecord[] | null; firstSeen: Map<string, number> }>({
     source: null,
     firstSeen: new Map(),
   });
-  if (state.source !== calls && calls.length > 0) {
+  if (calls && state.source !== calls) {
     const firstSeen = new Map(state.firstSeen);
     for (const call of calls) {
       if (!firstSeen.has(call.conversation_id)) firstSeen.set(call.conversation_id, state.source === null ? 0 : now);
@@ -37,7 +37,10 @@ function useArrivals(calls: CallRecord[], now: number): Map<string, number> {
   return state.firstSeen;
 }
 
-export function CallQueue({ calls, loading, onSelect }: { calls: CallRecord[]; loading: boolean; onSelect: (id: string) => void }) {
+/** `calls`: every call held; `newest`: the newest page, where arrivals appear (older pages loading later are not news). */
+export function CallQueue({ calls, newest, loading, onSelect }: {
+  calls: CallRecord[]; newest: CallRecord[] | undefined; loading: boolean; onSelect: (id: string) => void;
+}) {
   const now = useNow();
   const open = useMemo(() => calls.filter((call) => isOpen(call.status)).sort(byUrgency), [calls]);
   const counts = useMemo(() => {
@@ -45,7 +48,7 @@ export function CallQueue({ calls, loading, onSelect }: { calls: CallRecord[]; l
     for (const call of open) result[severityOf(call.severity)] += 1;
     return result;
   }, [open]);
-  const firstSeen = useArrivals(calls, now);
+  const firstSeen = useArrivals(newest, now);
   const isNew = (id: string) => {
     const seen = firstSeen.get(id) ?? 0;
     return seen > 0 && now - seen < NEW_FOR_MS;

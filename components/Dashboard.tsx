@@ -100,7 +100,7 @@ function DashboardView({ tileUrl }: { tileUrl: string }) {
             <li><span className="legend-cluster" aria-hidden="true">12</span> Group of calls, coloured by its most severe</li>
           </ul>
         </section>
-        <CallQueue calls={live.calls} loading={live.isLoading} onSelect={showCall} />
+        <CallQueue calls={live.calls} newest={live.newest} loading={live.isLoading} onSelect={showCall} />
         <HistoryPanel onShowOnMap={showCall} />
         <SimulationForm onSimulated={showScenario} />
       </main>

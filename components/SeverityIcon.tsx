@@ -1,4 +1,4 @@
-import { severityOf, SEVERITY_LABEL } from "./call-status";
+import { humanize, severityOf, SEVERITY_LABEL } from "./call-status";
 
 /**
  * Severity is told by shape and letter as well as colour: critical a triangle with C, high a
@@ -25,7 +25,7 @@ export function SeverityBadge({ severity }: { severity: string }) {
   return (
     <span className={`severity-badge sev-${level}`}>
       <span className="sev-icon" dangerouslySetInnerHTML={{ __html: severitySvg(level, 18) }} />
-      {SEVERITY_LABEL[level]}
+      {severity === level ? SEVERITY_LABEL[level] : humanize(severity)}
     </span>
   );
 }

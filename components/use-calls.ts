@@ -50,6 +50,8 @@ export function useLiveCalls() {
 
   return {
     calls,
+    /** The newest page alone: every call that arrives shows up here first. */
+    newest: head.data?.calls,
     total: head.data?.pagination.total ?? 0,
     isLoading: head.isPending,
     error: head.error,
