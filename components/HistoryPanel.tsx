@@ -42,6 +42,17 @@ function SelectFilter({ id, label, value, options, onChange }: {
   );
 }
 
+function InputFilter({ id, label, type, value, onChange }: {
+  id: keyof Draft; label: string; type: "date" | "search" | "text"; value: string; onChange: (key: keyof Draft, value: string) => void;
+}) {
+  return (
+    <label className="field">
+      <span>{label}</span>
+      <input type={type} name={id} value={value} onChange={(event) => onChange(id, event.target.value)} />
+    </label>
+  );
+}
+
 export function HistoryPanel({ onShowOnMap }: { onShowOnMap: (id: string) => void }) {
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const [filters, setFilters] = useState<CallFilters>({});
@@ -101,18 +112,9 @@ export function HistoryPanel({ onShowOnMap }: { onShowOnMap: (id: string) => voi
         <SelectFilter id="emergency_type" label="Type" value={draft.emergency_type} options={EMERGENCY_TYPES} onChange={edit} />
         <SelectFilter id="severity" label="Severity" value={draft.severity} options={SEVERITIES} onChange={edit} />
         <SelectFilter id="status" label="Status" value={draft.status} options={STATUSES} onChange={edit} />
-        <label className="field">
-          <span>From</span>
-          <input type="date" name="start_date" value={draft.start_date} onChange={(event) => edit("start_date", event.target.value)} />
-        </label>
-        <label className="field">
-          <span>To</span>
-          <input type="date" name="end_date" value={draft.end_date} onChange={(event) => edit("end_date", event.target.value)} />
-        </label>
-        <label className="field">
-          <span>Location</span>
-          <input type="search" name="location" value={draft.location} placeholder="street or area" onChange={(event) => edit("location", event.target.value)} />
-        </label>
+        <InputFilter id="start_date" label="From" type="date" value={draft.start_date} onChange={edit} />
+        <InputFilter id="end_date" label="To" type="date" value={draft.end_date} onChange={edit} />
+        <InputFilter id="location" label="Location" type="search" value={draft.location} onChange={edit} />
         <label className="field">
           <span>Source</span>
           <select name="simulation" value={draft.simulation} onChange={(event) => edit("simulation", event.target.value)}>
@@ -121,10 +123,7 @@ export function HistoryPanel({ onShowOnMap }: { onShowOnMap: (id: string) => voi
             <option value="true">Simulated</option>
           </select>
         </label>
-        <label className="field">
-          <span>Table</span>
-          <input type="text" name="table_name" value={draft.table_name} onChange={(event) => edit("table_name", event.target.value)} />
-        </label>
+        <InputFilter id="table_name" label="Table" type="text" value={draft.table_name} onChange={edit} />
         <div className="filter-buttons">
           <button type="submit" className="primary">Apply filters</button>
           <button type="button" onClick={reset}>Reset</button>

@@ -49,3 +49,12 @@ export async function openDashboard(page: Page): Promise<void> {
 export async function saveScreenshot(page: Page, name: string, fullPage = false): Promise<void> {
   await page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage });
 }
+
+/** One fresh call, the dashboard open with tiles offline, and that call's queue entry. */
+export async function openWithOneCall(page: Page, request: APIRequestContext, scenario: string, tableName: string, seed: number) {
+  const { sample_calls } = await simulateCalls(request, { scenario, num_calls: 1, table_name: tableName, seed });
+  const id = sample_calls[0].call_id;
+  await tilesOffline(page);
+  await openDashboard(page);
+  return { id, item: page.locator(`.queue-item[data-call-id="${id}"]`) };
+}

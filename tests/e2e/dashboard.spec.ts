@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
 import {
-  callStatus, openDashboard, saveScreenshot, simulateCalls, TILE_PATTERN, tilesOffline, tilesOnline,
+  callStatus, openDashboard, openWithOneCall, saveScreenshot, simulateCalls, TILE_PATTERN, tilesOffline, tilesOnline,
 } from "./dashboard-helpers";
 
 // Every test owns the calls it makes: its own table name, so the shared database does not matter.
@@ -59,12 +59,7 @@ test.describe("dispatcher dashboard", () => {
   });
 
   test("a call advances through its statuses from the queue and from its map popup", async ({ page, request }) => {
-    const { sample_calls } = await simulateCalls(request, { scenario: "nashville_tornado", num_calls: 1, table_name: "e2e-advance", seed: 11 });
-    const id = sample_calls[0].call_id;
-    await tilesOffline(page);
-    await openDashboard(page);
-
-    const item = page.locator(`.queue-item[data-call-id="${id}"]`);
+    const { id, item } = await openWithOneCall(page, request, "nashville_tornado", "e2e-advance", 11);
     await expect(item.locator(".status")).toHaveText("Active");
     await item.getByRole("button", { name: "Dispatched", exact: true }).click();
     await expect(item.locator(".status")).toHaveText("Dispatched");
@@ -87,11 +82,7 @@ test.describe("dispatcher dashboard", () => {
   });
 
   test("a move the server refuses is rolled back with the server's message", async ({ page, request }) => {
-    const { sample_calls } = await simulateCalls(request, { scenario: "la_wildfire", num_calls: 1, table_name: "e2e-refused", seed: 12 });
-    const id = sample_calls[0].call_id;
-    await tilesOffline(page);
-    await openDashboard(page);
-    const item = page.locator(`.queue-item[data-call-id="${id}"]`);
+    const { id, item } = await openWithOneCall(page, request, "la_wildfire", "e2e-refused", 12);
     await expect(item.locator(".status")).toHaveText("Active");
 
     // Another dispatcher closes the call while this page still shows it open: hold this page's
@@ -244,11 +235,7 @@ test.describe("dispatcher dashboard", () => {
   });
 
   test("the dashboard is keyboard operable", async ({ page, request }) => {
-    const { sample_calls } = await simulateCalls(request, { scenario: "la_wildfire", num_calls: 1, table_name: "e2e-keyboard", seed: 18 });
-    const id = sample_calls[0].call_id;
-    await tilesOffline(page);
-    await openDashboard(page);
-    const item = page.locator(`.queue-item[data-call-id="${id}"]`);
+    const { id, item } = await openWithOneCall(page, request, "la_wildfire", "e2e-keyboard", 18);
     const dispatch = item.getByRole("button", { name: "Dispatched", exact: true });
     await dispatch.focus();
     await page.keyboard.press("Enter");
