@@ -8,6 +8,8 @@ export default defineConfig({
     globalSetup: ["tests/setup/global-setup.ts"],
     setupFiles: ["tests/setup/file-database.ts"],
     pool: "forks",
+    reporters: ["default", "json"],
+    outputFile: { json: "test-results/vitest.json" },
     env: { NODE_ENV: "test", LOG_LEVEL: "silent" },
     testTimeout: 30_000,
     hookTimeout: 60_000,
