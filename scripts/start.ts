@@ -11,7 +11,7 @@ import { applyMigrations } from "../lib/db/migrations";
 import { openMigrationTarget } from "../lib/db/client";
 
 const root = process.cwd();
-const sourceRoots = ["app", "components", "lib", "public", "instrumentation.ts", "next.config.ts", "package-lock.json"];
+const sourceRoots = ["app", "components", "lib", "public", "instrumentation.ts", "proxy.ts", "next.config.ts", "package-lock.json"];
 const buildStamp = path.join(root, ".next", "mayday-source-hash");
 
 function hashSources(): string {
@@ -59,7 +59,11 @@ async function main(): Promise<void> {
   await migrate();
   buildIfNeeded();
   const port = process.env.PORT ?? "3000";
-  const server = spawn("npx", ["next", "start", "-p", port], { stdio: "inherit", env: process.env });
+  // Next behind a server of our own that records the socket peer (see scripts/server.ts).
+  const server = spawn("npx", ["tsx", "scripts/server.ts"], {
+    stdio: "inherit",
+    env: { ...process.env, PORT: port, NODE_ENV: process.env.NODE_ENV ?? "production" },
+  });
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.on(signal, () => server.kill(signal));
   }
