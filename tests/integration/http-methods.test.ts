@@ -49,8 +49,8 @@ describe("405 for methods an endpoint does not have", () => {
   });
 
   it.each(present)("%s: the table lists exactly the methods its route file exports", async (_name, endpoint) => {
-    const module = (await import(routeFile(endpoint))) as Record<string, unknown>;
-    const exported = METHODS.filter((method) => typeof module[method] === "function");
+    const routeModule = (await import(routeFile(endpoint))) as Record<string, unknown>;
+    const exported = METHODS.filter((method) => typeof routeModule[method] === "function");
     expect(exported.sort()).toEqual([...endpoint.methods].sort());
   });
 });
