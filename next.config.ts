@@ -1,10 +1,18 @@
 import type { NextConfig } from "next";
+import { envSchema } from "./lib/config";
+import { securityHeaders } from "./lib/http/security-headers";
+
+const tileUrl = envSchema.shape.NEXT_PUBLIC_MAP_TILE_URL.parse(process.env.NEXT_PUBLIC_MAP_TILE_URL);
 
 const nextConfig: NextConfig = {
   // PGlite loads its WebAssembly and extension bundles from its own package directory at run time.
   serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pino"],
   allowedDevOrigins: ["127.0.0.1"],
   poweredByHeader: false,
+  // Every response, pages and API alike (see lib/http/security-headers.ts).
+  async headers() {
+    return [{ source: "/:path*", headers: securityHeaders(tileUrl, process.env.NODE_ENV === "development") }];
+  },
 };
 
 export default nextConfig;

@@ -56,6 +56,8 @@ export const envSchema = z.object({
     (value) => value === undefined || /^rediss?:\/\/\S+$/.test(value),
     "must be a redis:// or rediss:// URL",
   ),
+  /** Connection and command timeout for REDIS_URL; past it, Redis counts as unavailable. */
+  REDIS_TIMEOUT_MS: z.coerce.number().int().min(50).max(10_000).default(500),
   /** How many reverse proxies in front of the app may set x-forwarded-for. */
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   NEXT_PUBLIC_MAP_TILE_URL: z

@@ -12,9 +12,9 @@ import { applyMigrations } from "../lib/db/migrations";
 import { openMigrationTarget } from "../lib/db/client";
 
 const root = process.cwd();
-// Run Next's CLI in a direct child (not through npx) so that signals reach the server itself.
+// Run Next's CLI in a direct child (not through npx) so that signals reach the build itself.
 const nextCli = createRequire(path.join(root, "package.json")).resolve("next/dist/bin/next");
-const sourceRoots = ["app", "components", "lib", "public", "instrumentation.ts", "next.config.ts", "package-lock.json"];
+const sourceRoots = ["app", "components", "lib", "public", "instrumentation.ts", "proxy.ts", "next.config.ts", "package-lock.json"];
 const buildStamp = path.join(root, ".next", "mayday-source-hash");
 
 function hashSources(): string {
@@ -63,7 +63,12 @@ async function main(): Promise<void> {
   await migrate();
   buildIfNeeded();
   const port = process.env.PORT ?? "3000";
-  const server = spawn(process.execPath, [nextCli, "start", "-p", port], { stdio: "inherit", env: process.env });
+  // Next behind a server of our own that records the socket peer (see scripts/server.ts); a
+  // direct child, so that a stop signal reaches it and it releases the embedded database.
+  const server = spawn(process.execPath, ["--import", "tsx", "scripts/server.ts"], {
+    stdio: "inherit",
+    env: { ...process.env, PORT: port, NODE_ENV: process.env.NODE_ENV ?? "production" },
+  });
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.on(signal, () => server.kill(signal));
   }
