@@ -5,7 +5,8 @@ import { getDb } from "@/lib/db/client";
 import { callPayloadKey } from "@/lib/intake";
 import { getObjectStore, setObjectStoreForTests } from "@/lib/storage";
 import { sendJson, startStandInServer, type StandInServer } from "../support/stand-in-server";
-import { specCallEvent, webhookRequest } from "../support/webhook-events";
+import { specCallEvent } from "@/lib/webhook/sample-events";
+import { webhookRequest } from "../support/webhook-request";
 
 const TOKEN = "vercel_blob_rw_teststore_0123456789abcdef";
 

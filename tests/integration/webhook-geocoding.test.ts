@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { POST } from "@/app/api/voiceagent-webhook/route";
 import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
-import { specCallEvent, webhookRequest } from "../support/webhook-events";
+import { specCallEvent } from "@/lib/webhook/sample-events";
+import { webhookRequest } from "../support/webhook-request";
 
 // Every scenario area of decisions.md with its centre, and how a caller might name it.
 const AREAS: Array<[string, number, number, string]> = [

@@ -9,7 +9,8 @@ import { callPayloadKey, receiveWebhook } from "@/lib/intake";
 import { getObjectStore, type ObjectStore, setObjectStoreForTests } from "@/lib/storage";
 import { LocalObjectStore } from "@/lib/storage/local";
 import { signatureHeader } from "@/lib/webhook/signature";
-import { elevenLabsCallEvent, specCallEvent, webhookRequest, type PostOptions } from "../support/webhook-events";
+import { elevenLabsCallEvent, specCallEvent } from "@/lib/webhook/sample-events";
+import { type PostOptions, webhookRequest } from "../support/webhook-request";
 import { sendJson, startStandInServer, type StandInServer } from "../support/stand-in-server";
 
 const SECRET = "wsec_test_secret";

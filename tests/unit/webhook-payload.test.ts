@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { normaliseIdentifier, normaliseSeverity, parseEvent, toWebhookCall } from "@/lib/webhook/payload";
-import { elevenLabsCallEvent, specCallEvent } from "../support/webhook-events";
+import { elevenLabsCallEvent, specCallEvent } from "@/lib/webhook/sample-events";
 
 const callOf = (body: unknown) => {
   const parsed = parseEvent(body);

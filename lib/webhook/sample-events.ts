@@ -1,4 +1,7 @@
-import { signatureHeader } from "@/lib/webhook/signature";
+/**
+ * Realistic post-call events, for the test-call script, the bench and the tests: one in the spec's
+ * form and one exactly as ElevenLabs sends it.
+ */
 
 /** A call event in the spec's form (speaker/text/timestamp, boolean call_successful). */
 export function specCallEvent(conversationId: string, options: { location?: string; eventTimestamp?: number } = {}) {
@@ -30,10 +33,11 @@ export function specCallEvent(conversationId: string, options: { location?: stri
 }
 
 /** A post-call webhook exactly as ElevenLabs sends it (role/message/time_in_call_secs, "success", "done"). */
-export function elevenLabsCallEvent(conversationId: string) {
+export function elevenLabsCallEvent(conversationId: string, options: { location?: string; eventTimestamp?: number } = {}) {
+  const eventTimestamp = options.eventTimestamp ?? 1_767_229_200;
   return {
     type: "post_call_transcription",
-    event_timestamp: 1_767_229_200,
+    event_timestamp: eventTimestamp,
     data: {
       agent_id: "agent_01jz8x3y4v5w6x7y8z9a0b1c2d",
       conversation_id: conversationId,
@@ -81,8 +85,8 @@ export function elevenLabsCallEvent(conversationId: string) {
         },
       ],
       metadata: {
-        start_time_unix_secs: 1_767_229_100,
-        accepted_time_unix_secs: 1_767_229_101,
+        start_time_unix_secs: eventTimestamp - 100,
+        accepted_time_unix_secs: eventTimestamp - 99,
         call_duration_secs: 48,
         cost: 412,
         deletion_settings: { deletion_time_unix_secs: null, deleted_logs_at_time_unix_secs: null },
@@ -117,7 +121,7 @@ export function elevenLabsCallEvent(conversationId: string) {
           },
           location: {
             data_collection_id: "location",
-            value: "Music Row, Nashville",
+            value: options.location ?? "Music Row, Nashville",
             json_schema: { type: "string", description: "Where the emergency is" },
             rationale: "Caller named Music Row.",
           },
@@ -139,19 +143,4 @@ export function elevenLabsCallEvent(conversationId: string) {
       },
     },
   };
-}
-
-export interface PostOptions {
-  secret?: string;
-  /** Signature timestamp (Unix seconds); default now. */
-  signedAt?: number;
-  headers?: Record<string, string>;
-}
-
-/** A request as the platform sends it, signed when a secret is given. */
-export function webhookRequest(body: unknown, options: PostOptions = {}): Request {
-  const raw = typeof body === "string" ? body : JSON.stringify(body);
-  const headers: Record<string, string> = { "content-type": "application/json", ...options.headers };
-  if (options.secret) headers["elevenlabs-signature"] = signatureHeader(options.secret, raw, options.signedAt);
-  return new Request("http://localhost/api/voiceagent-webhook", { method: "POST", headers, body: raw });
 }
