@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { getConfig } from "../config";
 import { getDb } from "../db/client";
 import { getGeocoder, type GeocodeResult } from "../geocoding";
@@ -70,8 +70,14 @@ async function archive(key: string, rawText: string): Promise<void> {
   }
 }
 
-function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: unknown })?.code === "P2002";
+/** A time-ordered UUID (v7), the same kind Prisma gives new records (`@default(uuid(7))`). */
+function uuidV7(): string {
+  const bytes = randomBytes(16);
+  bytes.writeUIntBE(Date.now(), 0, 6);
+  bytes[6] = (bytes[6] & 0x0f) | 0x70;
+  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  const hex = bytes.toString("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 interface StoredCall {
@@ -82,54 +88,42 @@ interface StoredCall {
 }
 
 /**
- * One record per conversation_id. A redelivery refreshes what the platform knows (summary, type,
- * severity, location, payload key) but leaves the status alone: a dispatcher may have moved it.
- * Coordinates: reported ones are taken; with no location they are cleared; otherwise they stay
- * until geocoding answers, so a failing geocoder on redelivery keeps the earlier point.
+ * One record per conversation_id, in one statement: insert, or update on a conflict (so two
+ * deliveries racing to create a call end as one create and one update), and the creation's history
+ * row only when it was an insert (`xmax = 0`).
+ * A redelivery refreshes what the platform knows (summary, type, severity, location, payload key)
+ * but leaves the status alone: a dispatcher may have moved it. Coordinates: reported ones are
+ * taken; with no location they are cleared; otherwise they stay until geocoding answers, so a
+ * failing geocoder on redelivery keeps the earlier point.
  */
 async function upsertCall(call: WebhookCall, payloadKey: string): Promise<StoredCall> {
-  const fields = {
-    agentId: call.agentId,
-    occurredAt: call.occurredAt,
-    summary: call.summary,
-    callSuccessful: call.callSuccessful,
-    durationSecs: call.durationSecs,
-    transcriptLength: call.transcriptLength,
-    emergencyType: call.emergencyType,
-    severity: call.severity,
-    location: call.location,
-    payloadKey,
-  };
-  const coordinates = call.reported
-    ? { ...call.reported, geocodeSource: "reported" }
-    : call.location
-      ? undefined
-      : { latitude: null, longitude: null, geocodeSource: null };
+  const keepCoordinates = !call.reported && call.location !== "";
   const db = await getDb();
-  const upsert = () =>
-    db.call.upsert({
-      where: { conversationId: call.conversationId },
-      create: {
-        conversationId: call.conversationId,
-        ...fields,
-        ...coordinates,
-        status: call.status,
-        simulation: false,
-        scenario: null,
-        scenarioName: null,
-        tableName: "calls",
-        history: { create: { fromStatus: null, status: call.status, changedBy: "webhook" } },
-      },
-      update: { ...fields, ...coordinates },
-      select: { id: true, latitude: true, longitude: true, geocodeSource: true },
-    });
-  try {
-    return await upsert();
-  } catch (error) {
-    // Two deliveries of one new call raced to create it: the second becomes the update.
-    if (!isUniqueViolation(error)) throw error;
-    return await upsert();
-  }
+  const [row] = await db.$queryRaw<StoredCall[]>`
+    WITH upserted AS (
+      INSERT INTO calls (id, conversation_id, occurred_at, agent_id, summary, call_successful, duration_secs,
+                         transcript_length, emergency_type, location, latitude, longitude, geocode_source,
+                         severity, status, simulation, table_name, payload_key)
+      VALUES (${uuidV7()}, ${call.conversationId}, ${call.occurredAt}, ${call.agentId}, ${call.summary},
+              ${call.callSuccessful}, ${call.durationSecs}, ${call.transcriptLength}, ${call.emergencyType},
+              ${call.location}, ${call.reported?.latitude ?? null}, ${call.reported?.longitude ?? null},
+              ${call.reported ? "reported" : null}, ${call.severity}, ${call.status}, false, 'calls', ${payloadKey})
+      ON CONFLICT (conversation_id) DO UPDATE SET
+        occurred_at = EXCLUDED.occurred_at, agent_id = EXCLUDED.agent_id, summary = EXCLUDED.summary,
+        call_successful = EXCLUDED.call_successful, duration_secs = EXCLUDED.duration_secs,
+        transcript_length = EXCLUDED.transcript_length, emergency_type = EXCLUDED.emergency_type,
+        location = EXCLUDED.location, severity = EXCLUDED.severity, payload_key = EXCLUDED.payload_key,
+        latitude = CASE WHEN ${keepCoordinates} THEN calls.latitude ELSE EXCLUDED.latitude END,
+        longitude = CASE WHEN ${keepCoordinates} THEN calls.longitude ELSE EXCLUDED.longitude END,
+        geocode_source = CASE WHEN ${keepCoordinates} THEN calls.geocode_source ELSE EXCLUDED.geocode_source END,
+        updated_at = CURRENT_TIMESTAMP
+      RETURNING id, status, latitude, longitude, geocode_source, (xmax = 0) AS inserted
+    ), creation AS (
+      INSERT INTO call_status_changes (call_id, from_status, status, changed_by)
+      SELECT id, NULL, status, 'webhook' FROM upserted WHERE inserted
+    )
+    SELECT id, latitude, longitude, geocode_source AS "geocodeSource" FROM upserted`;
+  return row;
 }
 
 async function databaseStep<T>(work: () => Promise<T>): Promise<T> {
