@@ -66,6 +66,10 @@ export const envSchema = z.object({
     .default("https://tile.openstreetmap.org/{z}/{x}/{y}.png"),
   /** Statement timeout for every database query, so requests answer inside 30 s. */
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(25_000).default(10_000),
+}).refine((env) => !env.VOICEAGENT_REQUIRE_SIGNATURE || env.VOICEAGENT_WEBHOOK_SECRET !== undefined, {
+  // Requiring signatures that cannot be checked would turn every call away.
+  message: "is true but VOICEAGENT_WEBHOOK_SECRET is not set",
+  path: ["VOICEAGENT_REQUIRE_SIGNATURE"],
 });
 
 export type Config = z.infer<typeof envSchema>;
