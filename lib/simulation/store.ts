@@ -87,7 +87,9 @@ async function reachable(db: Db): Promise<boolean> {
 
 /** The database's own words for a rejected row (constraint, trigger...), without a stack. */
 function reasonOf(error: unknown): string {
-  const cause = (error as { cause?: { originalMessage?: string; message?: string } }).cause;
+  const meta = (error as { meta?: { driverAdapterError?: { cause?: { originalMessage?: string; message?: string } } } })
+    .meta;
+  const cause = meta?.driverAdapterError?.cause;
   const message = cause?.originalMessage ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
   return message.split("\n").map((line) => line.trim()).filter(Boolean).pop() ?? "unknown error";
 }

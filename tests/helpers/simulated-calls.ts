@@ -69,3 +69,12 @@ export function expectCallsFollowTheRules(calls: readonly SimulatedCall[], scena
 export function isTemplateSummary(call: SimulatedCall): boolean {
   return SUMMARY_TEMPLATES.some((template) => template(call.description, call.location.address) === call.summary);
 }
+
+/** The part of a call a seed decides: everything except its id and times. */
+export function seededPart(call: SimulatedCall): Partial<SimulatedCall> {
+  const part: Partial<SimulatedCall> = { ...call };
+  delete part.call_id;
+  delete part.timestamp;
+  delete part.created_at;
+  return part;
+}

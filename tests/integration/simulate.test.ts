@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { SCENARIO_IDS } from "@/lib/scenarios";
 import type { SimulatedCall } from "@/lib/simulation";
-import { expectCallsFollowTheRules, isTemplateSummary } from "../helpers/simulated-calls";
+import { expectCallsFollowTheRules, isTemplateSummary, seededPart } from "../helpers/simulated-calls";
 import { postSimulate } from "../helpers/simulate-request";
 
 beforeAll(() => {
@@ -104,8 +104,8 @@ describe("POST /api/simulate", () => {
     const content = async (table: string) =>
       (await rowsOf(table))
         .map((row) => row.simulatedRecord as unknown as SimulatedCall)
-        .map(({ call_id: _id, timestamp: _ts, created_at: _at, ...rest }) => rest)
-        .sort((a, b) => a.location.address.localeCompare(b.location.address));
+        .map(seededPart)
+        .sort((a, b) => a.location!.address.localeCompare(b.location!.address));
     const [a, b, c] = [await content("seed-a"), await content("seed-b"), await content("seed-c")];
     expect(a).toHaveLength(50);
     expect(b).toEqual(a);

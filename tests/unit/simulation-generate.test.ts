@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { findScenario, SCENARIO_IDS, SEVERITIES } from "@/lib/scenarios";
 import { generateCalls } from "@/lib/simulation/generate";
 import { seededRandom, unseededRandom } from "@/lib/simulation/random";
-import { expectCallsFollowTheRules, isTemplateSummary } from "../helpers/simulated-calls";
+import { expectCallsFollowTheRules, isTemplateSummary, seededPart } from "../helpers/simulated-calls";
 
 const NOW = new Date("2026-11-21T12:34:56.789Z");
 
@@ -21,8 +21,6 @@ function generate(scenarioId: string, numCalls: number, seed?: number) {
   });
 }
 
-/** The seeded part of a call: everything except id and times. */
-const content = ({ call_id: _id, timestamp: _ts, created_at: _at, ...rest }: ReturnType<typeof generate>[number]) => rest;
 
 describe("generateCalls", () => {
   it.each(SCENARIO_IDS)("%s: 1000 calls follow every rule", (scenarioId) => {
@@ -65,14 +63,14 @@ describe("generateCalls", () => {
   });
 
   it("reproduces a run from its seed, and different seeds give different runs", () => {
-    const first = generate("nashville_tornado", 200, 12345).map(content);
-    const again = generate("nashville_tornado", 200, 12345).map(content);
-    const other = generate("nashville_tornado", 200, 12346).map(content);
+    const first = generate("nashville_tornado", 200, 12345).map(seededPart);
+    const again = generate("nashville_tornado", 200, 12345).map(seededPart);
+    const other = generate("nashville_tornado", 200, 12346).map(seededPart);
     expect(again).toEqual(first);
     expect(other).not.toEqual(first);
     // Large and negative seeds are seeds too.
-    expect(generate("la_wildfire", 5, -(2 ** 40)).map(content)).toEqual(generate("la_wildfire", 5, -(2 ** 40)).map(content));
-    expect(generate("la_wildfire", 5, 2 ** 40).map(content)).not.toEqual(generate("la_wildfire", 5, 2 ** 41).map(content));
+    expect(generate("la_wildfire", 5, -(2 ** 40)).map(seededPart)).toEqual(generate("la_wildfire", 5, -(2 ** 40)).map(seededPart));
+    expect(generate("la_wildfire", 5, 2 ** 40).map(seededPart)).not.toEqual(generate("la_wildfire", 5, 2 ** 41).map(seededPart));
   });
 
   it("draws ids again when the id source repeats itself within a request", () => {
