@@ -157,8 +157,7 @@ export const callRecordSchema = z
     area: z.string().optional().meta({ description: "Simulated calls only" }),
     caller_phone: z.string().optional().meta({ description: "Simulated calls only" }),
     description: z.string().optional().meta({ description: "Simulated calls only" }),
-  })
-  .meta({ id: "CallRecord" });
+  });
 
 export type CallRecord = z.infer<typeof callRecordSchema>;
 
@@ -185,8 +184,7 @@ export const callListSchema = z
       has_more: z.boolean(),
     }),
     filters: filterEchoSchema,
-  })
-  .meta({ id: "CallList" });
+  });
 
 export type CallList = z.infer<typeof callListSchema>;
 
@@ -202,12 +200,11 @@ export const callDetailSchema = callRecordSchema
       .record(z.string(), z.unknown())
       .optional()
       .meta({ description: "Simulated calls only: the record exactly as generated" }),
-  })
-  .meta({ id: "CallDetail" });
+  });
 
 export type CallDetail = z.infer<typeof callDetailSchema>;
 
-export const statusUpdateSchema = z.object({ status: statusSchema }).meta({ id: "StatusUpdate" });
+export const statusUpdateSchema = z.object({ status: statusSchema });
 
 export function parseStatusUpdate(body: unknown): z.infer<typeof statusUpdateSchema> {
   const result = statusUpdateSchema.safeParse(body);
