@@ -51,8 +51,8 @@ const selectList = Prisma.raw(
  * a record. The page's ids are found first (an index-only scan for most filters), then only
  * those rows are read, so a deep offset skips index entries rather than whole rows.
  */
-export function findCallsPage(db: Db, filters: CallFilters, limit: number, offset: number): Promise<ListedCall[]> {
-  return db.$queryRaw<ListedCall[]>`
+export function pageSql(filters: CallFilters, limit: number, offset: number): Prisma.Sql {
+  return Prisma.sql`
     SELECT ${selectList}
     FROM calls c
     JOIN (
@@ -63,16 +63,22 @@ export function findCallsPage(db: Db, filters: CallFilters, limit: number, offse
     ORDER BY c.occurred_at DESC, c.id`;
 }
 
+export function findCallsPage(db: Db, filters: CallFilters, limit: number, offset: number): Promise<ListedCall[]> {
+  return db.$queryRaw<ListedCall[]>(pageSql(filters, limit, offset));
+}
+
 /**
  * Records matching the filters. Equality filters alone are answered from call_counts (kept exact
  * by triggers), a sum over at most a few hundred rows at any table size; a location or date filter
  * counts the matching rows through their indexes.
  */
+export function countSql(filters: CallFilters): Prisma.Sql {
+  return needsRowScan(filters)
+    ? Prisma.sql`SELECT count(*) AS total FROM calls ${where(callConditions(filters))}`
+    : Prisma.sql`SELECT COALESCE(sum(total), 0)::bigint AS total FROM call_counts ${where(equalityConditions(filters))}`;
+}
+
 export async function countCalls(db: Db, filters: CallFilters): Promise<number> {
-  const [{ total }] = needsRowScan(filters)
-    ? await db.$queryRaw<{ total: bigint }[]>`
-        SELECT count(*) AS total FROM calls ${where(callConditions(filters))}`
-    : await db.$queryRaw<{ total: bigint }[]>`
-        SELECT COALESCE(sum(total), 0)::bigint AS total FROM call_counts ${where(equalityConditions(filters))}`;
+  const [{ total }] = await db.$queryRaw<{ total: bigint }[]>(countSql(filters));
   return Number(total);
 }
