@@ -85,6 +85,13 @@ function errors(schemaName: SchemaName, cases: Record<number, string>) {
 
 const bearerOptional = [{}, { apiKey: [] }];
 
+/** Answers every /api/calls operation can give besides its own. */
+const callsCommonErrors = {
+  401: "Missing or wrong API key when API_KEY is set (UNAUTHORIZED)",
+  429: "Rate limit exceeded (RATE_LIMITED)",
+  500: "Call store failure (DATABASE_ERROR)",
+};
+
 export function buildOpenApiDocument(): Record<string, unknown> {
   const listParameters = Object.entries(listQueryParameters).map(([name, parameter]) => ({
     name,
@@ -119,10 +126,8 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           responses: {
             200: response("One page of matching calls", "CallList"),
             ...errors("CallsError", {
+              ...callsCommonErrors,
               400: "Invalid parameter (INVALID_PARAMETER)",
-              401: "Missing or wrong API key when API_KEY is set (UNAUTHORIZED)",
-              429: "Rate limit exceeded (RATE_LIMITED)",
-              500: "Call store failure (DATABASE_ERROR)",
             }),
           },
         },
@@ -136,10 +141,8 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           responses: {
             200: response("The call", "CallDetail"),
             ...errors("CallsError", {
-              401: "Missing or wrong API key when API_KEY is set (UNAUTHORIZED)",
+              ...callsCommonErrors,
               404: "No such call (NOT_FOUND)",
-              429: "Rate limit exceeded (RATE_LIMITED)",
-              500: "Call store failure (DATABASE_ERROR)",
             }),
           },
         },
@@ -154,13 +157,11 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           responses: {
             200: response("The call after the change", "CallDetail"),
             ...errors("CallsError", {
+              ...callsCommonErrors,
               400: "Unknown status (INVALID_PARAMETER) or malformed JSON (INVALID_JSON)",
-              401: "Missing or wrong API key when API_KEY is set (UNAUTHORIZED)",
               404: "No such call (NOT_FOUND)",
               409: "Transition not allowed (INVALID_TRANSITION)",
               415: "Content-Type is not application/json",
-              429: "Rate limit exceeded (RATE_LIMITED)",
-              500: "Call store failure (DATABASE_ERROR)",
             }),
           },
         },
