@@ -20,10 +20,10 @@ function createRedisClient(url: string) {
   });
 }
 
-export type Redis = ReturnType<typeof createRedisClient>;
+export type RedisClient = ReturnType<typeof createRedisClient>;
 
 interface Entry {
-  client: Redis;
+  client: RedisClient;
   /** Settles when the first connection attempt has ended (or timed out). */
   firstAttempt: Promise<void>;
 }
@@ -57,7 +57,7 @@ function open(url: string): Entry {
 }
 
 /** The shared client, or undefined when no Redis is configured. */
-export async function getRedis(): Promise<Redis | undefined> {
+export async function getRedis(): Promise<RedisClient | undefined> {
   const url = getConfig().REDIS_URL;
   if (!url) return undefined;
   let entry = clients().get(url);

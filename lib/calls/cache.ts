@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { log } from "../log";
-import { getRedis, type Redis, redisKey } from "../redis";
+import { getRedis, type RedisClient, redisKey } from "../redis";
 
 /**
  * Cache of listing pages and counts that is never stale after a write: every write to the calls
@@ -83,7 +83,7 @@ function memoryCache(): VersionedCache {
 
 const VERSION_KEY = ["calls", "version"];
 
-function redisCache(redis: Redis, version: string): VersionedCache {
+function redisCache(redis: RedisClient, version: string): VersionedCache {
   const fullKey = (key: string) => redisKey("calls", `v${version}`, key);
   return {
     get: async <T>(key: string) => {

@@ -95,6 +95,7 @@ describe("calls cache, shared through Redis", () => {
   });
 
   it("reads the database when Redis cannot be reached", async () => {
+    await closeRedis();
     process.env.REDIS_URL = "redis://127.0.0.1:1";
     resetConfigForTests();
     try {
