@@ -58,6 +58,8 @@ export const envSchema = z.object({
   ),
   /** Connection and command timeout for REDIS_URL; past it, Redis counts as unavailable. */
   REDIS_TIMEOUT_MS: z.coerce.number().int().min(50).max(10_000).default(500),
+  /** Prepended to every Redis key, so several deployments (or test runs) can share one Redis. */
+  REDIS_KEY_PREFIX: z.string().trim().default("mayday:"),
   /** How many reverse proxies in front of the app may set x-forwarded-for. */
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   NEXT_PUBLIC_MAP_TILE_URL: z

@@ -75,3 +75,8 @@ export async function closeRedis(): Promise<void> {
   shared = undefined;
   if (client?.isOpen) client.destroy();
 }
+
+/** `<REDIS_KEY_PREFIX><parts joined by ":">`. */
+export function redisKey(...parts: string[]): string {
+  return `${getConfig().REDIS_KEY_PREFIX}${parts.join(":")}`;
+}
