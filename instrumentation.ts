@@ -1,7 +1,10 @@
-// Runs once when the server starts: a bad environment stops it with one line naming the variable.
+// Runs once when the server starts: a bad environment stops it with one line naming the variable,
+// and an API left open in production is logged.
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME === "nodejs") {
-    const { exitOnInvalidConfig } = await import("./lib/config");
+    const { exitOnInvalidConfig, getConfig } = await import("./lib/config");
     exitOnInvalidConfig();
+    const { warnWhenApiIsOpen } = await import("./lib/access/api-key");
+    warnWhenApiIsOpen(getConfig());
   }
 }

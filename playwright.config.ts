@@ -11,7 +11,11 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: 0,
-  reporter: [["list"], ["html", { open: "never", outputFolder: "test-results/e2e-report" }]],
+  reporter: [
+    ["list"],
+    ["html", { open: "never", outputFolder: "test-results/e2e-report" }],
+    ["json", { outputFile: "test-results/playwright.json" }],
+  ],
   use: {
     baseURL: `http://localhost:${port}`,
     screenshot: "only-on-failure",

@@ -56,6 +56,10 @@ export const envSchema = z.object({
     (value) => value === undefined || /^rediss?:\/\/\S+$/.test(value),
     "must be a redis:// or rediss:// URL",
   ),
+  /** Connection and command timeout for REDIS_URL; past it, Redis counts as unavailable. */
+  REDIS_TIMEOUT_MS: z.coerce.number().int().min(50).max(10_000).default(500),
+  /** Prepended to every Redis key, so several deployments (or test runs) can share one Redis. */
+  REDIS_KEY_PREFIX: z.string().trim().default("mayday:"),
   /** How many reverse proxies in front of the app may set x-forwarded-for. */
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   NEXT_PUBLIC_MAP_TILE_URL: z
@@ -64,6 +68,10 @@ export const envSchema = z.object({
     .default("https://tile.openstreetmap.org/{z}/{x}/{y}.png"),
   /** Statement timeout for every database query, so requests answer inside 30 s. */
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(25_000).default(10_000),
+}).refine((env) => !env.VOICEAGENT_REQUIRE_SIGNATURE || env.VOICEAGENT_WEBHOOK_SECRET !== undefined, {
+  // Requiring signatures that cannot be checked would turn every call away.
+  message: "is true but VOICEAGENT_WEBHOOK_SECRET is not set",
+  path: ["VOICEAGENT_REQUIRE_SIGNATURE"],
 });
 
 export type Config = z.infer<typeof envSchema>;

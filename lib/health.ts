@@ -1,13 +1,22 @@
+import { z } from "zod";
 import { getDatabaseInfo, getDb } from "./db/client";
 import { listMigrationNames } from "./db/migrations";
 import { getObjectStore } from "./storage";
 
-export interface HealthReport {
-  status: "ok" | "unavailable";
-  database: { ok: boolean; kind?: string; location?: string; error?: string };
-  migrations: { ok: boolean; pending: string[]; error?: string };
-  storage: { ok: boolean; kind?: string; error?: string };
-}
+/** The body of GET /api/health (also the source of its OpenAPI schema). */
+export const healthReportSchema = z.object({
+  status: z.enum(["ok", "unavailable"]),
+  database: z.object({
+    ok: z.boolean(),
+    kind: z.string().optional(),
+    location: z.string().optional(),
+    error: z.string().optional(),
+  }),
+  migrations: z.object({ ok: z.boolean(), pending: z.array(z.string()), error: z.string().optional() }),
+  storage: z.object({ ok: z.boolean(), kind: z.string().optional(), error: z.string().optional() }),
+});
+
+export type HealthReport = z.infer<typeof healthReportSchema>;
 
 function reason(error: unknown): string {
   return error instanceof Error ? error.message.split("\n")[0] : String(error);

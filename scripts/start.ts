@@ -3,6 +3,7 @@
  * on first start), build when the sources changed since the last build, then serve.
  */
 import { spawn, spawnSync } from "node:child_process";
+import { createRequire } from "node:module";
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -11,7 +12,9 @@ import { applyMigrations } from "../lib/db/migrations";
 import { openMigrationTarget } from "../lib/db/client";
 
 const root = process.cwd();
-const sourceRoots = ["app", "components", "lib", "public", "instrumentation.ts", "next.config.ts", "package-lock.json"];
+// Run Next's CLI in a direct child (not through npx) so that signals reach the build itself.
+const nextCli = createRequire(path.join(root, "package.json")).resolve("next/dist/bin/next");
+const sourceRoots = ["app", "components", "lib", "public", "instrumentation.ts", "proxy.ts", "next.config.ts", "package-lock.json"];
 const buildStamp = path.join(root, ".next", "mayday-source-hash");
 
 function hashSources(): string {
@@ -50,16 +53,22 @@ function buildIfNeeded(): void {
   const sources = hashSources();
   if (existsSync(buildStamp) && readFileSync(buildStamp, "utf8") === sources) return;
   console.log("Building the app (sources changed since the last build)...");
-  const result = spawnSync("npx", ["next", "build"], { stdio: "inherit", env: process.env });
+  const result = spawnSync(process.execPath, [nextCli, "build"], { stdio: "inherit", env: process.env });
   if (result.status !== 0) throw new Error("next build failed");
   writeFileSync(buildStamp, sources);
 }
 
 async function main(): Promise<void> {
+  process.env.NEXT_TELEMETRY_DISABLED ??= "1";
   await migrate();
   buildIfNeeded();
   const port = process.env.PORT ?? "3000";
-  const server = spawn("npx", ["next", "start", "-p", port], { stdio: "inherit", env: process.env });
+  // Next behind a server of our own that records the socket peer (see scripts/server.ts); a
+  // direct child, so that a stop signal reaches it and it releases the embedded database.
+  const server = spawn(process.execPath, ["--import", "tsx", "scripts/server.ts"], {
+    stdio: "inherit",
+    env: { ...process.env, PORT: port, NODE_ENV: process.env.NODE_ENV ?? "production" },
+  });
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.on(signal, () => server.kill(signal));
   }

@@ -1,4 +1,5 @@
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { type Config, getConfig } from "../config";
@@ -24,17 +25,17 @@ function redact(url: string): string {
 /** PostgreSQL when DATABASE_URL is set, else the embedded PGlite database under DATA_DIR. */
 export async function openMigrationTarget(config: Config): Promise<Connection> {
   if (config.DATABASE_URL) {
-    const factory = new PrismaPg({
+    const pool = new pg.Pool({
       connectionString: config.DATABASE_URL,
       connectionTimeoutMillis: 5_000,
       statement_timeout: config.DB_STATEMENT_TIMEOUT_MS,
       max: 10,
     });
     return {
-      adapterFactory: factory,
+      adapterFactory: new PrismaPg(pool),
       kind: "postgresql",
       description: redact(config.DATABASE_URL),
-      close: async () => {},
+      close: () => pool.end(),
     };
   }
   const directory = embeddedDatabaseDir(config.DATA_DIR);

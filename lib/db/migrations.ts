@@ -4,12 +4,14 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import {
   bindMigrationAwareSqlAdapterFactory,
+  type SqlDriverAdapter,
   type SqlMigrationAwareDriverAdapterFactory,
 } from "@prisma/driver-adapter-utils";
 import type {
   MigrationList,
   SchemaEngine,
 } from "@prisma/schema-engine-wasm/schema_engine_bg";
+import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { openEmbeddedDatabase } from "./pglite";
 
@@ -49,6 +51,27 @@ function loadSchemaEngineModule(): Promise<SchemaEngineModule> {
   return enginePromise;
 }
 
+/**
+ * adapter-pg's executeScript splits a migration on every ";", which cuts a function body
+ * (`$$ ... ; ... $$`) apart. Send the script whole in one simple-protocol query instead, as the
+ * native `prisma migrate` does; PGlite's adapter already executes scripts whole.
+ */
+function withWholeScripts(factory: SqlMigrationAwareDriverAdapterFactory): SqlMigrationAwareDriverAdapterFactory {
+  const wrap = (adapter: SqlDriverAdapter): SqlDriverAdapter => {
+    const driver = (adapter as { underlyingDriver?: () => unknown }).underlyingDriver?.();
+    if (!(driver instanceof pg.Pool)) return adapter;
+    return Object.assign(Object.create(adapter) as SqlDriverAdapter, {
+      executeScript: async (script: string) => {
+        await driver.query(script);
+      },
+    });
+  };
+  return Object.assign(Object.create(factory) as SqlMigrationAwareDriverAdapterFactory, {
+    connect: async () => wrap(await factory.connect()),
+    connectToShadowDb: async () => wrap(await factory.connectToShadowDb()),
+  });
+}
+
 async function withSchemaEngine<T>(
   adapterFactory: SqlMigrationAwareDriverAdapterFactory,
   work: (engine: SchemaEngine) => Promise<T>,
@@ -57,7 +80,7 @@ async function withSchemaEngine<T>(
   const engine = await runtime.SchemaEngine.new(
     { datamodels: undefined },
     () => {},
-    bindMigrationAwareSqlAdapterFactory(adapterFactory),
+    bindMigrationAwareSqlAdapterFactory(withWholeScripts(adapterFactory)),
   );
   try {
     return await work(engine);

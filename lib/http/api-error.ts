@@ -17,6 +17,7 @@ export type ErrorCode =
   | "STORAGE_ERROR"
   | "DATABASE_ERROR"
   | "GEOCODING_ERROR"
+  | "SERVICE_UNAVAILABLE"
   | "INTERNAL_ERROR";
 
 export class ApiError extends Error {

@@ -15,13 +15,13 @@ export function requireJsonContentType(request: Request): void {
   }
 }
 
-/** The raw body as UTF-8 text, read as a stream so an oversized body is refused early. */
-export async function readBodyText(request: Request, maxBytes = DEFAULT_MAX_BODY_BYTES): Promise<string> {
+/** The raw body bytes as received, read as a stream so an oversized body is refused early. */
+export async function readBodyBytes(request: Request, maxBytes = DEFAULT_MAX_BODY_BYTES): Promise<Buffer> {
   const tooLarge = () =>
     new ApiError(413, "PAYLOAD_TOO_LARGE", "Payload too large", `Request body exceeds ${maxBytes} bytes`);
   const declared = Number(request.headers.get("content-length"));
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
-  if (!request.body) return "";
+  if (!request.body) return Buffer.alloc(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let received = 0;
@@ -35,7 +35,12 @@ export async function readBodyText(request: Request, maxBytes = DEFAULT_MAX_BODY
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
+}
+
+/** The raw body as UTF-8 text (see readBodyBytes). */
+export async function readBodyText(request: Request, maxBytes = DEFAULT_MAX_BODY_BYTES): Promise<string> {
+  return (await readBodyBytes(request, maxBytes)).toString("utf8");
 }
 
 export function parseJson(text: string): unknown {

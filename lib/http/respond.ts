@@ -1,36 +1,10 @@
 import { log } from "../log";
 import { ApiError } from "./api-error";
+import { errorResponse, type ErrorFormat } from "./error-format";
+import type { RouteName } from "./endpoints";
+import { applyRateLimit, requireAccess } from "./protection";
 
-/**
- * The spec gives each endpoint family its own error body:
- * - "simulation": `error`, `details`, `timestamp`
- * - "calls":      `error`, `message`, `timestamp`, `error_code`
- * - "webhook":    `status: "error"`, `message`, `timestamp`, `error_code`
- */
-export type ErrorFormat = "simulation" | "calls" | "webhook";
-
-export function errorBody(error: ApiError, format: ErrorFormat): Record<string, unknown> {
-  const timestamp = new Date().toISOString();
-  switch (format) {
-    case "simulation":
-      return { error: error.label, details: error.message, timestamp, error_code: error.code, ...error.extra };
-    case "calls":
-      return { error: error.label, message: error.message, timestamp, error_code: error.code, ...error.extra };
-    case "webhook":
-      return { status: "error", message: error.message, timestamp, error_code: error.code, ...error.extra };
-  }
-}
-
-export function json(body: unknown, init: ResponseInit = {}): Response {
-  const headers = new Headers(init.headers);
-  headers.set("content-type", "application/json; charset=utf-8");
-  headers.set("cache-control", "no-store");
-  return new Response(JSON.stringify(body), { ...init, headers });
-}
-
-export function errorResponse(error: ApiError, format: ErrorFormat): Response {
-  return json(errorBody(error, format), { status: error.status, headers: error.headers });
-}
+export { errorBody, errorResponse, json, type ErrorFormat } from "./error-format";
 
 /** Unknown failures become a 500 without internals; the details go to the log only. */
 export function toErrorResponse(error: unknown, format: ErrorFormat, route: string): Response {
@@ -47,21 +21,34 @@ export function toErrorResponse(error: unknown, format: ErrorFormat, route: stri
 
 type Handler<Context> = (request: Request, context: Context) => Promise<Response>;
 
+function withHeaders(response: Response, headers: Record<string, string>): Response {
+  if (Object.keys(headers).length === 0) return response;
+  const merged = new Headers(response.headers);
+  for (const [name, value] of Object.entries(headers)) merged.set(name, value);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers: merged });
+}
+
 /**
  * Wraps a route handler so every failure answers in the endpoint's documented format. `route`
- * names the endpoint ("simulate", "calls", "call", "webhook", "health", "openapi"): per-endpoint
- * policies (rate limits, access) are looked up by it, so route files stay free of them.
+ * names the endpoint: its rate limit and API-key requirement come from lib/http/endpoints, so
+ * route files stay free of them. Limits are counted before the key is checked, so guessing keys
+ * is limited too.
  */
 export function apiRoute<Context = unknown>(
   format: ErrorFormat,
-  route: string,
+  route: RouteName,
   handler: Handler<Context>,
 ): Handler<Context> {
   return async (request, context) => {
+    let limitHeaders: Record<string, string> = {};
+    let response: Response;
     try {
-      return await handler(request, context);
+      limitHeaders = await applyRateLimit(request, route);
+      requireAccess(request, route);
+      response = await handler(request, context);
     } catch (error) {
-      return toErrorResponse(error, format, route);
+      response = toErrorResponse(error, format, route);
     }
+    return withHeaders(response, limitHeaders);
   };
 }

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { getConfig } from "../config";
 import { LocalObjectStore } from "./local";
+import { VercelBlobObjectStore } from "./vercel-blob";
 
 /** Where full webhook payloads are archived. Keys look like `calls/<id>/<id>_<date>_<time>.json`. */
 export interface ObjectStore {
@@ -17,7 +18,9 @@ let store: ObjectStore | undefined;
 export function getObjectStore(): ObjectStore {
   if (!store) {
     const config = getConfig();
-    store = new LocalObjectStore(config.BLOB_DIR ?? path.join(config.DATA_DIR, "blobs"));
+    store = config.BLOB_READ_WRITE_TOKEN
+      ? new VercelBlobObjectStore(config.BLOB_READ_WRITE_TOKEN)
+      : new LocalObjectStore(config.BLOB_DIR ?? path.join(config.DATA_DIR, "blobs"));
   }
   return store;
 }

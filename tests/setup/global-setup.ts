@@ -2,15 +2,25 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { PrismaPg } from "@prisma/adapter-pg";
-import { PrismaPGlite } from "pglite-prisma-adapter";
+import { parseConfig } from "../../lib/config";
+import { openMigrationTarget } from "../../lib/db/client";
 import { applyMigrations } from "../../lib/db/migrations";
-import { embeddedDatabaseDir, openEmbeddedDatabase } from "../../lib/db/pglite";
+import { embeddedDatabaseDir } from "../../lib/db/pglite";
 import { admin, serverUrl, type TemplateInfo, withDatabase } from "./test-database";
 
 declare module "vitest" {
   export interface ProvidedContext {
     testDatabase: TemplateInfo;
+  }
+}
+
+async function migrate(env: Record<string, string>): Promise<void> {
+  const target = await openMigrationTarget(parseConfig(env));
+  try {
+    await applyMigrations(target.adapterFactory);
+  } finally {
+    // A template cannot be copied while anyone is connected to it (or holds its lock).
+    await target.close();
   }
 }
 
@@ -21,8 +31,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   if (server) {
     const template = `mayday_test_${runId}_template`;
     await admin(server, (client) => client.query(`CREATE DATABASE "${template}"`));
-    const factory = new PrismaPg({ connectionString: withDatabase(server, template) });
-    await applyMigrations(factory);
+    await migrate({ DATABASE_URL: withDatabase(server, template) });
     project.provide("testDatabase", { kind: "postgresql", template, server, runId });
     return async () => {
       await admin(server, async (client) => {
@@ -35,13 +44,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     };
   }
   const root = await mkdtemp(path.join(tmpdir(), "mayday-template-"));
-  const directory = embeddedDatabaseDir(root);
-  const embedded = await openEmbeddedDatabase(directory);
-  try {
-    await applyMigrations(new PrismaPGlite(embedded.pglite));
-  } finally {
-    await embedded.close();
-  }
-  project.provide("testDatabase", { kind: "pglite", template: directory, runId });
+  await migrate({ DATA_DIR: root });
+  project.provide("testDatabase", { kind: "pglite", template: embeddedDatabaseDir(root), runId });
   return () => rm(root, { recursive: true, force: true });
 }

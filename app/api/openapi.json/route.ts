@@ -1,0 +1,6 @@
+import { apiRoute, json } from "@/lib/http/respond";
+import { buildOpenApiDocument } from "@/lib/openapi";
+
+export const dynamic = "force-dynamic";
+
+export const GET = apiRoute("calls", "openapi", async () => json(buildOpenApiDocument()));

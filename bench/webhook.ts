@@ -1,0 +1,144 @@
+/**
+ * Webhook intake throughput: N distinct signed post-call events, C at a time, against a running
+ * server; then checks that every one was stored exactly once (record, creation history, payload).
+ *
+ *   DATABASE_URL=... DATA_DIR=... VOICEAGENT_WEBHOOK_SECRET=... \
+ *     npx tsx bench/webhook.ts [--url http://localhost:3000] [--requests 1000] [--concurrency 32]
+ *
+ * Run it with the server's DATABASE_URL and DATA_DIR/BLOB_DIR (or BLOB_READ_WRITE_TOKEN): the
+ * check reads the same database and object store. Figures go to docs/performance.md.
+ */
+import { parseArgs } from "node:util";
+import pg from "pg";
+import { getConfig } from "../lib/config";
+import { callPayloadKey } from "../lib/intake";
+import { getObjectStore } from "../lib/storage";
+import { specCallEvent } from "../lib/webhook/sample-events";
+import { signatureHeader } from "../lib/webhook/signature";
+
+const { values } = parseArgs({
+  options: {
+    url: { type: "string", default: "http://localhost:3000" },
+    requests: { type: "string", default: "1000" },
+    concurrency: { type: "string", default: "32" },
+  },
+});
+
+const LOCATIONS = [
+  "1200 Via de la Paz, Pacific Palisades",
+  "Music Row, Nashville",
+  "2000 Chestnut St, Marina District",
+  "1500 Collins Ave, Miami Beach, FL",
+  "400 Main St, Brentwood, TN",
+  "behind the old barn past the creek",
+];
+
+interface Delivery {
+  conversationId: string;
+  key: string;
+  body: string;
+}
+
+function deliveries(prefix: string, count: number): Delivery[] {
+  const eventTimestamp = Math.floor(Date.now() / 1000);
+  return Array.from({ length: count }, (_, index) => {
+    const conversationId = `${prefix}_${index}`;
+    const event = specCallEvent(conversationId, { location: LOCATIONS[index % LOCATIONS.length], eventTimestamp });
+    return { conversationId, key: callPayloadKey(conversationId, eventTimestamp), body: JSON.stringify(event) };
+  });
+}
+
+async function send(url: URL, secret: string | undefined, delivery: Delivery): Promise<number> {
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (secret) headers["voiceagent-signature"] = signatureHeader(secret, delivery.body);
+  const response = await fetch(url, { method: "POST", headers, body: delivery.body });
+  await response.arrayBuffer();
+  return response.status;
+}
+
+async function runPool<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < items.length) await work(items[next++]);
+    }),
+  );
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+async function main(): Promise<void> {
+  const config = getConfig();
+  if (!config.DATABASE_URL) throw new Error("DATABASE_URL must name the server's PostgreSQL database");
+  const total = Number(values.requests);
+  const concurrency = Number(values.concurrency);
+  const url = new URL("/api/voiceagent-webhook", values.url);
+  const run = `bench_${Date.now().toString(36)}`;
+  const secret = config.VOICEAGENT_WEBHOOK_SECRET;
+
+  // Warm-up (not counted): compiles the route, opens connections, loads the place data.
+  await runPool(deliveries(`warm_${run}`, 64), concurrency, async (delivery) => void (await send(url, secret, delivery)));
+
+  const batch = deliveries(run, total);
+  const latencies: number[] = [];
+  const statuses = new Map<number, number>();
+  const started = performance.now();
+  await runPool(batch, concurrency, async (delivery) => {
+    const begin = performance.now();
+    const status = await send(url, secret, delivery);
+    latencies.push(performance.now() - begin);
+    statuses.set(status, (statuses.get(status) ?? 0) + 1);
+  });
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+
+  const client = new pg.Client({ connectionString: config.DATABASE_URL });
+  await client.connect();
+  const { rows } = await client.query<{ records: string; distinct_ids: string; history: string }>(
+    `SELECT count(*) AS records, count(DISTINCT c.conversation_id) AS distinct_ids,
+            (SELECT count(*) FROM call_status_changes h JOIN calls c2 ON c2.id = h.call_id
+              WHERE c2.conversation_id LIKE $1) AS history
+       FROM calls c WHERE c.conversation_id LIKE $1`,
+    [`${run}\\_%`],
+  );
+  await client.end();
+  const store = getObjectStore();
+  let payloadsMatching = 0;
+  await runPool(batch, 16, async (delivery) => {
+    if ((await store.get(delivery.key))?.toString("utf8") === delivery.body) payloadsMatching++;
+  });
+
+  const counted = rows[0];
+  const report = {
+    requests: total,
+    concurrency,
+    seconds: Number(seconds.toFixed(2)),
+    requestsPerSecond: Math.round(total / seconds),
+    latencyMs: {
+      p50: Math.round(percentile(latencies, 50)),
+      p95: Math.round(percentile(latencies, 95)),
+      p99: Math.round(percentile(latencies, 99)),
+      max: Math.round(latencies.at(-1) ?? 0),
+    },
+    statuses: Object.fromEntries(statuses),
+    stored: {
+      records: Number(counted.records),
+      distinctConversations: Number(counted.distinct_ids),
+      creationHistoryRows: Number(counted.history),
+      payloadsMatching,
+      store: store.kind,
+    },
+  };
+  console.log(JSON.stringify(report, null, 2));
+  const intact = [report.stored.records, report.stored.distinctConversations, report.stored.creationHistoryRows, payloadsMatching]
+    .every((count) => count === total);
+  if (statuses.get(200) !== total || !intact) {
+    console.error("Not every webhook was answered 200 and stored exactly once.");
+    process.exitCode = 1;
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,26 @@
+import { ApiError } from "../http/api-error";
+import { isApiKey, SESSION_COOKIE, SESSION_MAX_AGE_SECONDS, sessionToken } from "./api-key";
+
+/** httpOnly: scripts never see it; SameSite=Strict: no other site can make the browser send it. */
+function cookieHeader(value: string, maxAge: number, secure: boolean): string {
+  const attributes = [`${SESSION_COOKIE}=${value}`, "Path=/api", `Max-Age=${maxAge}`, "HttpOnly", "SameSite=Strict"];
+  if (secure) attributes.push("Secure");
+  return attributes.join("; ");
+}
+
+/**
+ * The dashboard hands over the API key once; it gets the session cookie back. Answers the
+ * Set-Cookie value, or undefined when no key is configured (the API is open, nothing to keep).
+ */
+export function openSession(presentedKey: string, apiKey: string | undefined, secure: boolean): string | undefined {
+  if (apiKey === undefined) return undefined;
+  if (!isApiKey(presentedKey, apiKey)) {
+    throw new ApiError(401, "UNAUTHORIZED", "Unauthorized", "The API key is not valid");
+  }
+  return cookieHeader(sessionToken(apiKey), SESSION_MAX_AGE_SECONDS, secure);
+}
+
+/** Set-Cookie value that removes the session. */
+export function closedSession(secure: boolean): string {
+  return cookieHeader("", 0, secure);
+}

@@ -1,0 +1,149 @@
+import type { z } from "zod";
+import { ApiError, invalidParameter } from "../http/api-error";
+import {
+  type CallStatus,
+  type FilterEcho,
+  ISO_DATE_PATTERN,
+  type ListQueryParameterName,
+  listQueryParameters,
+  type Severity,
+} from "./schema";
+
+/** Validated filters of GET /api/calls, combined with AND. */
+export interface CallFilters {
+  emergencyType?: string;
+  severity?: Severity;
+  status?: CallStatus;
+  simulation?: boolean;
+  tableName?: string;
+  /** Case-insensitive substring, taken literally. */
+  location?: string;
+  /** Unix seconds, inclusive bounds on the record's `timestamp`. */
+  fromSeconds?: number;
+  toSeconds?: number;
+}
+
+export interface ListQuery {
+  filters: CallFilters;
+  limit: number;
+  offset: number;
+  /** The `filters` object of the response. */
+  echo: FilterEcho;
+}
+
+interface ParsedInstant {
+  /** Milliseconds since the epoch (a date-only end is the last millisecond of its day). */
+  ms: number;
+  /** Whole seconds since the epoch, rounded toward the inside of the range. */
+  seconds: number;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * An ISO 8601 date or date-time as a range bound. A date-time without an offset is UTC; a
+ * date-only end covers its whole UTC day. Undefined when the text is not a real calendar instant.
+ */
+export function parseDateBound(text: string, bound: "start" | "end"): ParsedInstant | undefined {
+  const match = ISO_DATE_PATTERN.exec(text);
+  if (!match) return undefined;
+  const [, y, mo, d, h = "0", mi = "0", s = "0", fraction = "", offset] = match;
+  const [year, month, day, hour, minute, second] = [y, mo, d, h, mi, s].map(Number);
+  if (month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59) return undefined;
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  if (date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return undefined;
+
+  let offsetMinutes = 0;
+  if (offset && offset.toUpperCase() !== "Z") {
+    const [, sign, oh, om] = /^([+-])(\d{2}):?(\d{2})$/.exec(offset)!;
+    if (Number(oh) > 23 || Number(om) > 59) return undefined;
+    offsetMinutes = (sign === "-" ? -1 : 1) * (Number(oh) * 60 + Number(om));
+  }
+  const wholeSecondMs = date.getTime() + ((hour * 60 + minute) * 60 + second) * 1000 - offsetMinutes * 60_000;
+  const dateOnly = match[4] === undefined;
+  if (dateOnly && bound === "end") {
+    const last = wholeSecondMs + DAY_MS - 1;
+    return { ms: last, seconds: Math.floor(last / 1000) };
+  }
+  const fractionMs = fraction ? Number(`0.${fraction}`) * 1000 : 0;
+  const wholeSeconds = wholeSecondMs / 1000;
+  return {
+    ms: wholeSecondMs + fractionMs,
+    // timestamp >= 10.5 means timestamp >= 11; timestamp <= 10.5 means timestamp <= 10.
+    seconds: bound === "start" && /[1-9]/.test(fraction) ? wholeSeconds + 1 : wholeSeconds,
+  };
+}
+
+function fail(name: ListQueryParameterName): never {
+  const { label, message } = listQueryParameters[name];
+  throw invalidParameter(label, message);
+}
+
+/** One value per parameter; an empty value counts as not given. */
+function single(params: URLSearchParams, name: ListQueryParameterName): string | undefined {
+  const values = params.getAll(name).filter((value) => value !== "");
+  if (values.length > 1) {
+    throw invalidParameter(listQueryParameters[name].label, `${name} must be given only once`);
+  }
+  return values[0];
+}
+
+/** The parameter's validated value; its default, or undefined, when it is not given. */
+function parse<N extends ListQueryParameterName>(
+  params: URLSearchParams,
+  name: N,
+): z.output<(typeof listQueryParameters)[N]["schema"]> | undefined {
+  const raw = single(params, name);
+  const result = listQueryParameters[name].schema.safeParse(raw);
+  if (result.success) return result.data as z.output<(typeof listQueryParameters)[N]["schema"]>;
+  if (raw === undefined) return undefined;
+  fail(name);
+}
+
+/** Validates GET /api/calls's query; throws 400 INVALID_PARAMETER naming the first bad parameter. */
+export function parseListQuery(params: URLSearchParams): ListQuery {
+  const limit = parse(params, "limit")!;
+  const offset = parse(params, "offset")!;
+  const emergencyType = parse(params, "emergency_type");
+  const severity = parse(params, "severity");
+  const status = parse(params, "status");
+  const location = parse(params, "location");
+  const simulation = parse(params, "simulation");
+  const tableName = parse(params, "table_name");
+  const startDate = parse(params, "start_date");
+  const endDate = parse(params, "end_date");
+
+  const from = startDate === undefined ? undefined : (parseDateBound(startDate, "start") ?? fail("start_date"));
+  const to = endDate === undefined ? undefined : (parseDateBound(endDate, "end") ?? fail("end_date"));
+  if (from && to && from.ms > to.ms) {
+    throw new ApiError(400, "INVALID_PARAMETER", "Invalid date range", "start_date must not be after end_date");
+  }
+
+  const echo: FilterEcho = {
+    emergency_type: emergencyType ?? null,
+    severity: severity ?? null,
+    status: status ?? null,
+    start_date: startDate ?? null,
+    end_date: endDate ?? null,
+    location: location ?? null,
+    simulation: simulation ?? null,
+  };
+  if (tableName !== undefined) echo.table_name = tableName;
+
+  return {
+    limit,
+    offset,
+    echo,
+    filters: {
+      emergencyType,
+      severity,
+      status,
+      simulation,
+      tableName,
+      location,
+      fromSeconds: from?.seconds,
+      toSeconds: to?.seconds,
+    },
+  };
+}

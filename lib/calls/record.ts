@@ -1,0 +1,78 @@
+import type { Call, CallStatusChange } from "../db/generated/client";
+import type { CallDetail, CallRecord, CallStatus } from "./schema";
+
+/** The columns a listing reads (everything but the archived simulated record and payload key). */
+export const LISTED_COLUMNS = {
+  id: "id",
+  conversationId: "conversation_id",
+  occurredAt: "occurred_at",
+  agentId: "agent_id",
+  summary: "summary",
+  callSuccessful: "call_successful",
+  durationSecs: "duration_secs",
+  transcriptLength: "transcript_length",
+  createdAt: "created_at",
+  emergencyType: "emergency_type",
+  location: "location",
+  latitude: "latitude",
+  longitude: "longitude",
+  severity: "severity",
+  status: "status",
+  simulation: "simulation",
+  scenario: "scenario",
+  scenarioName: "scenario_name",
+  tableName: "table_name",
+  callId: "call_id",
+  area: "area",
+  callerPhone: "caller_phone",
+  description: "description",
+} as const satisfies Partial<Record<keyof Call, string>>;
+
+export type ListedCall = Pick<Call, keyof typeof LISTED_COLUMNS>;
+
+/**
+ * A stored call as GET /api/calls shows it. Simulated calls are stored with the mapping of
+ * decisions.md already applied (conversation_id = call_id, agent_id `simulator`, location = the
+ * address) and keep their own fields call_id, area, caller_phone and description.
+ */
+export function toCallRecord(call: ListedCall): CallRecord {
+  const record: CallRecord = {
+    conversation_id: call.conversationId,
+    timestamp: Math.floor(call.occurredAt.getTime() / 1000),
+    agent_id: call.agentId,
+    summary: call.summary,
+    call_successful: call.callSuccessful,
+    duration_secs: call.durationSecs,
+    transcript_length: call.transcriptLength,
+    created_at: call.createdAt.toISOString(),
+    emergency_type: call.emergencyType,
+    location: call.location,
+    latitude: call.latitude,
+    longitude: call.longitude,
+    severity: call.severity,
+    status: call.status as CallStatus,
+    simulation: call.simulation,
+    scenario: call.scenario,
+    scenario_name: call.scenarioName,
+    table_name: call.tableName,
+  };
+  if (call.callId !== null) record.call_id = call.callId;
+  if (call.area !== null) record.area = call.area;
+  if (call.callerPhone !== null) record.caller_phone = call.callerPhone;
+  if (call.description !== null) record.description = call.description;
+  return record;
+}
+
+export function toCallDetail(call: Call & { history: CallStatusChange[] }): CallDetail {
+  const detail: CallDetail = {
+    ...toCallRecord(call),
+    history: call.history.map((change) => ({
+      status: change.status as CallStatus,
+      changed_at: change.changedAt.toISOString(),
+    })),
+  };
+  if (call.simulatedRecord !== null && typeof call.simulatedRecord === "object" && !Array.isArray(call.simulatedRecord)) {
+    detail.simulated_record = call.simulatedRecord as Record<string, unknown>;
+  }
+  return detail;
+}

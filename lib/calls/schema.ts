@@ -1,0 +1,213 @@
+import { z } from "zod";
+import { invalidParameter } from "../http/api-error";
+
+/**
+ * The zod schemas of the calls API: they validate requests, type the responses, and are the
+ * source of the OpenAPI document (lib/openapi.ts), so the documentation cannot drift.
+ */
+
+export const SEVERITIES = ["critical", "high", "moderate"] as const;
+export const STATUSES = ["active", "dispatched", "enroute", "resolved", "failed"] as const;
+/** The spec's fourteen types plus the three decisions.md named (power_lines_down, ...). */
+export const EMERGENCY_TYPES = [
+  "structure_fire",
+  "evacuation_assistance",
+  "trapped_person",
+  "medical_emergency",
+  "shelter_information",
+  "flooding",
+  "wind_damage",
+  "power_outage",
+  "evacuation_needed",
+  "building_collapse",
+  "gas_leak",
+  "debris_injury",
+  "building_damage",
+  "vehicle_accident",
+  "power_lines_down",
+  "shelter_needed",
+  "medical_injuries",
+] as const;
+
+export type Severity = (typeof SEVERITIES)[number];
+export type CallStatus = (typeof STATUSES)[number];
+
+export const severitySchema = z.enum(SEVERITIES);
+export const statusSchema = z.enum(STATUSES);
+
+/** `table_name` as the simulate endpoint accepts it (decisions.md). */
+export const TABLE_NAME_PATTERN = /^[A-Za-z0-9_.-]{3,255}$/;
+
+/** ISO 8601 date (`2025-01-31`) or date-time (`2025-01-31T14:05`, seconds, fraction, `Z`/offset optional). */
+export const ISO_DATE_PATTERN =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
+
+const digits = z.string().regex(/^\d+$/);
+const isoDate = z.string().regex(ISO_DATE_PATTERN);
+
+/**
+ * One query parameter of GET /api/calls: the schema that validates it (its output type is what
+ * OpenAPI documents), and the error it answers when the value is not acceptable.
+ */
+interface QueryParameter<S extends z.ZodType> {
+  schema: S;
+  description: string;
+  label: string;
+  message: string;
+}
+
+const parameter = <S extends z.ZodType>(definition: QueryParameter<S>) => definition;
+
+export const listQueryParameters = {
+  limit: parameter({
+    schema: z
+      .codec(digits, z.int().min(1).max(1000), { decode: Number, encode: String })
+      .default(50),
+    description: "Page size, 1 to 1000.",
+    label: "Invalid limit",
+    message: "limit must be an integer from 1 to 1000",
+  }),
+  offset: parameter({
+    schema: z
+      .codec(digits, z.int().min(0).max(Number.MAX_SAFE_INTEGER), { decode: Number, encode: String })
+      .default(0),
+    description: "Records to skip, 0 or more.",
+    label: "Invalid offset",
+    message: "offset must be a non-negative integer",
+  }),
+  emergency_type: parameter({
+    schema: z.string().max(100),
+    description: `Exact emergency type, e.g. ${EMERGENCY_TYPES.slice(0, 3).join(", ")}.`,
+    label: "Invalid parameter",
+    message: "emergency_type must be at most 100 characters",
+  }),
+  severity: parameter({
+    schema: severitySchema,
+    description: "Exact severity.",
+    label: "Invalid parameter",
+    message: `severity must be one of ${SEVERITIES.join(", ")}`,
+  }),
+  status: parameter({
+    schema: statusSchema,
+    description: "Exact status.",
+    label: "Invalid parameter",
+    message: `status must be one of ${STATUSES.join(", ")}`,
+  }),
+  start_date: parameter({
+    schema: isoDate,
+    description:
+      "Inclusive lower bound on `timestamp`: ISO 8601 date or date-time (no offset means UTC).",
+    label: "Invalid date format",
+    message: "start_date must be in ISO 8601 format",
+  }),
+  end_date: parameter({
+    schema: isoDate,
+    description:
+      "Inclusive upper bound on `timestamp`: ISO 8601 date (covers that whole UTC day) or date-time.",
+    label: "Invalid date format",
+    message: "end_date must be in ISO 8601 format",
+  }),
+  location: parameter({
+    schema: z.string().max(200),
+    description: "Case-insensitive substring of the record's location; `%` and `_` match themselves.",
+    label: "Invalid parameter",
+    message: "location must be at most 200 characters",
+  }),
+  simulation: parameter({
+    schema: z.stringbool({ truthy: ["true"], falsy: ["false"], case: "sensitive" }),
+    description: "`true`: simulated calls only; `false`: real calls only.",
+    label: "Invalid parameter",
+    message: "simulation must be true or false",
+  }),
+  table_name: parameter({
+    schema: z.string().regex(TABLE_NAME_PATTERN),
+    description: "Exact call-store table (`calls` for voice-agent calls, the simulation's table_name otherwise).",
+    label: "Invalid parameter",
+    message: `table_name must match ${TABLE_NAME_PATTERN.source}`,
+  }),
+};
+
+export type ListQueryParameterName = keyof typeof listQueryParameters;
+
+// ---- Responses -------------------------------------------------------------------------------
+
+const unixSeconds = z.int().min(0).meta({ description: "Unix seconds" });
+
+export const callRecordSchema = z
+  .object({
+    conversation_id: z.string().meta({ description: "Unique id; a simulated call's call_id" }),
+    timestamp: unixSeconds,
+    agent_id: z.string().meta({ description: "Voice-agent id; `simulator` for simulated calls" }),
+    summary: z.string(),
+    call_successful: z.boolean(),
+    duration_secs: z.int(),
+    transcript_length: z.int(),
+    created_at: z.string().meta({ description: "ISO 8601 UTC record creation time" }),
+    emergency_type: z.string(),
+    location: z.string(),
+    latitude: z.number().nullable(),
+    longitude: z.number().nullable(),
+    severity: z.string(),
+    status: statusSchema,
+    simulation: z.boolean(),
+    scenario: z.string().nullable(),
+    scenario_name: z.string().nullable(),
+    table_name: z.string().meta({ description: "Call-store table; `calls` for voice-agent calls" }),
+    call_id: z.string().optional().meta({ description: "Simulated calls only" }),
+    area: z.string().optional().meta({ description: "Simulated calls only" }),
+    caller_phone: z.string().optional().meta({ description: "Simulated calls only" }),
+    description: z.string().optional().meta({ description: "Simulated calls only" }),
+  });
+
+export type CallRecord = z.infer<typeof callRecordSchema>;
+
+const filterEchoSchema = z.object({
+  emergency_type: z.string().nullable(),
+  severity: z.string().nullable(),
+  status: z.string().nullable(),
+  start_date: z.string().nullable(),
+  end_date: z.string().nullable(),
+  location: z.string().nullable(),
+  simulation: z.boolean().nullable(),
+  table_name: z.string().optional().meta({ description: "Present only when the filter was given" }),
+});
+
+export type FilterEcho = z.infer<typeof filterEchoSchema>;
+
+export const callListSchema = z
+  .object({
+    calls: z.array(callRecordSchema),
+    pagination: z.object({
+      limit: z.int(),
+      offset: z.int(),
+      total: z.int().meta({ description: "Records matching the filters" }),
+      has_more: z.boolean(),
+    }),
+    filters: filterEchoSchema,
+  });
+
+export type CallList = z.infer<typeof callListSchema>;
+
+export const statusChangeSchema = z.object({
+  status: statusSchema,
+  changed_at: z.string().meta({ description: "ISO 8601 UTC" }),
+});
+
+export const callDetailSchema = callRecordSchema
+  .extend({
+    history: z.array(statusChangeSchema).meta({ description: "Every status, oldest first, the creation included" }),
+    simulated_record: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .meta({ description: "Simulated calls only: the record exactly as generated" }),
+  });
+
+export type CallDetail = z.infer<typeof callDetailSchema>;
+
+export const statusUpdateSchema = z.object({ status: statusSchema });
+
+export function parseStatusUpdate(body: unknown): z.infer<typeof statusUpdateSchema> {
+  const result = statusUpdateSchema.safeParse(body);
+  if (!result.success) throw invalidParameter("Invalid status", `status must be one of ${STATUSES.join(", ")}`);
+  return result.data;
+}

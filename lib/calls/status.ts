@@ -1,0 +1,62 @@
+import { ApiError, notFound } from "../http/api-error";
+import { bumpCallsVersion } from "./cache";
+import { getCall } from "./detail";
+import { type CallDetail, type CallStatus, STATUSES } from "./schema";
+import { withCallStore } from "./store";
+
+/** The forward path; any status may skip ahead along it. */
+const FORWARD: readonly CallStatus[] = ["active", "dispatched", "enroute", "resolved"];
+const FINAL: readonly CallStatus[] = ["resolved", "failed"];
+
+/**
+ * The status workflow of decisions.md, in one place: forward along active -> dispatched ->
+ * enroute -> resolved (skipping allowed), any non-final status -> failed; resolved and failed
+ * are final.
+ */
+export function canTransition(from: CallStatus, to: CallStatus): boolean {
+  if (FINAL.includes(from)) return false;
+  if (to === "failed") return true;
+  return FORWARD.indexOf(to) > FORWARD.indexOf(from);
+}
+
+export function nextStatuses(from: CallStatus): CallStatus[] {
+  return STATUSES.filter((to) => canTransition(from, to));
+}
+
+function invalidTransition(from: CallStatus, to: CallStatus): ApiError {
+  const allowed = nextStatuses(from);
+  return new ApiError(
+    409,
+    "INVALID_TRANSITION",
+    "Invalid transition",
+    allowed.length > 0
+      ? `Cannot change status from ${from} to ${to}; allowed: ${allowed.join(", ")}`
+      : `Cannot change status from ${from} to ${to}; ${from} is final`,
+    { current_status: from, allowed_statuses: allowed },
+  );
+}
+
+/**
+ * PATCH /api/calls/{id}. The row is locked (SELECT ... FOR UPDATE) while the rule is checked and
+ * the change recorded, so of two dispatchers moving one call at once the second sees the first's
+ * result and is judged against it. Setting the current status again changes nothing (a retried
+ * request succeeds without a second history entry).
+ */
+export async function updateCallStatus(conversationId: string, status: CallStatus): Promise<CallDetail> {
+  const changed = await withCallStore((db) =>
+    db.$transaction(async (tx) => {
+      const [call] = await tx.$queryRaw<{ id: string; status: CallStatus }[]>`
+        SELECT id, status FROM calls WHERE conversation_id = ${conversationId} FOR UPDATE`;
+      if (!call) throw notFound(`No call with id ${conversationId}`);
+      if (call.status === status) return false;
+      if (!canTransition(call.status, status)) throw invalidTransition(call.status, status);
+      await tx.call.update({ where: { id: call.id }, data: { status } });
+      await tx.callStatusChange.create({
+        data: { callId: call.id, fromStatus: call.status, status, changedBy: "api" },
+      });
+      return true;
+    }),
+  );
+  if (changed) await bumpCallsVersion();
+  return getCall(conversationId);
+}

@@ -1,0 +1,15 @@
+import { type Db, getDb } from "../db/client";
+import { ApiError, databaseError } from "../http/api-error";
+
+/**
+ * Runs call-store work; any failure of the store itself (server down, timeout, bad connection)
+ * becomes 500 DATABASE_ERROR with the cause kept for the log, never shown to the caller.
+ */
+export async function withCallStore<T>(work: (db: Db) => Promise<T>): Promise<T> {
+  try {
+    return await work(await getDb());
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    throw Object.assign(databaseError(), { cause: error });
+  }
+}

@@ -1,0 +1,20 @@
+/** How exact a geocoded point is: the dashboard can show an area-level point differently. */
+export type Precision = "address" | "street" | "postal_code" | "area" | "city" | "region";
+
+export interface GeocodeResult {
+  latitude: number;
+  longitude: number;
+  precision: Precision;
+  /** Which geocoder answered; stored as the record's geocode_source. */
+  source: "gazetteer" | "hosted";
+  /** The place that was matched, for logs. */
+  label: string;
+}
+
+/** The hosted geocoder could not be asked (down, timeout, bad answer): worth a retry later. */
+export class GeocoderUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "GeocoderUnavailableError";
+  }
+}

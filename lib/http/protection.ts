@@ -1,0 +1,53 @@
+import { requireApiKey } from "../access/api-key";
+import { getConfig } from "../config";
+import { getRateLimiter, type RateLimitDecision } from "../rate-limit";
+import { ApiError } from "./api-error";
+import { clientAddress } from "./client-address";
+import { endpoints, type RouteName } from "./endpoints";
+
+/** `RateLimit-*` fields (IETF draft "RateLimit header fields"): reset in seconds from now. */
+function rateLimitHeaders(decision: RateLimitDecision): Record<string, string> {
+  const resetSeconds = Math.max(0, Math.ceil((decision.resetAt - Date.now()) / 1000));
+  return {
+    "ratelimit-limit": String(decision.limit),
+    "ratelimit-remaining": String(decision.remaining),
+    "ratelimit-reset": String(resetSeconds),
+  };
+}
+
+/**
+ * Counts the request against its endpoint's limit. Answers the headers every response of the
+ * endpoint carries; throws the 429 (or the 503 of a "refuse" policy whose store is down).
+ */
+export async function applyRateLimit(request: Request, route: RouteName): Promise<Record<string, string>> {
+  const policy = endpoints[route].rateLimit;
+  if (!policy) return {};
+  const client = clientAddress(request.headers, getConfig().TRUST_PROXY);
+  const decision = await getRateLimiter().check(policy, client);
+  if (decision.outcome === "unmetered") return {};
+  if (decision.outcome === "unavailable") {
+    throw new ApiError(
+      503,
+      "SERVICE_UNAVAILABLE",
+      "Service unavailable",
+      "Request limits cannot be checked right now; try again shortly",
+      {},
+      { "retry-after": "5" },
+    );
+  }
+  const headers = rateLimitHeaders(decision);
+  if (decision.outcome === "limited") {
+    const message = `Too many requests (limit ${decision.limit}); retry in ${headers["ratelimit-reset"]} s`;
+    // The same four fields on every endpoint, whatever its usual error format.
+    throw new ApiError(429, "RATE_LIMITED", "Rate limit exceeded", message, { error: "Rate limit exceeded", message }, {
+      ...headers,
+      "retry-after": headers["ratelimit-reset"],
+    });
+  }
+  return headers;
+}
+
+/** The API key, on the endpoints that hold call data or create it. */
+export function requireAccess(request: Request, route: RouteName): void {
+  if (endpoints[route].apiKey) requireApiKey(request, getConfig().API_KEY);
+}

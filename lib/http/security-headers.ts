@@ -1,0 +1,46 @@
+/**
+ * Headers on every response, pages and API alike. Scripts are limited to this origin; inline
+ * scripts stay allowed because Next writes its bootstrap data inline and nonces would force every
+ * page to render per request. Images may come from the map tile host.
+ */
+export function tileOrigin(tileUrlTemplate: string): string | undefined {
+  try {
+    // `{s}` (Leaflet's subdomain placeholder) becomes a wildcard host label.
+    const url = new URL(tileUrlTemplate.replace("{s}.", "subdomain-placeholder.").replace(/[{}]/g, ""));
+    if (url.protocol !== "https:" && url.protocol !== "http:") return undefined;
+    return `${url.protocol}//${url.host.replace("subdomain-placeholder.", "*.")}`;
+  } catch {
+    // A relative template ("/tiles/{z}/{x}/{y}.png") is served from this origin.
+    return undefined;
+  }
+}
+
+export function contentSecurityPolicy(tileUrlTemplate: string, development = false): string {
+  const tiles = tileOrigin(tileUrlTemplate);
+  return [
+    "default-src 'self'",
+    // React's development build evaluates code; production never does.
+    `script-src 'self' 'unsafe-inline'${development ? " 'unsafe-eval'" : ""}`,
+    // Leaflet positions tiles and markers with inline styles.
+    "style-src 'self' 'unsafe-inline'",
+    `img-src 'self' data: blob:${tiles ? ` ${tiles}` : ""}`,
+    "font-src 'self'",
+    `connect-src 'self'${development ? " ws:" : ""}`,
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
+
+export function securityHeaders(tileUrlTemplate: string, development = false): { key: string; value: string }[] {
+  return [
+    { key: "Content-Security-Policy", value: contentSecurityPolicy(tileUrlTemplate, development) },
+    { key: "X-Content-Type-Options", value: "nosniff" },
+    // Tile servers (OpenStreetMap's policy) want a Referer; other sites get the origin only.
+    { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
+    { key: "X-Frame-Options", value: "DENY" },
+    { key: "Cross-Origin-Opener-Policy", value: "same-origin" },
+    { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(), payment=()" },
+  ];
+}

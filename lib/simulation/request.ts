@@ -1,0 +1,64 @@
+import { z } from "zod";
+import { ApiError, invalidParameter } from "../http/api-error";
+import { DEFAULT_SCENARIO_ID, findScenario, type Scenario, SCENARIO_IDS } from "../scenarios";
+
+export const MIN_CALLS = 1;
+export const MAX_CALLS = 1000;
+export const DEFAULT_TABLE_NAME = "wildfire-simulation-calls";
+export const TABLE_NAME_PATTERN = /^[A-Za-z0-9_.-]{3,255}$/;
+
+export interface SimulateRequest {
+  scenario: Scenario;
+  numCalls: number;
+  tableName: string;
+  /** Same seed, scenario and num_calls: the same calls (ids and times aside). */
+  seed?: number;
+}
+
+const numCallsMessage = `num_calls must be an integer from ${MIN_CALLS} to ${MAX_CALLS}`;
+const tableNameMessage = "table_name must be 3 to 255 characters: letters, digits, '_', '.' or '-'";
+const seedMessage = "seed must be an integer";
+
+// The scenario is checked on its own: an unknown one has its own error body.
+const bodySchema = z.object({
+  num_calls: z
+    .number({ error: numCallsMessage })
+    .int({ error: numCallsMessage })
+    .min(MIN_CALLS, { error: numCallsMessage })
+    .max(MAX_CALLS, { error: numCallsMessage })
+    .default(MIN_CALLS),
+  table_name: z
+    .string({ error: tableNameMessage })
+    .regex(TABLE_NAME_PATTERN, { error: tableNameMessage })
+    .default(DEFAULT_TABLE_NAME),
+  seed: z.number({ error: seedMessage }).int({ error: seedMessage }).optional(),
+});
+
+/** The body of POST /api/simulate, defaults applied; throws the spec's 400 errors. */
+export function parseSimulateRequest(body: unknown): SimulateRequest {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw invalidParameter("Invalid request", "The request body must be a JSON object");
+  }
+  const scenarioId = (body as { scenario?: unknown }).scenario ?? DEFAULT_SCENARIO_ID;
+  const scenario = typeof scenarioId === "string" ? findScenario(scenarioId) : undefined;
+  if (!scenario) {
+    throw new ApiError(
+      400,
+      "INVALID_PARAMETER",
+      `Unknown scenario: ${typeof scenarioId === "string" ? scenarioId : JSON.stringify(scenarioId)}`,
+      `scenario must be one of: ${SCENARIO_IDS.join(", ")}`,
+      { available_scenarios: [...SCENARIO_IDS] },
+    );
+  }
+  const parsed = bodySchema.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw invalidParameter(`Invalid ${String(issue.path[0])}`, issue.message);
+  }
+  return {
+    scenario,
+    numCalls: parsed.data.num_calls,
+    tableName: parsed.data.table_name,
+    seed: parsed.data.seed,
+  };
+}

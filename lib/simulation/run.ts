@@ -1,0 +1,79 @@
+import { randomInt } from "node:crypto";
+import { getConfig } from "../config";
+import { summarizeWithModel, summaryModelFromConfig } from "./ai-summaries";
+import { generateCalls } from "./generate";
+import { seededRandom, unseededRandom } from "./random";
+import type { SimulateRequest } from "./request";
+import { storeSimulatedCalls } from "./store";
+
+/** Up to this many calls the summaries are asked of the hosted model; above it, templates. */
+export const AI_THRESHOLD = 20;
+const SAMPLE_SIZE = 5;
+
+export type GenerationMethod = "Hosted AI" | "Templates (fast mode)" | "Templates (fallback)";
+
+/** The success body of POST /api/simulate. */
+export interface SimulationResult {
+  message: string;
+  scenario: string;
+  total_requested: number;
+  successful: number;
+  failed: number;
+  generation_method: GenerationMethod;
+  /** Only with `Templates (fallback)`: how many summaries came from templates. */
+  ai_fallbacks?: number;
+  sample_calls: { call_id: string; location: string; emergency_type: string }[];
+  errors: string[];
+}
+
+export interface SimulationDeps {
+  now?: () => Date;
+  /** Integer parts of call ids: 12 random digits by default, so ids from any process differ. */
+  callNumber?: () => number;
+}
+
+const randomCallNumber = () => randomInt(100_000_000_000, 1_000_000_000_000);
+
+/** Generates, summarises and stores one simulation request. */
+export async function runSimulation(request: SimulateRequest, deps: SimulationDeps = {}): Promise<SimulationResult> {
+  const { scenario, numCalls, tableName, seed } = request;
+  const callNumber = deps.callNumber ?? randomCallNumber;
+  const calls = generateCalls({
+    scenario,
+    numCalls,
+    random: seed === undefined ? unseededRandom() : seededRandom(seed),
+    now: deps.now?.() ?? new Date(),
+    callNumber,
+  });
+
+  // Every call already carries a template summary; the model replaces those it writes.
+  let generationMethod: GenerationMethod = "Templates (fast mode)";
+  let aiFallbacks: number | undefined;
+  if (numCalls <= AI_THRESHOLD) {
+    const model = summaryModelFromConfig(getConfig());
+    const summaries = model ? await summarizeWithModel(calls, model) : calls.map(() => undefined);
+    summaries.forEach((summary, index) => {
+      if (summary) calls[index].summary = summary;
+    });
+    const fallbacks = summaries.filter((summary) => summary === undefined).length;
+    generationMethod = fallbacks === 0 ? "Hosted AI" : "Templates (fallback)";
+    if (fallbacks > 0) aiFallbacks = fallbacks;
+  }
+
+  const { stored, errors } = await storeSimulatedCalls(calls, tableName, callNumber);
+  return {
+    message: `Generated ${stored.length} calls for ${scenario.name}`,
+    scenario: scenario.id,
+    total_requested: numCalls,
+    successful: stored.length,
+    failed: errors.length,
+    generation_method: generationMethod,
+    ...(aiFallbacks === undefined ? {} : { ai_fallbacks: aiFallbacks }),
+    sample_calls: stored.slice(0, SAMPLE_SIZE).map((call) => ({
+      call_id: call.call_id,
+      location: call.location.area,
+      emergency_type: call.emergency_type,
+    })),
+    errors: errors.map(({ index, reason }) => `Error on call ${index + 1}: ${reason}`),
+  };
+}

@@ -1,0 +1,77 @@
+import { expect, test, type APIResponse } from "@playwright/test";
+
+/** Every kind of response the server gives: pages, their assets, API answers and errors. */
+const requests: [string, string][] = [
+  ["GET", "/"],
+  ["GET", "/login"],
+  ["GET", "/no-such-page"],
+  ["GET", "/api/health"],
+  ["GET", "/api/no-such-endpoint"],
+  ["PUT", "/api/health"],
+  ["GET", "/api/session"],
+  ["POST", "/api/session"],
+];
+
+function expectSecurityHeaders(response: APIResponse, what: string): void {
+  const headers = response.headers();
+  const csp = headers["content-security-policy"] ?? "";
+  expect(csp, what).toContain("default-src 'self'");
+  expect(csp, what).toContain("frame-ancestors 'none'");
+  expect(csp, what).toContain("img-src 'self' data: blob: https://tile.openstreetmap.org");
+  expect(csp, what).not.toContain("unsafe-eval");
+  expect(headers["x-content-type-options"], what).toBe("nosniff");
+  expect(headers["referrer-policy"], what).toBe("strict-origin-when-cross-origin");
+  expect(headers["x-frame-options"], what).toBe("DENY");
+  expect(headers["x-powered-by"], what).toBeUndefined();
+}
+
+test("every response carries the security headers and no internals", async ({ page, request }) => {
+  const assets = new Set<string>();
+  page.on("response", (response) => assets.add(new URL(response.url()).pathname));
+  const violations: string[] = [];
+  page.on("console", (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+  });
+  await page.goto("/login");
+  await expect(page.getByLabel("API key")).toBeVisible();
+  expect(violations).toEqual([]);
+
+  const scripts = [...assets].filter((pathname) => pathname.startsWith("/_next/static/"));
+  expect(scripts.length).toBeGreaterThan(0);
+  for (const [method, path] of [...requests, ...scripts.map((pathname) => ["GET", pathname] as [string, string])]) {
+    const response = await request.fetch(path, { method, data: method === "POST" ? "not json" : undefined });
+    expectSecurityHeaders(response, `${method} ${path} (${response.status()})`);
+    if (path.startsWith("/api/") && response.status() >= 400) {
+      const text = await response.text();
+      expect(text, `${method} ${path}`).not.toMatch(/\bat \S+ \(|node_modules|Error:/);
+    }
+  }
+});
+
+test("405 answers JSON with Allow on the real server", async ({ request }) => {
+  const response = await request.fetch("/api/health", { method: "DELETE" });
+  expect(response.status()).toBe(405);
+  expect(response.headers()["allow"]).toBe("GET, HEAD, OPTIONS");
+  expect(await response.json()).toMatchObject({ error_code: "METHOD_NOT_ALLOWED" });
+});
+
+test("the login page signs in and only returns to paths on this site", async ({ page }) => {
+  await page.goto("/login?next=//evil.example/");
+  await page.getByLabel("API key").fill("any key: API_KEY is unset on this server");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/^http:\/\/localhost:\d+\/$/);
+});
+
+test("a spoofed x-forwarded-for does not buy a fresh limit", async ({ request }) => {
+  const statuses: number[] = [];
+  // The session endpoint allows 10 a minute per client; the sign-in above used one.
+  for (let i = 0; i < 11; i++) {
+    const response = await request.post("/api/session", {
+      headers: { "x-forwarded-for": `203.0.113.${i}` },
+      data: { api_key: "x" },
+    });
+    statuses.push(response.status());
+  }
+  expect(statuses.slice(0, 9).every((status) => status === 204)).toBe(true);
+  expect(statuses.slice(9)).toEqual([429, 429]);
+});

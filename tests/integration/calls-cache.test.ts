@@ -1,0 +1,112 @@
+import { randomUUID } from "node:crypto";
+import { createClient } from "redis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GET } from "@/app/api/calls/route";
+import { bumpCallsVersion } from "@/lib/calls/cache";
+import { resetConfigForTests } from "@/lib/config";
+import { getDb } from "@/lib/db/client";
+import { closeRedis } from "@/lib/redis";
+import { insertCalls, makeCalls } from "../support/calls";
+
+const REDIS_URL = process.env.TEST_REDIS_URL || "redis://127.0.0.1:6379";
+
+async function total(query = ""): Promise<number> {
+  const response = await GET(new Request(`http://localhost/api/calls?${query}`), undefined);
+  expect(response.status).toBe(200);
+  return (await response.json()).pagination.total;
+}
+
+async function newestId(): Promise<string> {
+  const response = await GET(new Request("http://localhost/api/calls?limit=1"), undefined);
+  return (await response.json()).calls[0].conversation_id;
+}
+
+/** A call newer than every other, written straight to the table as another writer would. */
+let written = 0;
+async function writeWithoutBump(): Promise<string> {
+  const [call] = makeCalls(1, 500 + written);
+  const id = `cache-${written++}-${randomUUID()}`;
+  await insertCalls(await getDb(), [{ ...call, conversationId: id, callId: null, simulation: false, occurredAt: new Date(Date.now() + written * 1000) }]);
+  return id;
+}
+
+/** The write is served only once the version moves: the cache works, and the version is its key. */
+async function expectVersionedCache(bump: () => Promise<void>): Promise<void> {
+  const before = await total();
+  const newestBefore = await newestId();
+  const id = await writeWithoutBump();
+  expect(await total()).toBe(before);
+  expect(await newestId()).toBe(newestBefore);
+  await bump();
+  expect(await total()).toBe(before + 1);
+  expect(await newestId()).toBe(id);
+}
+
+beforeAll(async () => {
+  await insertCalls(await getDb(), makeCalls(30, 11));
+});
+
+describe("calls cache, in-process", () => {
+  it("serves repeated reads from the cache and the next read after a bump from the database", async () => {
+    await expectVersionedCache(bumpCallsVersion);
+  });
+});
+
+describe("calls cache, shared through Redis", () => {
+  const prefix = `mayday-test:${randomUUID()}:`;
+  const admin = createClient({ url: REDIS_URL });
+
+  beforeAll(async () => {
+    await admin.connect();
+    process.env.REDIS_URL = REDIS_URL;
+    process.env.REDIS_KEY_PREFIX = prefix;
+    resetConfigForTests();
+  });
+
+  afterAll(async () => {
+    for await (const keys of admin.scanIterator({ MATCH: `${prefix}*`, COUNT: 100 })) {
+      if (keys.length > 0) await admin.del(keys);
+    }
+    await admin.close();
+    await closeRedis();
+    delete process.env.REDIS_URL;
+    delete process.env.REDIS_KEY_PREFIX;
+    resetConfigForTests();
+  });
+
+  it("keeps entries under the configured prefix with the spec's lifetimes", async () => {
+    await total("status=active");
+    const keys: string[] = [];
+    for await (const batch of admin.scanIterator({ MATCH: `${prefix}*`, COUNT: 100 })) keys.push(...batch);
+    expect(keys.length).toBeGreaterThanOrEqual(2);
+    const ttls = await Promise.all(keys.map((key) => admin.ttl(key)));
+    for (const ttl of ttls) expect(ttl).toBeGreaterThan(100);
+    expect(Math.max(...ttls)).toBeLessThanOrEqual(600);
+  });
+
+  it("shows a write on the next read once this instance bumps the version", async () => {
+    await expectVersionedCache(bumpCallsVersion);
+  });
+
+  it("shows a write on the next read once another instance bumps the shared version", async () => {
+    await expectVersionedCache(async () => {
+      await admin.incr(`${prefix}calls:version`);
+    });
+  });
+
+  it("reads the database when Redis cannot be reached", async () => {
+    await closeRedis();
+    process.env.REDIS_URL = "redis://127.0.0.1:1";
+    resetConfigForTests();
+    try {
+      const before = await total();
+      await writeWithoutBump();
+      expect(await total()).toBe(before + 1);
+      await bumpCallsVersion();
+    } finally {
+      await closeRedis();
+      process.env.REDIS_URL = REDIS_URL;
+      resetConfigForTests();
+    }
+  });
+});

@@ -1,0 +1,83 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { NextRequest } from "next/server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { proxy } from "@/proxy";
+import { resetConfigForTests } from "@/lib/config";
+import { allowedMethods, endpoints, type Endpoint } from "@/lib/http/endpoints";
+import { setRateLimiterForTests } from "@/lib/rate-limit";
+import { MemoryRateLimiter } from "@/lib/rate-limit/memory";
+
+const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+const table = Object.entries(endpoints);
+const samplePath = (endpoint: Endpoint) => endpoint.path.replace(":id", "CALL-1");
+const routeFile = (endpoint: Endpoint) =>
+  path.join(process.cwd(), "app", endpoint.path.replace(":id", "[id]"), "route.ts");
+/** Route files present in this checkout (other endpoints arrive from other branches). */
+const present = table.filter(([, endpoint]) => existsSync(routeFile(endpoint)));
+
+beforeAll(() => {
+  delete process.env.API_KEY;
+  resetConfigForTests();
+  setRateLimiterForTests(new MemoryRateLimiter());
+});
+afterAll(() => setRateLimiterForTests(undefined));
+
+describe("405 for methods an endpoint does not have", () => {
+  const cases = table.flatMap(([name, endpoint]) =>
+    METHODS.filter((method) => !allowedMethods(endpoint).includes(method)).map((method) => [name, method, endpoint] as const),
+  );
+
+  it.each(cases)("%s: %s answers 405 in the endpoint's format with Allow", async (_name, method, endpoint) => {
+    const response = proxy(new NextRequest(`http://localhost${samplePath(endpoint)}`, { method }));
+    expect(response.status).toBe(405);
+    expect(response.headers.get("allow")).toBe(allowedMethods(endpoint).join(", "));
+    const body = await response.json();
+    expect(body.error_code).toBe("METHOD_NOT_ALLOWED");
+    if (endpoint.format === "webhook") expect(body.status).toBe("error");
+    else expect(body.error).toBe("Method not allowed");
+  });
+
+  it("lets allowed methods and paths outside the table through", () => {
+    for (const [, endpoint] of table) {
+      for (const method of allowedMethods(endpoint)) {
+        const response = proxy(new NextRequest(`http://localhost${samplePath(endpoint)}/`, { method }));
+        expect(response.headers.get("x-middleware-next")).toBe("1");
+      }
+    }
+    expect(proxy(new NextRequest("http://localhost/api/calls/1/other", { method: "DELETE" })).headers.get("x-middleware-next")).toBe("1");
+  });
+
+  it.each(present)("%s: the table lists exactly the methods its route file exports", async (_name, endpoint) => {
+    const routeModule = (await import(routeFile(endpoint))) as Record<string, unknown>;
+    const exported = METHODS.filter((method) => typeof routeModule[method] === "function");
+    expect(exported.sort()).toEqual([...endpoint.methods].sort());
+  });
+});
+
+describe("415 and 413 on every POST and PATCH", () => {
+  const bodied = present.flatMap(([name, endpoint]) =>
+    endpoint.methods.filter((method) => method === "POST" || method === "PATCH").map((method) => [name, method, endpoint] as const),
+  );
+
+  it.each(bodied)("%s %s: 415 for a body that is not JSON", async (_name, method, endpoint) => {
+    const handler = (await import(routeFile(endpoint)))[method];
+    const response: Response = await handler(
+      new Request(`http://localhost${samplePath(endpoint)}`, { method, body: "a=1", headers: { "content-type": "text/plain" } }),
+      { params: Promise.resolve({ id: "CALL-1" }) },
+    );
+    expect(response.status).toBe(415);
+    expect((await response.json()).error_code).toBe("UNSUPPORTED_MEDIA_TYPE");
+  });
+
+  it.each(bodied)("%s %s: 413 for a body over the limit", async (_name, method, endpoint) => {
+    const handler = (await import(routeFile(endpoint)))[method];
+    const body = JSON.stringify({ padding: "x".repeat(6 * 1024 * 1024) });
+    const response: Response = await handler(
+      new Request(`http://localhost${samplePath(endpoint)}`, { method, body, headers: { "content-type": "application/json" } }),
+      { params: Promise.resolve({ id: "CALL-1" }) },
+    );
+    expect(response.status).toBe(413);
+    expect((await response.json()).error_code).toBe("PAYLOAD_TOO_LARGE");
+  });
+});

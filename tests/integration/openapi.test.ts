@@ -1,0 +1,104 @@
+import { validate } from "@readme/openapi-parser";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import type { OpenAPIV3_1 } from "openapi-types";
+import { describe, expect, it } from "vitest";
+import { GET as getCall } from "@/app/api/calls/[id]/route";
+import { GET as listCalls } from "@/app/api/calls/route";
+import { GET as health } from "@/app/api/health/route";
+import { GET } from "@/app/api/openapi.json/route";
+import { getDb } from "@/lib/db/client";
+import { insertCalls, makeCalls } from "../support/calls";
+import { listQueryParameters } from "@/lib/calls/schema";
+import { errorBody } from "@/lib/http/respond";
+import { ApiError } from "@/lib/http/api-error";
+import { errorBodySchemas } from "@/lib/http/error-schemas";
+
+// The parsed document is inspected freely here; its shape is what the validator checks.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Doc = any;
+
+async function document(): Promise<Doc> {
+  const response = await GET(new Request("http://localhost/api/openapi.json"), undefined);
+  expect(response.status).toBe(200);
+  return response.json();
+}
+
+describe("GET /api/openapi.json", () => {
+  it("is a valid OpenAPI 3.1 document", async () => {
+    const doc = await document();
+    const result = await validate(structuredClone(doc) as OpenAPIV3_1.Document);
+    expect(result.valid ? [] : result.errors).toEqual([]);
+    expect(doc.openapi).toBe("3.1.0");
+  });
+
+  it("is checked by a validator that does reject a broken document", async () => {
+    const broken = await document();
+    delete broken.paths["/api/calls/{id}"].parameters;
+    expect((await validate(broken as OpenAPIV3_1.Document)).valid).toBe(false);
+  });
+
+  it("has component schemas that are valid JSON Schema 2020-12 and match real answers", async () => {
+    const calls = makeCalls(6, 21);
+    await insertCalls(await getDb(), calls);
+    const { components } = await document();
+    // The OpenAPI validator does not look inside schemas: compile each one strictly.
+    const ajv = new Ajv2020({ strict: true, allErrors: true });
+    ajv.addKeyword("example");
+    const check = (name: string, body: unknown) => {
+      const validateBody = ajv.compile(components.schemas[name]);
+      expect(validateBody(body) ? [] : validateBody.errors, name).toEqual([]);
+    };
+    for (const name of Object.keys(components.schemas)) ajv.compile(components.schemas[name]);
+
+    check("CallList", await (await listCalls(new Request("http://localhost/api/calls"), undefined)).json());
+    for (const call of calls.slice(0, 2)) {
+      const id = call.conversationId;
+      check("CallDetail", await (await getCall(new Request(`http://localhost/api/calls/${id}`), { params: Promise.resolve({ id }) })).json());
+    }
+    check("CallsError", await (await listCalls(new Request("http://localhost/api/calls?limit=0"), undefined)).json());
+    check("HealthReport", await (await health(new Request("http://localhost/api/health"), undefined)).json());
+    // And a wrong body is caught, so the checks above can fail.
+    const validateList = ajv.compile(components.schemas.CallList);
+    expect(validateList({ calls: [{ conversation_id: 1 }], pagination: {}, filters: {} })).toBe(false);
+  });
+
+  it("covers every endpoint and method", async () => {
+    const { paths } = await document();
+    expect(Object.keys(paths).sort()).toEqual(
+      ["/api/calls", "/api/calls/{id}", "/api/health", "/api/openapi.json", "/api/simulate", "/api/voiceagent-webhook"].sort(),
+    );
+    expect(Object.keys(paths["/api/calls/{id}"]).sort()).toEqual(["get", "parameters", "patch"]);
+  });
+
+  it("documents the listing's parameters from the schemas that validate them", async () => {
+    const { paths } = await document();
+    const parameters = paths["/api/calls"].get.parameters;
+    expect(parameters.map((parameter: { name: string }) => parameter.name)).toEqual(Object.keys(listQueryParameters));
+    const byName = Object.fromEntries(parameters.map((parameter: { name: string; schema: unknown }) => [parameter.name, parameter.schema]));
+    expect(byName.limit).toEqual({ type: "integer", minimum: 1, maximum: 1000, default: 50 });
+    expect(byName.severity).toEqual({ type: "string", enum: ["critical", "high", "moderate"] });
+    expect(byName.simulation).toEqual({ type: "boolean" });
+  });
+
+  it("describes the status workflow's body and answers", async () => {
+    const doc = await document();
+    expect(doc.components.schemas.StatusUpdate.properties.status.enum).toEqual([
+      "active",
+      "dispatched",
+      "enroute",
+      "resolved",
+      "failed",
+    ]);
+    expect(Object.keys(doc.paths["/api/calls/{id}"].patch.responses)).toEqual(
+      expect.arrayContaining(["200", "400", "404", "409", "500"]),
+    );
+    expect(doc.components.schemas.CallDetail.required).toEqual(expect.arrayContaining(["history", "conversation_id"]));
+  });
+
+  it("describes the error bodies respond.ts actually writes", () => {
+    const error = new ApiError(400, "INVALID_PARAMETER", "Invalid limit", "limit must be an integer from 1 to 1000");
+    for (const format of ["calls", "simulation", "webhook"] as const) {
+      expect(errorBodySchemas[format].safeParse(errorBody(error, format)).success).toBe(true);
+    }
+  });
+});

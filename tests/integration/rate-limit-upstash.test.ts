@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { resetConfigForTests } from "@/lib/config";
+import { endpoints } from "@/lib/http/endpoints";
+import { createConfiguredRateLimiter } from "@/lib/rate-limit";
+import { connect, deleteKeys, redisLimiter, uniquePrefix } from "../support/redis";
+import { startUpstashStandIn } from "../support/upstash-stand-in";
+
+const redis = connect();
+const token = "test-upstash-token";
+let standIn: Awaited<ReturnType<typeof startUpstashStandIn>>;
+
+beforeAll(async () => {
+  standIn = await startUpstashStandIn(redis, token);
+  process.env.UPSTASH_REDIS_REST_URL = standIn.url;
+  process.env.UPSTASH_REDIS_REST_TOKEN = token;
+  process.env.REDIS_URL = "redis://127.0.0.1:1";
+  resetConfigForTests();
+});
+
+afterAll(async () => {
+  delete process.env.UPSTASH_REDIS_REST_URL;
+  delete process.env.UPSTASH_REDIS_REST_TOKEN;
+  delete process.env.REDIS_URL;
+  resetConfigForTests();
+  await deleteKeys(redis, "mayday:ratelimit:session:upstash-test-");
+  await standIn.close();
+  redis.destroy();
+});
+
+describe("Upstash backend", () => {
+  it("is chosen over REDIS_URL when its URL and token are set, and counts through the REST API", async () => {
+    const limiter = createConfiguredRateLimiter();
+    expect(limiter.backend).toBe("upstash");
+    const policy = endpoints.session.rateLimit!;
+    const client = `upstash-test-${uniquePrefix("client").replace(/:/g, "-")}`;
+    const outcomes = [];
+    for (let i = 0; i < policy.limit + 1; i++) outcomes.push((await limiter.check(policy, client)).outcome);
+    expect(outcomes).toEqual([...Array(policy.limit).fill("allowed"), "limited"]);
+    expect(standIn.commands.some(([name]) => name.toUpperCase() === "EVALSHA")).toBe(true);
+
+    // Same keys as the plain-Redis backend: a REDIS_URL instance sees the count Upstash kept.
+    const plain = redisLimiter(redis, "mayday:ratelimit");
+    expect((await plain.check(policy, client)).outcome).toBe("limited");
+  });
+
+  it("applies the policy when the REST API does not answer", async () => {
+    await standIn.close();
+    const limiter = createConfiguredRateLimiter();
+    expect((await limiter.check(endpoints.webhook.rateLimit!, "198.51.100.1")).outcome).toBe("unmetered");
+    expect((await limiter.check(endpoints.simulate.rateLimit!, "198.51.100.1")).outcome).toBe("unavailable");
+  });
+});

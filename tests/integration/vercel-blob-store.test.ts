@@ -1,0 +1,143 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { POST } from "@/app/api/voiceagent-webhook/route";
+import { resetConfigForTests } from "@/lib/config";
+import { getDb } from "@/lib/db/client";
+import { callPayloadKey } from "@/lib/intake";
+import { getObjectStore, setObjectStoreForTests } from "@/lib/storage";
+import { sendJson, startStandInServer, type StandInServer } from "../support/stand-in-server";
+import { specCallEvent } from "@/lib/webhook/sample-events";
+import { webhookRequest } from "../support/webhook-request";
+
+const TOKEN = "vercel_blob_rw_teststore_0123456789abcdef";
+
+/**
+ * A stand-in for the Vercel Blob API with the wire format @vercel/blob 2.8 speaks: PUT /?pathname=
+ * stores, GET /?url= is head, POST /delete deletes, and blobs are served under /blobs/ to the token.
+ */
+function blobApi(objects: Map<string, { body: Buffer; contentType: string }>, state: { down: boolean }) {
+  return async (request: StandInServer["requests"][number], response: import("node:http").ServerResponse) => {
+    const authorised = request.headers.authorization === `Bearer ${TOKEN}`;
+    if (!authorised) return sendJson(response, 403, { error: { code: "forbidden", message: "Access denied" } });
+    if (state.down) return sendJson(response, 503, { error: { code: "service_unavailable", message: "down" } });
+    const base = `http://${request.headers.host}`;
+    const describe = (pathname: string) => ({
+      url: `${base}/blobs/${pathname}`,
+      downloadUrl: `${base}/blobs/${pathname}?download=1`,
+      pathname,
+      contentType: objects.get(pathname)!.contentType,
+      contentDisposition: `inline; filename="${pathname.split("/").at(-1)}"`,
+      cacheControl: "private, max-age=0",
+      size: objects.get(pathname)!.body.length,
+      uploadedAt: new Date().toISOString(),
+      etag: `"${objects.get(pathname)!.body.length}"`,
+    });
+    const pathname = request.url.searchParams.get("pathname");
+    if (request.method === "PUT" && request.url.pathname === "/" && pathname) {
+      if (objects.has(pathname) && request.headers["x-allow-overwrite"] !== "1") {
+        return sendJson(response, 400, { error: { code: "bad_request", message: "This blob already exists" } });
+      }
+      objects.set(pathname, { body: request.body, contentType: String(request.headers["x-content-type"]) });
+      return sendJson(response, 200, describe(pathname));
+    }
+    if (request.method === "GET" && request.url.pathname === "/" && request.url.searchParams.has("url")) {
+      const target = request.url.searchParams.get("url")!.replace(`${base}/blobs/`, "");
+      if (!objects.has(target)) return sendJson(response, 404, { error: { code: "not_found", message: "Not found" } });
+      return sendJson(response, 200, describe(target));
+    }
+    if (request.method === "GET" && request.url.pathname.startsWith("/blobs/")) {
+      const object = objects.get(decodeURIComponent(request.url.pathname.slice("/blobs/".length)));
+      if (!object) return sendJson(response, 404, { error: { code: "not_found", message: "Not found" } });
+      response.writeHead(200, { "content-type": object.contentType }).end(object.body);
+      return;
+    }
+    if (request.method === "POST" && request.url.pathname === "/delete") {
+      for (const url of (JSON.parse(request.body.toString()) as { urls: string[] }).urls) {
+        objects.delete(url.replace(`${base}/blobs/`, ""));
+      }
+      return sendJson(response, 200, {});
+    }
+    sendJson(response, 400, { error: { code: "bad_request", message: "unknown route" } });
+  };
+}
+
+describe("Vercel Blob object store (real @vercel/blob client, local stand-in API)", () => {
+  const objects = new Map<string, { body: Buffer; contentType: string }>();
+  const state = { down: false };
+  let api: StandInServer;
+  const saved = { ...process.env };
+
+  beforeAll(async () => {
+    api = await startStandInServer(blobApi(objects, state));
+    Object.assign(process.env, { BLOB_READ_WRITE_TOKEN: TOKEN, VERCEL_BLOB_API_URL: api.url, VERCEL_BLOB_RETRIES: "0" });
+    delete process.env.VOICEAGENT_WEBHOOK_SECRET;
+    resetConfigForTests();
+    setObjectStoreForTests(undefined);
+  });
+
+  afterAll(async () => {
+    for (const key of ["BLOB_READ_WRITE_TOKEN", "VERCEL_BLOB_API_URL", "VERCEL_BLOB_RETRIES"]) {
+      if (saved[key] === undefined) delete process.env[key];
+      else process.env[key] = saved[key];
+    }
+    resetConfigForTests();
+    setObjectStoreForTests(undefined);
+    await api.close();
+  });
+
+  beforeEach(() => {
+    state.down = false;
+    api.requests.length = 0;
+  });
+
+  it("is chosen when BLOB_READ_WRITE_TOKEN is set", () => {
+    expect(getObjectStore().kind).toBe("vercel-blob");
+  });
+
+  it("writes the webhook payload privately under the spec's key, without a random suffix", async () => {
+    const event = specCallEvent("conv_blob_1");
+    const raw = JSON.stringify(event);
+    expect((await POST(webhookRequest(raw), undefined)).status).toBe(200);
+    const key = callPayloadKey("conv_blob_1", event.event_timestamp);
+    expect(key).toBe("calls/conv_blob_1/conv_blob_1_20260101_000000.json");
+    const put = api.requests.find((request) => request.method === "PUT")!;
+    expect(put.url.searchParams.get("pathname")).toBe(key);
+    expect(put.headers).toMatchObject({
+      authorization: `Bearer ${TOKEN}`,
+      "x-vercel-blob-access": "private",
+      "x-add-random-suffix": "0",
+      "x-allow-overwrite": "1",
+      "x-content-type": "application/json",
+    });
+    expect(objects.get(key)!.body.toString()).toBe(raw);
+    expect((await getObjectStore().get(key))!.toString()).toBe(raw);
+  });
+
+  it("overwrites the same key on redelivery", async () => {
+    const event = specCallEvent("conv_blob_2");
+    await POST(webhookRequest(event), undefined);
+    const revised = { ...event, data: { ...event.data, agent_id: "agent_revised" } };
+    expect((await POST(webhookRequest(revised), undefined)).status).toBe(200);
+    const keys = [...objects.keys()].filter((key) => key.startsWith("calls/conv_blob_2/"));
+    expect(keys).toEqual(["calls/conv_blob_2/conv_blob_2_20260101_000000.json"]);
+    expect(objects.get(keys[0])!.body.toString()).toBe(JSON.stringify(revised));
+  });
+
+  it("answers undefined for a key it does not hold", async () => {
+    expect(await getObjectStore().get("calls/none/none_20260101_000000.json")).toBeUndefined();
+  });
+
+  it("checks writability with a probe it removes again", async () => {
+    const before = objects.size;
+    await getObjectStore().checkWritable();
+    expect(api.requests.map((request) => request.method)).toEqual(["PUT", "POST"]);
+    expect(objects.size).toBe(before);
+  });
+
+  it("turns an unavailable blob API into 500 STORAGE_ERROR and stores no record", async () => {
+    state.down = true;
+    const response = await POST(webhookRequest(specCallEvent("conv_blob_down")), undefined);
+    expect(response.status).toBe(500);
+    expect(await response.json()).toMatchObject({ error_code: "STORAGE_ERROR" });
+    expect(await (await getDb()).call.findUnique({ where: { conversationId: "conv_blob_down" } })).toBeNull();
+  });
+});

@@ -1,0 +1,16 @@
+import { signatureHeader } from "@/lib/webhook/signature";
+
+export interface PostOptions {
+  secret?: string;
+  /** Signature timestamp (Unix seconds); default now. */
+  signedAt?: number;
+  headers?: Record<string, string>;
+}
+
+/** A request as the platform sends it, signed when a secret is given. */
+export function webhookRequest(body: unknown, options: PostOptions = {}): Request {
+  const raw = typeof body === "string" ? body : JSON.stringify(body);
+  const headers: Record<string, string> = { "content-type": "application/json", ...options.headers };
+  if (options.secret) headers["elevenlabs-signature"] = signatureHeader(options.secret, raw, options.signedAt);
+  return new Request("http://localhost/api/voiceagent-webhook", { method: "POST", headers, body: raw });
+}

@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import { lookupGazetteer } from "@/lib/geocoding/gazetteer";
+
+describe("embedded gazetteer", () => {
+  it.each([
+    ["Mission District, San Francisco", "Mission District, CA", "area"],
+    ["the Palisades", "Pacific Palisades, CA", "area"],
+    ["SF", "San Francisco, CA", "city"],
+    ["Downtown LA", "Los Angeles, CA", "city"],
+    ["Brentwood", "Brentwood, CA", "area"],
+    ["Brentwood, TN", "Brentwood, TN", "city"],
+    ["Germantown, MD", "Germantown, MD", "city"],
+    ["Baton Rouge, LA", "Baton Rouge, LA", "city"],
+    ["Houston TX", "Houston, TX", "city"],
+    ["Oakland, California", "Oakland, CA", "city"],
+    ["Hollywood, CA", "Hollywood, CA", "city"],
+    ["90210", "90210 Beverly Hills, CA", "postal_code"],
+    ["123 Main St, Springfield, IL 62701", "62701 Springfield, IL", "postal_code"],
+  ])("places %s at %s (%s)", async (text, label, precision) => {
+    expect(await lookupGazetteer(text)).toMatchObject({ label, precision, source: "gazetteer" });
+  });
+
+  it("picks the larger place for an ambiguous bare town name", async () => {
+    expect(await lookupGazetteer("Springfield")).toMatchObject({ label: "Springfield, IL" });
+  });
+
+  it.each(["my home near the park", "742 Evergreen Terrace", "", "   ", "Malibu, Texas"])(
+    "finds nothing for %j rather than guessing",
+    async (text) => {
+      expect(await lookupGazetteer(text)).toBeNull();
+    },
+  );
+});

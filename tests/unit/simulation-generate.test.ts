@@ -1,0 +1,103 @@
+import { describe, expect, it } from "vitest";
+import { findScenario, SCENARIO_IDS, SEVERITIES } from "@/lib/scenarios";
+import { generateCalls } from "@/lib/simulation/generate";
+import { seededRandom, unseededRandom } from "@/lib/simulation/random";
+import { expectCallsFollowTheRules, isTemplateSummary, seededPart } from "../helpers/simulated-calls";
+
+const NOW = new Date("2026-11-21T12:34:56.789Z");
+
+function counter(start = 1) {
+  let next = start;
+  return () => next++;
+}
+
+function generate(scenarioId: string, numCalls: number, seed?: number) {
+  return generateCalls({
+    scenario: findScenario(scenarioId)!,
+    numCalls,
+    random: seed === undefined ? unseededRandom() : seededRandom(seed),
+    now: NOW,
+    callNumber: counter(),
+  });
+}
+
+
+describe("generateCalls", () => {
+  it.each(SCENARIO_IDS)("%s: 1000 calls follow every rule", (scenarioId) => {
+    const calls = generate(scenarioId, 1000);
+    expect(calls).toHaveLength(1000);
+    expectCallsFollowTheRules(calls, scenarioId);
+    expect(calls.every(isTemplateSummary)).toBe(true);
+    expect(calls[0].call_id).toBe(`${scenarioId.toUpperCase()}-${Math.floor(NOW.getTime() / 1000)}-1`);
+    expect(calls[0].created_at).toBe("2026-11-21T12:34:56.789Z");
+
+    const scenario = findScenario(scenarioId)!;
+    // Across 1000 calls every area, kind, severity, template and area code shows up.
+    expect(new Set(calls.map((call) => call.location.area))).toEqual(new Set(scenario.areas.map((area) => area.name)));
+    expect(new Set(calls.map((call) => call.emergency_type))).toEqual(
+      new Set(scenario.emergencies.map((kind) => kind.type)),
+    );
+    expect(new Set(calls.map((call) => call.severity))).toEqual(new Set(SEVERITIES));
+    expect(new Set(calls.map((call) => call.summary.split(" ")[0])).size).toBe(3);
+    expect(new Set(calls.map((call) => call.caller_phone.slice(2, 5)))).toEqual(new Set(scenario.phoneAreaCodes));
+  });
+
+  it("spreads coordinates over the whole ±0.02° square", () => {
+    const calls = generate("earthquake_sf", 1000, 7);
+    const center = findScenario("earthquake_sf")!.areas.find((area) => area.name === "Marina District")!.center;
+    const offsets = calls
+      .filter((call) => call.location.area === "Marina District")
+      .map((call) => Number(call.location.latitude) - center.lat);
+    expect(Math.min(...offsets)).toBeLessThan(-0.018);
+    expect(Math.max(...offsets)).toBeGreaterThan(0.018);
+  });
+
+  it("weights severity by kind: a trapped person is mostly critical, shelter information mostly moderate", () => {
+    const calls = generate("la_wildfire", 1000, 42);
+    const share = (type: string, severity: string) => {
+      const ofType = calls.filter((call) => call.emergency_type === type);
+      return ofType.filter((call) => call.severity === severity).length / ofType.length;
+    };
+    expect(share("trapped_person", "critical")).toBeGreaterThan(0.6);
+    expect(share("shelter_information", "moderate")).toBeGreaterThan(0.6);
+  });
+
+  it("reproduces a run from its seed, and different seeds give different runs", () => {
+    const first = generate("nashville_tornado", 200, 12345).map(seededPart);
+    const again = generate("nashville_tornado", 200, 12345).map(seededPart);
+    const other = generate("nashville_tornado", 200, 12346).map(seededPart);
+    expect(again).toEqual(first);
+    expect(other).not.toEqual(first);
+    // Large and negative seeds are seeds too.
+    expect(generate("la_wildfire", 5, -(2 ** 40)).map(seededPart)).toEqual(generate("la_wildfire", 5, -(2 ** 40)).map(seededPart));
+    expect(generate("la_wildfire", 5, 2 ** 40).map(seededPart)).not.toEqual(generate("la_wildfire", 5, 2 ** 41).map(seededPart));
+  });
+
+  it("draws ids again when the id source repeats itself within a request", () => {
+    const repeats = [7, 7, 7, 8, 8, 9];
+    const calls = generateCalls({
+      scenario: findScenario("hurricane_florida")!,
+      numCalls: 3,
+      random: seededRandom(1),
+      now: NOW,
+      callNumber: () => repeats.shift()!,
+    });
+    expect(calls.map((call) => call.call_id.split("-")[2])).toEqual(["7", "8", "9"]);
+  });
+
+  it("keeps address and rounded coordinates distinct even when the random source repeats itself", () => {
+    // The first 40 draws are all 0.5: without the rule the second call would land on the first one's place.
+    const seeded = seededRandom(3);
+    let draws = 0;
+    const stuck = () => (draws++ < 40 ? 0.5 : seeded());
+    const generated = generateCalls({
+      scenario: findScenario("earthquake_sf")!,
+      numCalls: 3,
+      random: stuck,
+      now: NOW,
+      callNumber: counter(),
+    });
+    expectCallsFollowTheRules(generated, "earthquake_sf");
+    expect(generated[1].location.area).toBe(generated[0].location.area);
+  });
+});

@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest";
+import { normaliseIdentifier, normaliseSeverity, parseEvent, toWebhookCall } from "@/lib/webhook/payload";
+import { elevenLabsCallEvent, specCallEvent } from "@/lib/webhook/sample-events";
+
+const callOf = (body: unknown) => {
+  const parsed = parseEvent(body);
+  if (parsed.kind !== "call") throw new Error("not a call event");
+  return toWebhookCall(parsed.event);
+};
+
+describe("webhook payload", () => {
+  it.each([
+    ["Structure Fire", "structure_fire"],
+    ["power lines down", "power_lines_down"],
+    ["medical-injuries", "medical_injuries"],
+    ["  Shelter  Needed ", "shelter_needed"],
+  ])("normalises the type %s to %s", (raw, expected) => {
+    expect(normaliseIdentifier(raw)).toBe(expected);
+  });
+
+  it.each([
+    ["CRITICAL", "critical"],
+    ["High", "high"],
+    ["moderate", "moderate"],
+    ["medium", "moderate"],
+    ["life-threatening", "critical"],
+    ["", "high"],
+    ["purple", "high"],
+  ])("normalises the severity %j to %s", (raw, expected) => {
+    expect(normaliseSeverity(raw)).toBe(expected);
+  });
+
+  it("takes the record time from start_time_unix_secs, else event_timestamp", () => {
+    expect(callOf(elevenLabsCallEvent("c1")).occurredAt.getTime()).toBe(1_767_229_100_000);
+    expect(callOf(specCallEvent("c2")).occurredAt.getTime()).toBe(1_767_225_600_000);
+  });
+
+  it("ignores coordinates that are not both present and in range", () => {
+    const event = specCallEvent("c3");
+    const results = event.data.analysis.data_collection_results as Record<string, unknown>;
+    results.latitude = { value: 95 };
+    results.longitude = { value: -118 };
+    expect(callOf(event).reported).toBeNull();
+    results.latitude = { value: 34 };
+    expect(callOf(event).reported).toEqual({ latitude: 34, longitude: -118 });
+    results.longitude = { value: null };
+    expect(callOf(event).reported).toBeNull();
+  });
+
+  it("sorts other event types out before validating call fields", () => {
+    expect(parseEvent({ type: "post_call_audio", data: { conversation_id: "c4" } })).toEqual({
+      kind: "other",
+      type: "post_call_audio",
+      eventTimestamp: undefined,
+      conversationId: "c4",
+    });
+  });
+});
