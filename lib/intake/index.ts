@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
+import { bumpCallsVersion } from "../calls/cache";
 import { getConfig } from "../config";
 import { getDb } from "../db/client";
 import { getGeocoder, type GeocodeResult } from "../geocoding";
@@ -21,7 +22,7 @@ export interface WebhookDelivery {
 export interface IntakeHooks {
   /**
    * Called after every write to the calls table, so that cached listings are never older than
-   * the newest write. The route passes the listing cache's version bump here.
+   * the newest write. Defaults to the listing cache's version bump.
    */
   onCallsChanged?: () => unknown;
 }
@@ -160,7 +161,10 @@ async function geocodeStoredCall(stored: StoredCall, location: string, hooks: In
  * payload, upsert the record, geocode. A failure answers 500 at the step that failed; the
  * platform's retry then redoes every step, and each one is idempotent (same key, same record).
  */
-export async function receiveWebhook(delivery: WebhookDelivery, hooks: IntakeHooks = {}): Promise<IntakeOutcome> {
+export async function receiveWebhook(
+  delivery: WebhookDelivery,
+  hooks: IntakeHooks = { onCallsChanged: bumpCallsVersion },
+): Promise<IntakeOutcome> {
   const config = getConfig();
   verifySignature(delivery.signatureHeader, delivery.rawBody, {
     secret: config.VOICEAGENT_WEBHOOK_SECRET,

@@ -1,3 +1,4 @@
+import { bumpCallsVersion } from "../calls/cache";
 import { type Db, getDb } from "../db/client";
 import { uuid7 } from "../db/uuid7";
 import { databaseError } from "../http/api-error";
@@ -158,6 +159,8 @@ export async function storeSimulatedCalls(
     });
   }
 
+  // The listing must show these calls on the very next read.
+  if (stored.size > 0) await bumpCallsVersion();
   return {
     stored: [...stored.entries()].sort(([a], [b]) => a - b).map(([, call]) => call),
     errors: errors.sort((a, b) => a.index - b.index),
