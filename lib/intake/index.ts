@@ -3,7 +3,7 @@ import { getConfig } from "../config";
 import { getDb } from "../db/client";
 import { uuid7 } from "../db/uuid7";
 import { getGeocoder, type GeocodeResult } from "../geocoding";
-import { ApiError, databaseError } from "../http/api-error";
+import { ApiError, databaseError, withCause } from "../http/api-error";
 import { parseJson } from "../http/body";
 import { log } from "../log";
 import { getObjectStore } from "../storage";
@@ -30,11 +30,6 @@ export interface IntakeHooks {
 export type IntakeOutcome =
   | { kind: "stored"; conversationId: string; payloadKey: string; geocode: GeocodeResult | null }
   | { kind: "ignored"; type: string; payloadKey: string };
-
-function withCause(error: ApiError, cause: unknown): ApiError {
-  error.cause = cause;
-  return error;
-}
 
 const storageError = (cause: unknown) =>
   withCause(new ApiError(500, "STORAGE_ERROR", "Storage error", "The payload could not be stored"), cause);
