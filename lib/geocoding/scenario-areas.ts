@@ -1,12 +1,7 @@
 import { SCENARIOS } from "../scenarios";
-import type { Precision } from "./types";
+import type { Precision, UsPoint } from "./types";
 
-export interface GazetteerEntry {
-  name: string;
-  /** Two-letter US state code. */
-  state: string;
-  latitude: number;
-  longitude: number;
+export interface GazetteerEntry extends UsPoint {
   precision: Precision;
   /** Lower-case spellings callers use; matched as whole words (see text.ts for normalising). */
   aliases: string[];
