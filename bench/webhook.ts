@@ -21,9 +21,11 @@ import { parseArgs } from "node:util";
 import pg from "pg";
 import { getConfig } from "../lib/config";
 import { callPayloadKey } from "../lib/intake";
+import { mapWithConcurrency } from "../lib/simulation/pool";
 import { getObjectStore } from "../lib/storage";
 import { specCallEvent } from "../lib/webhook/sample-events";
 import { signatureHeader } from "../lib/webhook/signature";
+import { percentile } from "./stats";
 
 const { values } = parseArgs({
   options: {
@@ -73,17 +75,6 @@ async function send(url: URL, secret: string | undefined, delivery: Delivery): P
   return response.status;
 }
 
-async function runPool<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < items.length) await work(items[next++]);
-    }),
-  );
-}
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-
 async function main(): Promise<void> {
   const config = getConfig();
   if (!config.DATABASE_URL) throw new Error("DATABASE_URL must name the server's PostgreSQL database");
@@ -96,13 +87,13 @@ async function main(): Promise<void> {
   const secret = config.VOICEAGENT_WEBHOOK_SECRET;
 
   // Warm-up (not counted): compiles the route, opens connections, loads the place data.
-  await runPool(deliveries(`warm_${run}`, 64, clients), concurrency, async (delivery) => void (await send(url, secret, delivery)));
+  await mapWithConcurrency(deliveries(`warm_${run}`, 64, clients), concurrency, async (delivery) => void (await send(url, secret, delivery)));
 
   const batch = deliveries(run, total, clients);
   const latencies: number[] = [];
   const statuses = new Map<number, number>();
   const started = performance.now();
-  await runPool(batch, concurrency, async (delivery) => {
+  await mapWithConcurrency(batch, concurrency, async (delivery) => {
     const begin = performance.now();
     const status = await send(url, secret, delivery);
     latencies.push(performance.now() - begin);
@@ -123,7 +114,7 @@ async function main(): Promise<void> {
   await client.end();
   const store = getObjectStore();
   let payloadsMatching = 0;
-  await runPool(batch, 16, async (delivery) => {
+  await mapWithConcurrency(batch, 16, async (delivery) => {
     if ((await store.get(delivery.key))?.toString("utf8") === delivery.body) payloadsMatching++;
   });
 
@@ -135,9 +126,9 @@ async function main(): Promise<void> {
     seconds: Number(seconds.toFixed(2)),
     requestsPerSecond: Math.round(total / seconds),
     latencyMs: {
-      p50: Math.round(percentile(latencies, 50)),
-      p95: Math.round(percentile(latencies, 95)),
-      p99: Math.round(percentile(latencies, 99)),
+      p50: Math.round(percentile(latencies, 0.5)),
+      p95: Math.round(percentile(latencies, 0.95)),
+      p99: Math.round(percentile(latencies, 0.99)),
       max: Math.round(latencies.at(-1) ?? 0),
     },
     statuses: Object.fromEntries(statuses),
