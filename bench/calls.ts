@@ -16,6 +16,7 @@ import { listCalls } from "../lib/calls/list";
 import { countSql, pageSql } from "../lib/calls/query";
 import { closeDb } from "../lib/db/client";
 import { applyMigrations } from "../lib/db/migrations";
+import { percentile } from "./stats";
 
 const server = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/postgres";
 const database = `mayday_bench_${Date.now().toString(36)}`;
@@ -95,8 +96,6 @@ async function seed(client: pg.Client, first: number, last: number): Promise<voi
   await client.query("VACUUM ANALYZE call_counts");
   console.log(`seeded rows ${first}..${last} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
 
 async function measure(query: string): Promise<{ p50: number; p99: number; runs: number; total: number }> {
   const parsed = parseListQuery(new URLSearchParams(query));

@@ -16,6 +16,7 @@ import { applyMigrations } from "../lib/db/migrations";
 import { SCENARIO_IDS } from "../lib/scenarios";
 import { parseSimulateRequest, runSimulation } from "../lib/simulation";
 import { admin, withDatabase } from "../tests/setup/test-database";
+import { percentile } from "./stats";
 
 const server = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
 const runs = Number(process.env.RUNS ?? 30);
@@ -23,7 +24,7 @@ const WARM_UP = 3;
 
 function stats(samples: number[]): string {
   const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+  const at = (q: number) => percentile(sorted, q);
   return `median ${at(0.5).toFixed(1)} ms, p95 ${at(0.95).toFixed(1)} ms, min ${sorted[0].toFixed(1)} ms, max ${sorted[sorted.length - 1].toFixed(1)} ms (n=${samples.length})`;
 }
 

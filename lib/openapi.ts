@@ -2,52 +2,15 @@ import { z } from "zod";
 import { listQueryParameters, callDetailSchema, callListSchema, statusUpdateSchema } from "./calls/schema";
 import { healthReportSchema } from "./health";
 import { errorBodySchemas } from "./http/error-schemas";
+import { simulationResultSchema } from "./simulation";
+import { simulateRequestSchema } from "./simulation/request";
+import { callEventSchema, webhookAnswerSchema } from "./webhook/payload";
 
 /**
  * GET /api/openapi.json: an OpenAPI 3.1 document generated from the zod schemas that validate the
  * requests and type the responses, so it cannot drift from the code.
  */
 
-// ---- PLACEHOLDERS ------------------------------------------------------------------------------
-// The simulate and webhook modules own their request and response schemas. Until they are merged,
-// these stand-ins describe the spec's bodies. After merging, delete each placeholder and import the
-// module's schema in its place (same name, so nothing else here changes):
-//   simulateRequestSchema, simulateResponseSchema  <- lib/simulation (POST /api/simulate)
-//   webhookRequestSchema, webhookResponseSchema    <- lib/webhook (POST /api/voiceagent-webhook)
-/** PLACEHOLDER: replace with the simulation module's request schema. */
-const simulateRequestSchema = z.object({
-  scenario: z.enum(["la_wildfire", "nashville_tornado", "earthquake_sf", "hurricane_florida"]).default("la_wildfire"),
-  num_calls: z.int().min(1).max(1000).default(1),
-  table_name: z.string().regex(/^[A-Za-z0-9_.-]{3,255}$/).default("wildfire-simulation-calls"),
-  seed: z.int().optional(),
-});
-/** PLACEHOLDER: replace with the simulation module's response schema. */
-const simulateResponseSchema = z.object({
-  message: z.string(),
-  scenario: z.string(),
-  total_requested: z.int(),
-  successful: z.int(),
-  failed: z.int(),
-  generation_method: z.string(),
-  sample_calls: z.array(z.object({ call_id: z.string(), location: z.string(), emergency_type: z.string() })),
-  errors: z.array(z.string()),
-});
-/** PLACEHOLDER: replace with the webhook module's request schema. */
-const webhookRequestSchema = z.object({
-  type: z.string(),
-  event_timestamp: z.int(),
-  data: z.looseObject({
-    conversation_id: z.string(),
-    agent_id: z.string(),
-    status: z.string(),
-    transcript: z.array(z.looseObject({})),
-    analysis: z.looseObject({}),
-    metadata: z.looseObject({}).optional(),
-  }),
-});
-/** PLACEHOLDER: replace with the webhook module's response schema. */
-const webhookResponseSchema = z.object({ status: z.literal("success"), message: z.string() });
-// ---- end of placeholders ---------------------------------------------------------------------
 
 type JsonSchema = Record<string, unknown>;
 
@@ -68,9 +31,9 @@ const schemas = {
   CallDetail: jsonSchema(callDetailSchema, "output"),
   StatusUpdate: jsonSchema(statusUpdateSchema, "input"),
   SimulateRequest: jsonSchema(simulateRequestSchema, "input"),
-  SimulateResponse: jsonSchema(simulateResponseSchema, "output"),
-  WebhookEvent: jsonSchema(webhookRequestSchema, "input"),
-  WebhookResponse: jsonSchema(webhookResponseSchema, "output"),
+  SimulateResponse: jsonSchema(simulationResultSchema, "output"),
+  WebhookEvent: jsonSchema(callEventSchema, "input"),
+  WebhookResponse: jsonSchema(webhookAnswerSchema, "output"),
   HealthReport: jsonSchema(healthReportSchema, "output"),
   CallsError: jsonSchema(errorBodySchemas.calls, "output"),
   SimulationError: jsonSchema(errorBodySchemas.simulation, "output"),

@@ -1,5 +1,5 @@
 import { type Db, getDb } from "../db/client";
-import { ApiError, databaseError } from "../http/api-error";
+import { ApiError, databaseError, withCause } from "../http/api-error";
 
 /**
  * Runs call-store work; any failure of the store itself (server down, timeout, bad connection)
@@ -10,6 +10,6 @@ export async function withCallStore<T>(work: (db: Db) => Promise<T>): Promise<T>
     return await work(await getDb());
   } catch (error) {
     if (error instanceof ApiError) throw error;
-    throw Object.assign(databaseError(), { cause: error });
+    throw withCause(databaseError(), error);
   }
 }

@@ -1,22 +1,15 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { normalise } from "./text";
+import type { UsPoint } from "./types";
 
-export interface Place {
-  name: string;
-  state: string;
-  latitude: number;
-  longitude: number;
+export interface Place extends UsPoint {
   /** ZIP codes of the place: a stand-in for its size when a name is ambiguous. */
   zipCount: number;
 }
 
-export interface ZipPlace {
+export interface ZipPlace extends UsPoint {
   zip: string;
-  name: string;
-  state: string;
-  latitude: number;
-  longitude: number;
 }
 
 export interface PlaceIndex {

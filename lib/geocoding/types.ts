@@ -1,6 +1,15 @@
 /** How exact a geocoded point is: the dashboard can show an area-level point differently. */
 export type Precision = "address" | "street" | "postal_code" | "area" | "city" | "region";
 
+/** A named point in the United States: a place, a ZIP code's centre or a scenario area. */
+export interface UsPoint {
+  name: string;
+  /** Two-letter US state code. */
+  state: string;
+  latitude: number;
+  longitude: number;
+}
+
 export interface GeocodeResult {
   latitude: number;
   longitude: number;

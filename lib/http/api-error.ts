@@ -38,6 +38,12 @@ export class ApiError extends Error {
   }
 }
 
+/** `error` with what caused it attached: logged with a 500, never put in the body. */
+export function withCause(error: ApiError, cause: unknown): ApiError {
+  error.cause = cause;
+  return error;
+}
+
 export const invalidParameter = (label: string, message: string) =>
   new ApiError(400, "INVALID_PARAMETER", label, message);
 

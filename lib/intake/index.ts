@@ -1,8 +1,10 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
+import { bumpCallsVersion } from "../calls/cache";
 import { getConfig } from "../config";
 import { getDb } from "../db/client";
+import { uuid7 } from "../db/uuid7";
 import { getGeocoder, type GeocodeResult } from "../geocoding";
-import { ApiError, databaseError } from "../http/api-error";
+import { ApiError, databaseError, withCause } from "../http/api-error";
 import { parseJson } from "../http/body";
 import { log } from "../log";
 import { getObjectStore } from "../storage";
@@ -21,7 +23,7 @@ export interface WebhookDelivery {
 export interface IntakeHooks {
   /**
    * Called after every write to the calls table, so that cached listings are never older than
-   * the newest write. The route passes the listing cache's version bump here.
+   * the newest write. Defaults to the listing cache's version bump.
    */
   onCallsChanged?: () => unknown;
 }
@@ -29,11 +31,6 @@ export interface IntakeHooks {
 export type IntakeOutcome =
   | { kind: "stored"; conversationId: string; payloadKey: string; geocode: GeocodeResult | null }
   | { kind: "ignored"; type: string; payloadKey: string };
-
-function withCause(error: ApiError, cause: unknown): ApiError {
-  error.cause = cause;
-  return error;
-}
 
 const storageError = (cause: unknown) =>
   withCause(new ApiError(500, "STORAGE_ERROR", "Storage error", "The payload could not be stored"), cause);
@@ -70,16 +67,6 @@ async function archive(key: string, rawText: string): Promise<void> {
   }
 }
 
-/** A time-ordered UUID (v7), the same kind Prisma gives new records (`@default(uuid(7))`). */
-function uuidV7(): string {
-  const bytes = randomBytes(16);
-  bytes.writeUIntBE(Date.now(), 0, 6);
-  bytes[6] = (bytes[6] & 0x0f) | 0x70;
-  bytes[8] = (bytes[8] & 0x3f) | 0x80;
-  const hex = bytes.toString("hex");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
-
 interface StoredCall {
   id: string;
   latitude: number | null;
@@ -104,7 +91,7 @@ async function upsertCall(call: WebhookCall, payloadKey: string): Promise<Stored
       INSERT INTO calls (id, conversation_id, occurred_at, agent_id, summary, call_successful, duration_secs,
                          transcript_length, emergency_type, location, latitude, longitude, geocode_source,
                          severity, status, simulation, table_name, payload_key)
-      VALUES (${uuidV7()}, ${call.conversationId}, ${call.occurredAt}, ${call.agentId}, ${call.summary},
+      VALUES (${uuid7()}, ${call.conversationId}, ${call.occurredAt}, ${call.agentId}, ${call.summary},
               ${call.callSuccessful}, ${call.durationSecs}, ${call.transcriptLength}, ${call.emergencyType},
               ${call.location}, ${call.reported?.latitude ?? null}, ${call.reported?.longitude ?? null},
               ${call.reported ? "reported" : null}, ${call.severity}, ${call.status}, false, 'calls', ${payloadKey})
@@ -160,7 +147,10 @@ async function geocodeStoredCall(stored: StoredCall, location: string, hooks: In
  * payload, upsert the record, geocode. A failure answers 500 at the step that failed; the
  * platform's retry then redoes every step, and each one is idempotent (same key, same record).
  */
-export async function receiveWebhook(delivery: WebhookDelivery, hooks: IntakeHooks = {}): Promise<IntakeOutcome> {
+export async function receiveWebhook(
+  delivery: WebhookDelivery,
+  hooks: IntakeHooks = { onCallsChanged: bumpCallsVersion },
+): Promise<IntakeOutcome> {
   const config = getConfig();
   verifySignature(delivery.signatureHeader, delivery.rawBody, {
     secret: config.VOICEAGENT_WEBHOOK_SECRET,

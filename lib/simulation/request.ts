@@ -34,6 +34,11 @@ const bodySchema = z.object({
   seed: z.number({ error: seedMessage }).int({ error: seedMessage }).optional(),
 });
 
+/** The whole request body as documented (GET /api/openapi.json). */
+export const simulateRequestSchema = bodySchema.extend({
+  scenario: z.enum(SCENARIO_IDS as [string, ...string[]]).default(DEFAULT_SCENARIO_ID),
+});
+
 /** The body of POST /api/simulate, defaults applied; throws the spec's 400 errors. */
 export function parseSimulateRequest(body: unknown): SimulateRequest {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {

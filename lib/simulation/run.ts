@@ -1,4 +1,5 @@
 import { randomInt } from "node:crypto";
+import { z } from "zod";
 import { getConfig } from "../config";
 import { summarizeWithModel, summaryModelFromConfig } from "./ai-summaries";
 import { generateCalls } from "./generate";
@@ -10,21 +11,24 @@ import { storeSimulatedCalls } from "./store";
 export const AI_THRESHOLD = 20;
 const SAMPLE_SIZE = 5;
 
-export type GenerationMethod = "Hosted AI" | "Templates (fast mode)" | "Templates (fallback)";
+export const GENERATION_METHODS = ["Hosted AI", "Templates (fast mode)", "Templates (fallback)"] as const;
+export type GenerationMethod = (typeof GENERATION_METHODS)[number];
 
 /** The success body of POST /api/simulate. */
-export interface SimulationResult {
-  message: string;
-  scenario: string;
-  total_requested: number;
-  successful: number;
-  failed: number;
-  generation_method: GenerationMethod;
+export const simulationResultSchema = z.object({
+  message: z.string(),
+  scenario: z.string(),
+  total_requested: z.int(),
+  successful: z.int(),
+  failed: z.int(),
+  generation_method: z.enum(GENERATION_METHODS),
   /** Only with `Templates (fallback)`: how many summaries came from templates. */
-  ai_fallbacks?: number;
-  sample_calls: { call_id: string; location: string; emergency_type: string }[];
-  errors: string[];
-}
+  ai_fallbacks: z.int().optional(),
+  sample_calls: z.array(z.object({ call_id: z.string(), location: z.string(), emergency_type: z.string() })),
+  errors: z.array(z.string()),
+});
+
+export type SimulationResult = z.infer<typeof simulationResultSchema>;
 
 export interface SimulationDeps {
   now?: () => Date;

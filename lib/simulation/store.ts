@@ -1,6 +1,7 @@
+import { bumpCallsVersion } from "../calls/cache";
 import { type Db, getDb } from "../db/client";
 import { uuid7 } from "../db/uuid7";
-import { databaseError } from "../http/api-error";
+import { databaseError, withCause } from "../http/api-error";
 import { log } from "../log";
 import { formatCallId, type SimulatedCall } from "./generate";
 
@@ -106,7 +107,7 @@ export async function storeSimulatedCalls(
   try {
     db = await getDb();
   } catch (error) {
-    throw Object.assign(databaseError(), { cause: error });
+    throw withCause(databaseError(), error);
   }
   const stored = new Map<number, SimulatedCall>();
   const errors: StoreOutcome["errors"] = [];
@@ -150,7 +151,7 @@ export async function storeSimulatedCalls(
   } catch (error) {
     if (!(error instanceof StoreUnavailable)) throw error;
     // Down before anything was stored: the request failed as a whole.
-    if (stored.size === 0) throw Object.assign(databaseError(), { cause: error });
+    if (stored.size === 0) throw withCause(databaseError(), error);
     log.error({ err: error.cause }, "call store became unavailable during a simulation");
     const failed = new Set(errors.map((entry) => entry.index));
     calls.forEach((_, index) => {
@@ -158,6 +159,8 @@ export async function storeSimulatedCalls(
     });
   }
 
+  // The listing must show these calls on the very next read.
+  if (stored.size > 0) await bumpCallsVersion();
   return {
     stored: [...stored.entries()].sort(([a], [b]) => a - b).map(([, call]) => call),
     errors: errors.sort((a, b) => a.index - b.index),

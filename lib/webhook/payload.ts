@@ -48,6 +48,12 @@ export const callEventSchema = z.object({
 
 export type CallEvent = z.infer<typeof callEventSchema>;
 
+/** The webhook's 200 body: a stored call, or an event of another type archived without a record. */
+export const webhookAnswerSchema = z.object({
+  status: z.literal("success"),
+  message: z.enum(["Webhook received", "Event ignored"]),
+});
+
 const envelopeSchema = z.object({
   type: z.string().min(1),
   event_timestamp: unixSeconds.optional().catch(undefined),

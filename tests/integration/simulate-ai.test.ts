@@ -2,9 +2,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import type { SimulatedCall } from "@/lib/simulation";
-import { expectCallsFollowTheRules, isTemplateSummary } from "../helpers/simulated-calls";
-import { type Answer, ModelStandIn, modelSummaryFor } from "../helpers/model-stand-in";
-import { postSimulate } from "../helpers/simulate-request";
+import { expectCallsFollowTheRules, isTemplateSummary } from "../support/simulated-calls";
+import { type Answer, ModelStandIn, modelSummaryFor } from "../support/model-stand-in";
+import { postSimulate } from "../support/simulate-request";
 
 const standIn = new ModelStandIn();
 let origin: string;

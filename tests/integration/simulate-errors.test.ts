@@ -6,7 +6,7 @@ import { generateCalls } from "@/lib/simulation";
 import { seededRandom } from "@/lib/simulation/random";
 import { parseSimulateRequest } from "@/lib/simulation/request";
 import { runSimulation } from "@/lib/simulation/run";
-import { postSimulate } from "../helpers/simulate-request";
+import { postSimulate } from "../support/simulate-request";
 
 beforeAll(() => {
   for (const name of ["AI_PROVIDER", "AI_BASE_URL", "AI_MODEL", "AI_API_KEY"]) delete process.env[name];

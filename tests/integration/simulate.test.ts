@@ -2,8 +2,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { SCENARIO_IDS } from "@/lib/scenarios";
 import type { SimulatedCall } from "@/lib/simulation";
-import { expectCallsFollowTheRules, isTemplateSummary, seededPart } from "../helpers/simulated-calls";
-import { postSimulate } from "../helpers/simulate-request";
+import { expectCallsFollowTheRules, isTemplateSummary, seededPart } from "../support/simulated-calls";
+import { postSimulate } from "../support/simulate-request";
 
 beforeAll(() => {
   // This file covers the template path; the hosted model has its own file.

@@ -1,8 +1,7 @@
 import { createHash } from "node:crypto";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import type { RedisClient } from "../../lib/redis";
 import { stripScriptFlags } from "../../lib/rate-limit/redis-scripts";
+import { sendJson, startStandInServer } from "./stand-in-server";
 
 const sha1 = (text: string) => createHash("sha1").update(text).digest("hex");
 
@@ -30,34 +29,20 @@ export async function startUpstashStandIn(redis: RedisClient, token: string): Pr
     return redis.sendCommand([name, ...args]);
   }
 
-  const server: Server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", async () => {
-      const reply = (status: number, body: unknown) => {
-        response.writeHead(status, { "content-type": "application/json" });
-        response.end(JSON.stringify(body));
-      };
-      if (request.headers.authorization !== `Bearer ${token}`) return reply(401, { error: "Unauthorized" });
-      const base64 = request.headers["upstash-encoding"] === "base64";
-      const body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-      const execute = async (command: string[]) => {
-        try {
-          return { result: encode(await run(command), base64) };
-        } catch (error) {
-          return { error: String(error instanceof Error ? error.message : error) };
-        }
-      };
-      if (request.url?.startsWith("/pipeline")) return reply(200, await Promise.all((body as string[][]).map(execute)));
-      const answer = await execute(body as string[]);
-      reply("error" in answer ? 400 : 200, answer);
-    });
+  const server = await startStandInServer(async (request, response) => {
+    if (request.headers.authorization !== `Bearer ${token}`) return sendJson(response, 401, { error: "Unauthorized" });
+    const base64 = request.headers["upstash-encoding"] === "base64";
+    const body = JSON.parse(request.body.toString("utf8"));
+    const execute = async (command: string[]) => {
+      try {
+        return { result: encode(await run(command), base64) };
+      } catch (error) {
+        return { error: String(error instanceof Error ? error.message : error) };
+      }
+    };
+    if (request.url.pathname.startsWith("/pipeline")) return sendJson(response, 200, await Promise.all((body as string[][]).map(execute)));
+    const answer = await execute(body as string[]);
+    sendJson(response, "error" in answer ? 400 : 200, answer);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    commands,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
+  return { url: server.url, commands, close: server.close };
 }

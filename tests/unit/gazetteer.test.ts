@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { lookupGazetteer } from "@/lib/geocoding/gazetteer";
+import { SCENARIOS } from "@/lib/scenarios";
 
 describe("embedded gazetteer", () => {
   it.each([
@@ -28,6 +29,18 @@ describe("embedded gazetteer", () => {
     "finds nothing for %j rather than guessing",
     async (text) => {
       expect(await lookupGazetteer(text)).toBeNull();
+    },
+  );
+
+  it.each(SCENARIOS.flatMap((scenario) => scenario.areas.map((area) => [area.name, area.center] as const)))(
+    "places every scenario area, %s, at its scenario centre",
+    async (name, center) => {
+      expect(await lookupGazetteer(name)).toMatchObject({
+        latitude: center.lat,
+        longitude: center.lon,
+        precision: "area",
+        label: expect.stringMatching(new RegExp(`^${name}, [A-Z]{2}$`)),
+      });
     },
   );
 });

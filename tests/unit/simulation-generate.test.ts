@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { findScenario, SCENARIO_IDS, SEVERITIES } from "@/lib/scenarios";
 import { generateCalls } from "@/lib/simulation/generate";
 import { seededRandom, unseededRandom } from "@/lib/simulation/random";
-import { expectCallsFollowTheRules, isTemplateSummary, seededPart } from "../helpers/simulated-calls";
+import { expectCallsFollowTheRules, isTemplateSummary, seededPart } from "../support/simulated-calls";
 
 const NOW = new Date("2026-11-21T12:34:56.789Z");
 

@@ -1,5 +1,4 @@
-import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { startStandInServer, type StandInServer } from "./stand-in-server";
 
 /** What the stand-in does with one request. */
 export type Answer =
@@ -49,12 +48,6 @@ function reply(path: string, model: string, text: string): string {
   });
 }
 
-async function readBody(request: IncomingMessage): Promise<Record<string, unknown>> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}") as Record<string, unknown>;
-}
-
 /**
  * A local stand-in for a hosted model on 127.0.0.1: answers OpenAI-compatible chat completions
  * and Bedrock Converse requests as `behaviour` says for the n-th request (n from 1).
@@ -63,14 +56,14 @@ export class ModelStandIn {
   readonly requests: SeenRequest[] = [];
   inFlight = 0;
   maxInFlight = 0;
-  private server?: Server;
+  private server?: StandInServer;
 
   constructor(public behaviour: (n: number, prompt: string) => Answer = () => ({ kind: "summary" })) {}
 
   async start(): Promise<string> {
-    this.server = createServer(async (request, response) => {
-      const path = request.url ?? "";
-      const body = await readBody(request);
+    this.server = await startStandInServer(async (request, response) => {
+      const path = `${request.url.pathname}${request.url.search}`;
+      const body = JSON.parse(request.body.toString("utf8") || "{}") as Record<string, unknown>;
       const prompt = promptOf(path, body);
       this.requests.push({ path, authorization: request.headers.authorization, body, prompt });
       const answer = this.behaviour(this.requests.length, prompt);
@@ -81,33 +74,23 @@ export class ModelStandIn {
       this.inFlight--;
       if (response.destroyed) return;
       const model = String(body.model ?? "");
-      switch (answer.kind) {
-        case "summary":
-        case "slow":
-          response.writeHead(200, { "content-type": "application/json" }).end(reply(path, model, modelSummaryFor(prompt)));
-          return;
-        case "text":
-          response.writeHead(200, { "content-type": "application/json" }).end(reply(path, model, answer.text));
-          return;
-        case "status":
-          response.writeHead(answer.status, { "content-type": "application/json" }).end(answer.body);
-          return;
-        case "raw":
-          response.writeHead(200, { "content-type": "application/json" }).end(answer.body);
-      }
+      const [status, text] =
+        answer.kind === "status" ? [answer.status, answer.body]
+        : answer.kind === "raw" ? [200, answer.body]
+        : [200, reply(path, model, answer.kind === "text" ? answer.text : modelSummaryFor(prompt))];
+      response.writeHead(status, { "content-type": "application/json" }).end(text);
     });
-    await new Promise<void>((resolve) => this.server!.listen(0, "127.0.0.1", resolve));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this.server.url;
   }
 
   reset(behaviour: (n: number, prompt: string) => Answer): void {
     this.behaviour = behaviour;
     this.requests.length = 0;
+    this.server?.requests.splice(0);
     this.maxInFlight = 0;
   }
 
   async stop(): Promise<void> {
-    this.server?.closeAllConnections();
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    await this.server?.close();
   }
 }
