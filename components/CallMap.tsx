@@ -6,6 +6,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { MapContainer, Marker, Popup, TileLayer, useMap, useMapEvents } from "react-leaflet";
 import Supercluster from "supercluster";
 import type { CallRecord } from "./api";
+import type { Bounds } from "./regions";
 import { humanize, isOpen, SEVERITY_LABEL, SEVERITY_RANK, severityOf, STATUS_LABEL } from "./call-status";
 import { formatTime } from "./format";
 import { SeverityBadge, severitySvg } from "./SeverityIcon";
@@ -13,7 +14,7 @@ import { StatusActions } from "./StatusActions";
 
 /** What the rest of the dashboard asks the map to do; `seq` makes a repeated request count. */
 export type MapCommand =
-  | { seq: number; kind: "region"; center: [number, number]; zoom: number }
+  | { seq: number; kind: "region"; bounds: Bounds }
   | { seq: number; kind: "fit" }
   | { seq: number; kind: "call"; id: string };
 
@@ -245,7 +246,7 @@ function MapCommands({ calls, command, onFocus }: { calls: Located[]; command: M
     handled.current = command.seq;
     const animate = !reducedMotion();
     if (command.kind === "region") {
-      map.flyTo(command.center, command.zoom, { animate, duration: 0.8 });
+      map.flyToBounds(command.bounds, { animate, duration: 0.8 });
     } else if (command.kind === "fit") {
       if (calls.length > 0) map.flyToBounds(L.latLngBounds(calls.map((call) => [call.latitude, call.longitude])), { padding: [30, 30], maxZoom: 13, animate, duration: 0.8 });
       else map.setView(US_VIEW.center, US_VIEW.zoom);

@@ -2,7 +2,8 @@
 
 import dynamic from "next/dynamic";
 import { useCallback, useState } from "react";
-import { ApiRequestError, SEVERITIES } from "./api";
+import { SEVERITIES } from "@/lib/scenarios/types";
+import { ApiRequestError } from "./api";
 import { SEVERITY_LABEL } from "./call-status";
 import type { MapCommand } from "./CallMap";
 import { CallQueue } from "./CallQueue";
@@ -66,7 +67,7 @@ function DashboardView({ tileUrl }: { tileUrl: string }) {
   const showScenario = useCallback(
     (scenario: string) => {
       const region = REGIONS.find((candidate) => candidate.scenario === scenario);
-      if (region) send({ kind: "region", center: region.center, zoom: region.zoom });
+      if (region) send({ kind: "region", bounds: region.bounds });
     },
     [send],
   );

@@ -1,7 +1,9 @@
 "use client";
 
 import { useState, type FormEvent } from "react";
-import { EMERGENCY_TYPES, listAllCalls, SEVERITIES, STATUSES, type CallFilters } from "./api";
+import { STATUSES } from "@/lib/calls/workflow";
+import { EMERGENCY_TYPES, SEVERITIES } from "@/lib/scenarios/types";
+import { ApiRequestError, listAllCalls, type CallFilters } from "./api";
 import { CallDetail } from "./CallDetail";
 import { humanize, STATUS_LABEL } from "./call-status";
 import { callsToCsv, downloadText } from "./csv";
@@ -131,7 +133,12 @@ export function HistoryPanel({ onShowOnMap }: { onShowOnMap: (id: string) => voi
         {formError && <p className="form-error" role="alert">{formError}</p>}
       </form>
 
-      {listing.error && <p className="form-error" role="alert">The history could not be loaded: {listing.error.message}</p>}
+      {/* An outage is announced once, by the banner at the top; a refused filter is told here. */}
+      {listing.error && (
+        <p className="form-error" role={listing.error instanceof ApiRequestError && listing.error.unreachable ? undefined : "alert"}>
+          The history could not be loaded: {listing.error.message}
+        </p>
+      )}
 
       {chart.data && <HourlyChart calls={chart.data.calls} total={chart.data.total} capped={chart.data.total > CHART_CAP} />}
 

@@ -2,9 +2,9 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
+import { DEFAULT_SCENARIO_ID, SCENARIOS } from "@/lib/scenarios";
 import { simulate, type SimulateRequest, type SimulateResult } from "./api";
 import { humanize } from "./call-status";
-import { REGIONS, SCENARIO_NAMES } from "./regions";
 import { useNow } from "./use-now";
 
 /** The dashboard offers 1 to 100 calls (the API itself takes up to 1000). */
@@ -58,7 +58,7 @@ function Result({ result }: { result: SimulateResult }) {
 /** Runs a disaster simulation; when it is done the map moves to the scenario's region. */
 export function SimulationForm({ onSimulated }: { onSimulated: (scenario: string) => void }) {
   const client = useQueryClient();
-  const [scenario, setScenario] = useState(REGIONS[0].scenario);
+  const [scenario, setScenario] = useState(DEFAULT_SCENARIO_ID);
   const [numCalls, setNumCalls] = useState("10");
   const [tableName, setTableName] = useState(DEFAULT_TABLE);
   const [errors, setErrors] = useState<Errors>({});
@@ -90,8 +90,8 @@ export function SimulationForm({ onSimulated }: { onSimulated: (scenario: string
         <label className="field">
           <span>Scenario</span>
           <select name="scenario" value={scenario} onChange={(event) => setScenario(event.target.value)}>
-            {REGIONS.map((region) => (
-              <option key={region.scenario} value={region.scenario}>{SCENARIO_NAMES[region.scenario]}</option>
+            {SCENARIOS.map((option) => (
+              <option key={option.id} value={option.id}>{option.name}</option>
             ))}
           </select>
         </label>

@@ -3,18 +3,7 @@
  * spec and decisions). Client-side code only.
  */
 
-export const SEVERITIES = ["critical", "high", "moderate"] as const;
-export type Severity = (typeof SEVERITIES)[number];
-
-export const STATUSES = ["active", "dispatched", "enroute", "resolved", "failed"] as const;
-export type CallStatus = (typeof STATUSES)[number];
-
-export const EMERGENCY_TYPES = [
-  "structure_fire", "evacuation_assistance", "trapped_person", "medical_emergency",
-  "shelter_information", "flooding", "wind_damage", "power_outage", "evacuation_needed",
-  "building_collapse", "gas_leak", "debris_injury", "building_damage", "vehicle_accident",
-  "power_lines_down", "shelter_needed", "medical_injuries",
-] as const;
+import type { CallStatus } from "@/lib/calls/workflow";
 
 export interface CallRecord {
   conversation_id: string;

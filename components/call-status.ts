@@ -1,21 +1,16 @@
-import type { CallStatus, Severity } from "./api";
+import { nextStatuses, STATUSES, type CallStatus } from "@/lib/calls/workflow";
+import type { Severity } from "@/lib/scenarios/types";
 
-/**
- * The status workflow as the API enforces it (decisions.md): forward along
- * active -> dispatched -> enroute -> resolved, skipping allowed, and any open status -> failed.
- * The server stays the judge; this only decides which buttons to offer.
- */
-const FORWARD: CallStatus[] = ["active", "dispatched", "enroute", "resolved"];
-export const OPEN_STATUSES: readonly string[] = ["active", "dispatched", "enroute"];
+const OPEN_STATUSES: readonly string[] = STATUSES.filter((status) => nextStatuses(status).length > 0);
 
+/** Open: not yet resolved or failed (the queue's calls). */
 export function isOpen(status: string): boolean {
   return OPEN_STATUSES.includes(status);
 }
 
-export function nextStatuses(status: string): CallStatus[] {
-  const position = FORWARD.indexOf(status as CallStatus);
-  if (!isOpen(status) || position < 0) return [];
-  return [...FORWARD.slice(position + 1), "failed"];
+/** The statuses a call may move to next (none for a status this page does not know). */
+export function statusOptions(status: string): CallStatus[] {
+  return isOpen(status) ? nextStatuses(status as CallStatus) : [];
 }
 
 export const STATUS_LABEL: Record<string, string> = {

@@ -1,24 +1,29 @@
-/**
- * Map jumps to the four scenario regions (centres from decisions.md). Kept client-side so the
- * dashboard bundle does not pull the simulator's server modules.
- */
+import { SCENARIOS, type Scenario } from "@/lib/scenarios";
+
+/** South-west and north-east corners, as Leaflet takes them. */
+export type Bounds = [[number, number], [number, number]];
+
 export interface Region {
   scenario: string;
   label: string;
-  center: [number, number];
-  zoom: number;
+  bounds: Bounds;
 }
 
-export const REGIONS: Region[] = [
-  { scenario: "la_wildfire", label: "Los Angeles", center: [34.07, -118.62], zoom: 11 },
-  { scenario: "nashville_tornado", label: "Nashville", center: [36.165, -86.78], zoom: 13 },
-  { scenario: "earthquake_sf", label: "San Francisco", center: [37.785, -122.42], zoom: 13 },
-  { scenario: "hurricane_florida", label: "South Florida", center: [26.25, -80.1], zoom: 9 },
-];
+/** Calls lie within ±0.02° of an area centre (the spec); the margin keeps them all in view. */
+const MARGIN = 0.03;
 
-export const SCENARIO_NAMES: Record<string, string> = {
-  la_wildfire: "Los Angeles Wildfire",
-  nashville_tornado: "Nashville Tornado Outbreak",
-  earthquake_sf: "San Francisco Earthquake",
-  hurricane_florida: "Florida Hurricane",
-};
+function scenarioBounds(scenario: Scenario): Bounds {
+  const lats = scenario.areas.map((area) => area.center.lat);
+  const lons = scenario.areas.map((area) => area.center.lon);
+  return [
+    [Math.min(...lats) - MARGIN, Math.min(...lons) - MARGIN],
+    [Math.max(...lats) + MARGIN, Math.max(...lons) + MARGIN],
+  ];
+}
+
+/** The map's quick jumps: one per scenario, framing all of its areas. */
+export const REGIONS: Region[] = SCENARIOS.map((scenario) => ({
+  scenario: scenario.id,
+  label: scenario.name,
+  bounds: scenarioBounds(scenario),
+}));

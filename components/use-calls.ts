@@ -4,8 +4,9 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryKey 
 import { useMemo } from "react";
 import {
   ApiRequestError, getCall, listAllCalls, listCalls, listNewestCalls, MAX_PAGE, updateCallStatus,
-  type CallDetail, type CallFilters, type CallRecord, type CallsPage, type CallStatus,
+  type CallDetail, type CallFilters, type CallRecord, type CallsPage,
 } from "./api";
+import type { CallStatus } from "@/lib/calls/workflow";
 import { STATUS_LABEL } from "./call-status";
 import { useNotify } from "./providers";
 

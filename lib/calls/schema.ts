@@ -1,5 +1,8 @@
 import { z } from "zod";
 import { invalidParameter } from "../http/api-error";
+import { STATUSES } from "./workflow";
+
+export { STATUSES };
 
 /**
  * The zod schemas of the calls API: they validate requests, type the responses, and are the
@@ -7,7 +10,6 @@ import { invalidParameter } from "../http/api-error";
  */
 
 export const SEVERITIES = ["critical", "high", "moderate"] as const;
-export const STATUSES = ["active", "dispatched", "enroute", "resolved", "failed"] as const;
 /** The spec's fourteen types plus the three decisions.md named (power_lines_down, ...). */
 export const EMERGENCY_TYPES = [
   "structure_fire",

@@ -202,12 +202,12 @@ test.describe("dispatcher dashboard", () => {
     await openDashboard(page);
     const before = await page.getByTestId("last-updated").textContent();
     await page.route(/\/api\/calls/, (route) => route.abort("connectionrefused"));
-    await expect(page.getByRole("alert").filter({ hasText: "cannot be reached" })).toBeVisible({ timeout: 20_000 });
+    await expect(page.locator(".banner[role=alert]", { hasText: "cannot be reached" })).toBeVisible({ timeout: 20_000 });
     await expect(page.getByTestId("last-updated")).toHaveText(before ?? "");
     await expect(page.locator(".queue-item").first()).toBeVisible();
     await saveScreenshot(page, "api-unreachable");
     await page.unroute(/\/api\/calls/);
-    await expect(page.getByRole("alert").filter({ hasText: "cannot be reached" })).toHaveCount(0, { timeout: 20_000 });
+    await expect(page.locator(".banner[role=alert]", { hasText: "cannot be reached" })).toHaveCount(0, { timeout: 20_000 });
   });
 
   test("a 401 from the API sends the dispatcher to the login page", async ({ page }) => {

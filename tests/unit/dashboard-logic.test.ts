@@ -1,20 +1,20 @@
 import { describe, expect, it } from "vitest";
-import { isOpen, nextStatuses, severityOf } from "@/components/call-status";
+import { isOpen, severityOf, statusOptions } from "@/components/call-status";
 import { callsToCsv } from "@/components/csv";
 import { formatWaiting } from "@/components/format";
 import type { CallRecord } from "@/components/api";
 
 describe("the status buttons the dashboard offers", () => {
   it("offers every later status and failed for an open call", () => {
-    expect(nextStatuses("active")).toEqual(["dispatched", "enroute", "resolved", "failed"]);
-    expect(nextStatuses("dispatched")).toEqual(["enroute", "resolved", "failed"]);
-    expect(nextStatuses("enroute")).toEqual(["resolved", "failed"]);
+    expect(statusOptions("active")).toEqual(["dispatched", "enroute", "resolved", "failed"]);
+    expect(statusOptions("dispatched")).toEqual(["enroute", "resolved", "failed"]);
+    expect(statusOptions("enroute")).toEqual(["resolved", "failed"]);
   });
 
   it("offers nothing for a final or unknown status", () => {
-    expect(nextStatuses("resolved")).toEqual([]);
-    expect(nextStatuses("failed")).toEqual([]);
-    expect(nextStatuses("ringing")).toEqual([]);
+    expect(statusOptions("resolved")).toEqual([]);
+    expect(statusOptions("failed")).toEqual([]);
+    expect(statusOptions("ringing")).toEqual([]);
     expect(isOpen("resolved")).toBe(false);
     expect(isOpen("enroute")).toBe(true);
   });
