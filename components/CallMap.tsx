@@ -22,6 +22,8 @@ interface CallMapProps {
   calls: CallRecord[];
   tileUrl: string;
   command: MapCommand | null;
+  /** Called once calls have been drawn: the older pages wait for it (first markers come first). */
+  onDrawn: () => void;
 }
 
 type Located = CallRecord & { latitude: number; longitude: number };
@@ -264,8 +266,11 @@ function MapCommands({ calls, command, onFocus }: { calls: Located[]; command: M
   return null;
 }
 
-export default function CallMap({ calls, tileUrl, command }: CallMapProps) {
+export default function CallMap({ calls, tileUrl, command, onDrawn }: CallMapProps) {
   const [tilesFailed, setTilesFailed] = useState(false);
+  useEffect(() => {
+    if (calls.length > 0) onDrawn();
+  }, [calls, onDrawn]);
   const [focus, setFocus] = useState<{ id: string; seq: number } | null>(null);
   const onMap = useMemo(() => calls.filter(located), [calls]);
 

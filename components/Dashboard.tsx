@@ -15,8 +15,11 @@ import { severitySvg } from "./SeverityIcon";
 import { SimulationForm } from "./SimulationForm";
 import { POLL_MS, useLiveCalls } from "./use-calls";
 
-// Leaflet touches `window` when it loads: the map is drawn in the browser only.
-const CallMap = dynamic(() => import("./CallMap"), {
+// Leaflet touches `window` when it loads: the map is drawn in the browser only. Its code starts
+// downloading as soon as this module runs, not after hydration, so the first markers come sooner.
+const loadMap = () => import("./CallMap");
+if (typeof window !== "undefined") void loadMap();
+const CallMap = dynamic(loadMap, {
   ssr: false,
   loading: () => <div className="map-frame map-loading">Loading map…</div>,
 });
@@ -60,7 +63,9 @@ function LiveStatus({ updatedAt, error }: { updatedAt: number; error: Error | nu
 }
 
 function DashboardView({ tileUrl }: { tileUrl: string }) {
-  const live = useLiveCalls();
+  const [mapDrawn, setMapDrawn] = useState(false);
+  const onMapDrawn = useCallback(() => setMapDrawn(true), []);
+  const live = useLiveCalls(mapDrawn);
   const [command, setCommand] = useState<MapCommand | null>(null);
   const send = useCallback((request: MapRequest) => setCommand((last) => ({ ...request, seq: (last?.seq ?? 0) + 1 }) as MapCommand), []);
   const showCall = useCallback((id: string) => send({ kind: "call", id }), [send]);
@@ -90,7 +95,7 @@ function DashboardView({ tileUrl }: { tileUrl: string }) {
               <button type="button" onClick={() => send({ kind: "fit" })}>Fit all</button>
             </nav>
           </header>
-          <CallMap calls={live.calls} tileUrl={tileUrl} command={command} />
+          <CallMap calls={live.calls} tileUrl={tileUrl} command={command} onDrawn={onMapDrawn} />
           <ul className="map-legend" aria-label="Marker legend">
             {SEVERITIES.map((level) => (
               <li key={level}>
@@ -102,7 +107,7 @@ function DashboardView({ tileUrl }: { tileUrl: string }) {
           </ul>
         </section>
         <CallQueue calls={live.calls} newest={live.newest} loading={live.isLoading} onSelect={showCall} />
-        <HistoryPanel onShowOnMap={showCall} />
+        <HistoryPanel onShowOnMap={showCall} liveComplete={live.complete} />
         <SimulationForm onSimulated={showScenario} />
       </main>
       <Notices />

@@ -55,7 +55,7 @@ function InputFilter({ id, label, type, value, onChange }: {
   );
 }
 
-export function HistoryPanel({ onShowOnMap }: { onShowOnMap: (id: string) => void }) {
+export function HistoryPanel({ onShowOnMap, liveComplete }: { onShowOnMap: (id: string) => void; liveComplete: boolean }) {
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const [filters, setFilters] = useState<CallFilters>({});
   const [formError, setFormError] = useState<string | null>(null);
@@ -64,7 +64,7 @@ export function HistoryPanel({ onShowOnMap }: { onShowOnMap: (id: string) => voi
   const [detailId, setDetailId] = useState<string | null>(null);
   const [exporting, setExporting] = useState<string | null>(null);
   const listing = useHistoryPage(filters, page, PAGE_SIZE, sort);
-  const chart = useChartCalls(filters);
+  const chart = useChartCalls(filters, liveComplete);
 
   const edit = (key: keyof Draft, value: string) => setDraft((current) => ({ ...current, [key]: value }));
   const apply = (event: FormEvent) => {

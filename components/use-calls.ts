@@ -21,10 +21,10 @@ const LIVE_HEAD: QueryKey = ["calls", "live", "head"];
 
 /**
  * Every stored call for the map and queue. The newest page arrives first so markers show at once;
- * the older ones follow, read below the newest page's oldest timestamp so new arrivals never shift
- * them between pages.
+ * the older ones follow once `olderPagesWanted` (the map has drawn), read below the newest page's
+ * oldest timestamp so new arrivals never shift them between pages.
  */
-export function useLiveCalls() {
+export function useLiveCalls(olderPagesWanted: boolean) {
   const head = useQuery({
     queryKey: LIVE_HEAD,
     queryFn: listNewestCalls,
@@ -37,7 +37,7 @@ export function useLiveCalls() {
       const end = new Date((boundary as number) * 1000).toISOString();
       return (await listAllCalls({ end_date: end }, LIVE_CAP - MAX_PAGE)).calls;
     },
-    enabled: boundary !== undefined,
+    enabled: boundary !== undefined && olderPagesWanted,
     refetchInterval: TAIL_POLL_MS,
     placeholderData: keepPreviousData,
   });
@@ -55,6 +55,8 @@ export function useLiveCalls() {
     newest: head.data?.calls,
     total: head.data?.pagination.total ?? 0,
     isLoading: head.isPending,
+    /** Every page has arrived once (it stays true while later polls run). */
+    complete: head.data !== undefined && (boundary === undefined || tail.data !== undefined),
     error: head.error,
     updatedAt: head.dataUpdatedAt,
   };
@@ -95,16 +97,12 @@ export function useHistoryPage(filters: CallFilters, page: number, pageSize: num
 /** Calls behind the hourly chart: the newest `cap` matching the filters. */
 export const CHART_CAP = 5_000;
 
-/** True once the newest calls are loaded: heavier secondary reads wait so first markers come sooner. */
-function useLiveReady(): boolean {
-  return useQuery({ queryKey: LIVE_HEAD, queryFn: listNewestCalls, enabled: false, notifyOnChangeProps: ["isSuccess"] }).isSuccess;
-}
-
-export function useChartCalls(filters: CallFilters) {
+/** `enabled` waits for the live calls, so the map's first markers do not queue behind the chart. */
+export function useChartCalls(filters: CallFilters, enabled: boolean) {
   return useQuery({
     queryKey: ["calls", "chart", filters],
     queryFn: () => listAllCalls(filters, CHART_CAP),
-    enabled: useLiveReady(),
+    enabled,
     placeholderData: keepPreviousData,
     refetchInterval: TAIL_POLL_MS,
   });
