@@ -80,15 +80,14 @@ async function measure(browser: Browser): Promise<Run> {
   page.on("requestfinished", (request) => {
     if (!firstListingMs && request.url().includes("/api/calls?")) firstListingMs = request.timing().responseEnd;
   });
-  await page.goto(base, { waitUntil: "commit" });
+  const navigation = await page.goto(base, { waitUntil: "commit" });
   await page.locator(".leaflet-marker-pane .leaflet-marker-icon").first().waitFor({ state: "visible", timeout: 30_000 });
   const wallMs = Date.now() - started;
   const firstMarkerMs = Math.round(await page.evaluate(() => (window as unknown as { __firstMarkerMs: number }).__firstMarkerMs));
   await page.waitForLoadState("networkidle").catch(() => undefined);
-  // First-load JS: the scripts the HTML itself names (the map chunk comes after hydration).
-  const initial = new Set(
-    await page.evaluate(() => Array.from(document.querySelectorAll("script[src]"), (script) => (script as HTMLScriptElement).src)),
-  );
+  // First-load JS: the scripts the HTML itself names (the map chunk is requested by script later).
+  const html = (await navigation?.text()) ?? "";
+  const initial = new Set(Array.from(html.matchAll(/<script[^>]+src="([^"]+)"/g), (match) => new URL(match[1], base).href));
   const sum = (urls: Iterable<string>) => Array.from(urls).reduce((total, url) => total + (scripts.get(url) ?? 0), 0);
   const run = {
     firstMarkerMs,

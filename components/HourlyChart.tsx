@@ -37,7 +37,8 @@ export function HourlyChart({ calls, total, capped }: { calls: CallRecord[]; tot
   const peak = Math.max(...buckets.map((bucket) => bucket.total));
   const width = 600;
   const height = 120;
-  const slot = width / buckets.length;
+  // At least a day's worth of slots, so a short range does not draw one bar the chart's width.
+  const slot = width / Math.max(buckets.length, 24);
   const scale = (height - 4) / peak;
   const summary =
     `Calls per hour by severity: ${calls.length.toLocaleString()} calls over ${buckets.length} hours, ` +

@@ -47,6 +47,7 @@ export async function openDashboard(page: Page): Promise<void> {
 
 /** Screenshots of the main views are kept as test artifacts. */
 export async function saveScreenshot(page: Page, name: string, fullPage = false): Promise<void> {
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage });
 }
 
