@@ -1,35 +1,15 @@
 import { z } from "zod";
 import { invalidParameter } from "../http/api-error";
+import { EMERGENCY_TYPES, SEVERITIES } from "../scenarios/types";
 import { STATUSES } from "./workflow";
 
-export { STATUSES };
+// One list of each, shared with the simulator (lib/scenarios) and the dashboard.
+export { EMERGENCY_TYPES, SEVERITIES, STATUSES };
 
 /**
  * The zod schemas of the calls API: they validate requests, type the responses, and are the
  * source of the OpenAPI document (lib/openapi.ts), so the documentation cannot drift.
  */
-
-export const SEVERITIES = ["critical", "high", "moderate"] as const;
-/** The spec's fourteen types plus the three decisions.md named (power_lines_down, ...). */
-export const EMERGENCY_TYPES = [
-  "structure_fire",
-  "evacuation_assistance",
-  "trapped_person",
-  "medical_emergency",
-  "shelter_information",
-  "flooding",
-  "wind_damage",
-  "power_outage",
-  "evacuation_needed",
-  "building_collapse",
-  "gas_leak",
-  "debris_injury",
-  "building_damage",
-  "vehicle_accident",
-  "power_lines_down",
-  "shelter_needed",
-  "medical_injuries",
-] as const;
 
 export type Severity = (typeof SEVERITIES)[number];
 export type CallStatus = (typeof STATUSES)[number];
