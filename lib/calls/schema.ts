@@ -1,42 +1,16 @@
 import { z } from "zod";
 import { invalidParameter } from "../http/api-error";
+import { EMERGENCY_TYPES, SEVERITIES, STATUSES, TABLE_NAME_PATTERN } from "../vocabulary";
 
 /**
  * The zod schemas of the calls API: they validate requests, type the responses, and are the
  * source of the OpenAPI document (lib/openapi.ts), so the documentation cannot drift.
  */
 
-export const SEVERITIES = ["critical", "high", "moderate"] as const;
-export const STATUSES = ["active", "dispatched", "enroute", "resolved", "failed"] as const;
-/** The spec's fourteen types plus the three decisions.md named (power_lines_down, ...). */
-export const EMERGENCY_TYPES = [
-  "structure_fire",
-  "evacuation_assistance",
-  "trapped_person",
-  "medical_emergency",
-  "shelter_information",
-  "flooding",
-  "wind_damage",
-  "power_outage",
-  "evacuation_needed",
-  "building_collapse",
-  "gas_leak",
-  "debris_injury",
-  "building_damage",
-  "vehicle_accident",
-  "power_lines_down",
-  "shelter_needed",
-  "medical_injuries",
-] as const;
-
-export type Severity = (typeof SEVERITIES)[number];
-export type CallStatus = (typeof STATUSES)[number];
+export { EMERGENCY_TYPES, SEVERITIES, STATUSES, TABLE_NAME_PATTERN, type CallStatus, type Severity } from "../vocabulary";
 
 export const severitySchema = z.enum(SEVERITIES);
 export const statusSchema = z.enum(STATUSES);
-
-/** `table_name` as the simulate endpoint accepts it (decisions.md). */
-export const TABLE_NAME_PATTERN = /^[A-Za-z0-9_.-]{3,255}$/;
 
 /** ISO 8601 date (`2025-01-31`) or date-time (`2025-01-31T14:05`, seconds, fraction, `Z`/offset optional). */
 export const ISO_DATE_PATTERN =
