@@ -2,7 +2,7 @@
 
 import dynamic from "next/dynamic";
 import { useCallback, useState } from "react";
-import { SEVERITIES } from "@/lib/scenarios/types";
+import { SEVERITIES } from "@/lib/vocabulary";
 import { ApiRequestError } from "./api";
 import { SEVERITY_LABEL } from "./call-status";
 import type { MapCommand } from "./CallMap";

@@ -1,8 +1,7 @@
 "use client";
 
 import { useState, type FormEvent } from "react";
-import { STATUSES } from "@/lib/calls/workflow";
-import { EMERGENCY_TYPES, SEVERITIES } from "@/lib/scenarios/types";
+import { EMERGENCY_TYPES, SEVERITIES, STATUSES } from "@/lib/vocabulary";
 import { ApiRequestError, listAllCalls, type CallFilters } from "./api";
 import { CallDetail } from "./CallDetail";
 import { humanize, STATUS_LABEL } from "./call-status";

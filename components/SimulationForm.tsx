@@ -3,13 +3,13 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { DEFAULT_SCENARIO_ID, SCENARIOS } from "@/lib/scenarios";
+import { TABLE_NAME_PATTERN } from "@/lib/vocabulary";
 import { simulate, type SimulateRequest, type SimulateResult } from "./api";
 import { humanize } from "./call-status";
 import { useNow } from "./use-now";
 
 /** The dashboard offers 1 to 100 calls (the API itself takes up to 1000). */
 const MAX_CALLS = 100;
-const TABLE_NAME = /^[A-Za-z0-9_.-]{3,255}$/;
 const DEFAULT_TABLE = "wildfire-simulation-calls";
 
 interface Errors { num_calls?: string; table_name?: string }
@@ -20,7 +20,7 @@ function validate(numCalls: string, tableName: string): Errors {
   if (numCalls.trim() === "" || !Number.isInteger(n) || n < 1 || n > MAX_CALLS) {
     errors.num_calls = `Enter a whole number of calls from 1 to ${MAX_CALLS}.`;
   }
-  if (!TABLE_NAME.test(tableName)) {
+  if (!TABLE_NAME_PATTERN.test(tableName)) {
     errors.table_name = "Use 3 to 255 letters, digits, dots, dashes or underscores.";
   }
   return errors;

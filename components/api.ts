@@ -3,7 +3,7 @@
  * spec and decisions). Client-side code only.
  */
 
-import type { CallStatus } from "@/lib/calls/workflow";
+import type { CallStatus } from "@/lib/vocabulary";
 
 export interface CallRecord {
   conversation_id: string;

@@ -1,5 +1,5 @@
-import { nextStatuses, STATUSES, type CallStatus } from "@/lib/calls/workflow";
-import type { Severity } from "@/lib/scenarios/types";
+import { nextStatuses } from "@/lib/calls/workflow";
+import { STATUSES, type CallStatus, type Severity } from "@/lib/vocabulary";
 
 const OPEN_STATUSES: readonly string[] = STATUSES.filter((status) => nextStatuses(status).length > 0);
 

@@ -6,7 +6,7 @@ import {
   ApiRequestError, getCall, listAllCalls, listCalls, listNewestCalls, MAX_PAGE, updateCallStatus,
   type CallDetail, type CallFilters, type CallRecord, type CallsPage,
 } from "./api";
-import type { CallStatus } from "@/lib/calls/workflow";
+import type { CallStatus } from "@/lib/vocabulary";
 import { STATUS_LABEL } from "./call-status";
 import { useNotify } from "./providers";
 

@@ -1,24 +1,16 @@
 import { z } from "zod";
 import { invalidParameter } from "../http/api-error";
-import { EMERGENCY_TYPES, SEVERITIES } from "../scenarios/types";
-import { STATUSES } from "./workflow";
-
-// One list of each, shared with the simulator (lib/scenarios) and the dashboard.
-export { EMERGENCY_TYPES, SEVERITIES, STATUSES };
+import { EMERGENCY_TYPES, SEVERITIES, STATUSES, TABLE_NAME_PATTERN } from "../vocabulary";
 
 /**
  * The zod schemas of the calls API: they validate requests, type the responses, and are the
  * source of the OpenAPI document (lib/openapi.ts), so the documentation cannot drift.
  */
 
-export type Severity = (typeof SEVERITIES)[number];
-export type CallStatus = (typeof STATUSES)[number];
+export { EMERGENCY_TYPES, SEVERITIES, STATUSES, TABLE_NAME_PATTERN, type CallStatus, type Severity } from "../vocabulary";
 
 export const severitySchema = z.enum(SEVERITIES);
 export const statusSchema = z.enum(STATUSES);
-
-/** `table_name` as the simulate endpoint accepts it (decisions.md). */
-export const TABLE_NAME_PATTERN = /^[A-Za-z0-9_.-]{3,255}$/;
 
 /** ISO 8601 date (`2025-01-31`) or date-time (`2025-01-31T14:05`, seconds, fraction, `Z`/offset optional). */
 export const ISO_DATE_PATTERN =

@@ -1,10 +1,9 @@
 /**
  * The status workflow of decisions.md, in one place: forward along active -> dispatched ->
  * enroute -> resolved (skipping allowed), any non-final status -> failed; resolved and failed
- * are final. Pure data and functions: the API enforces it, the dashboard offers its buttons by it.
+ * are final. Pure functions: the API enforces it, the dashboard offers its buttons by it.
  */
-export const STATUSES = ["active", "dispatched", "enroute", "resolved", "failed"] as const;
-export type CallStatus = (typeof STATUSES)[number];
+import { STATUSES, type CallStatus } from "../vocabulary";
 
 /** The forward path; any status may skip ahead along it. */
 const FORWARD: readonly CallStatus[] = ["active", "dispatched", "enroute", "resolved"];

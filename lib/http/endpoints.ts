@@ -2,8 +2,8 @@ import type { RateLimitPolicy } from "../rate-limit";
 import type { ErrorFormat } from "./error-format";
 
 /**
- * Every API endpoint and its protection, in one table. `apiRoute(format, route, handler)` looks
- * its route up here for the rate limit and the API-key requirement; proxy.ts uses the paths and
+ * Every API endpoint and its protection, in one table. `apiRoute(route, handler)` looks
+ * its route up here for the error format, the rate limit and the API-key requirement; proxy.ts uses the paths and
  * methods to answer 405 in the endpoint's own error format.
  */
 export type RouteName = "simulate" | "calls" | "call" | "webhook" | "health" | "openapi" | "session";

@@ -1,7 +1,7 @@
 import { log } from "../log";
 import { ApiError } from "./api-error";
 import { errorResponse, type ErrorFormat } from "./error-format";
-import type { RouteName } from "./endpoints";
+import { endpoints, type RouteName } from "./endpoints";
 import { applyRateLimit, requireAccess } from "./protection";
 
 export { errorBody, errorResponse, json, type ErrorFormat } from "./error-format";
@@ -30,15 +30,12 @@ function withHeaders(response: Response, headers: Record<string, string>): Respo
 
 /**
  * Wraps a route handler so every failure answers in the endpoint's documented format. `route`
- * names the endpoint: its rate limit and API-key requirement come from lib/http/endpoints, so
- * route files stay free of them. Limits are counted before the key is checked, so guessing keys
+ * names the endpoint: its error format, rate limit and API-key requirement come from
+ * lib/http/endpoints, so route files stay free of them. Limits are counted before the key is checked, so guessing keys
  * is limited too.
  */
-export function apiRoute<Context = unknown>(
-  format: ErrorFormat,
-  route: RouteName,
-  handler: Handler<Context>,
-): Handler<Context> {
+export function apiRoute<Context = unknown>(route: RouteName, handler: Handler<Context>): Handler<Context> {
+  const { format } = endpoints[route];
   return async (request, context) => {
     let limitHeaders: Record<string, string> = {};
     let response: Response;

@@ -1,29 +1,8 @@
 /** The shape of a disaster scenario: pure data, shared by the simulator, the API and the dashboard. */
 
-export const SEVERITIES = ["critical", "high", "moderate"] as const;
-export type Severity = (typeof SEVERITIES)[number];
+import type { EmergencyType, Severity } from "../vocabulary";
 
-/** Every emergency kind the scenarios produce: the spec's 14 plus the 3 named in decisions.md. */
-export const EMERGENCY_TYPES = [
-  "structure_fire",
-  "evacuation_assistance",
-  "trapped_person",
-  "medical_emergency",
-  "shelter_information",
-  "flooding",
-  "wind_damage",
-  "power_outage",
-  "evacuation_needed",
-  "building_collapse",
-  "gas_leak",
-  "debris_injury",
-  "building_damage",
-  "vehicle_accident",
-  "power_lines_down",
-  "shelter_needed",
-  "medical_injuries",
-] as const;
-export type EmergencyType = (typeof EMERGENCY_TYPES)[number];
+export { EMERGENCY_TYPES, type EmergencyType, SEVERITIES, type Severity } from "../vocabulary";
 
 export interface LatLon {
   lat: number;

@@ -1,3 +1,3 @@
 export { AI_THRESHOLD, runSimulation, simulationResultSchema, type SimulationResult } from "./run";
-export { DEFAULT_TABLE_NAME, MAX_CALLS, MIN_CALLS, parseSimulateRequest, TABLE_NAME_PATTERN } from "./request";
+export { DEFAULT_TABLE_NAME, MAX_CALLS, MIN_CALLS, parseSimulateRequest } from "./request";
 export { generateCalls, type SimulatedCall } from "./generate";

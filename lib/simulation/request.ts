@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { ApiError, invalidParameter } from "../http/api-error";
 import { DEFAULT_SCENARIO_ID, findScenario, type Scenario, SCENARIO_IDS } from "../scenarios";
+import { TABLE_NAME_PATTERN } from "../vocabulary";
 
 export const MIN_CALLS = 1;
 export const MAX_CALLS = 1000;
 export const DEFAULT_TABLE_NAME = "wildfire-simulation-calls";
-export const TABLE_NAME_PATTERN = /^[A-Za-z0-9_.-]{3,255}$/;
 
 export interface SimulateRequest {
   scenario: Scenario;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ApiError } from "../http/api-error";
+import { SEVERITIES, type Severity } from "../vocabulary";
 
 /**
  * The post-call event as the spec describes it, and as the real platform (ElevenLabs) sends it:
@@ -116,8 +117,6 @@ export function normaliseIdentifier(value: string): string {
   return value.trim().toLowerCase().replace(/[\s-]+/g, "_");
 }
 
-export const SEVERITIES = ["critical", "high", "moderate"] as const;
-export type Severity = (typeof SEVERITIES)[number];
 
 const severitySynonyms: Record<string, Severity> = {
   life_threatening: "critical",

@@ -4,7 +4,7 @@ import { apiRoute, json } from "@/lib/http/respond";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute("calls", "calls", async (request) => {
+export const GET = apiRoute("calls", async (request) => {
   const query = parseListQuery(new URL(request.url).searchParams);
   return json(await listCalls(query));
 });

@@ -3,4 +3,4 @@ import { buildOpenApiDocument } from "@/lib/openapi";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute("calls", "openapi", async () => json(buildOpenApiDocument()));
+export const GET = apiRoute("openapi", async () => json(buildOpenApiDocument()));

@@ -13,7 +13,7 @@ const sessionRequest = z.object({ api_key: z.string().min(1).max(1024) });
 const isHttps = (request: Request) => new URL(request.url).protocol === "https:";
 
 /** POST {api_key}: 204 with the session cookie; 401 UNAUTHORIZED for a wrong key. */
-export const POST = apiRoute("calls", "session", async (request) => {
+export const POST = apiRoute("session", async (request) => {
   const parsed = sessionRequest.safeParse(await readJsonBody(request, 4096));
   if (!parsed.success) throw invalidParameter("Invalid api_key", "api_key must be a non-empty string");
   const cookie = openSession(parsed.data.api_key, getConfig().API_KEY, isHttps(request));
@@ -21,6 +21,6 @@ export const POST = apiRoute("calls", "session", async (request) => {
 });
 
 /** DELETE: forget the session (sign out). */
-export const DELETE = apiRoute("calls", "session", async (request) => {
+export const DELETE = apiRoute("session", async (request) => {
   return new Response(null, { status: 204, headers: { "set-cookie": closedSession(isHttps(request)) } });
 });

@@ -4,7 +4,7 @@ import { parseSimulateRequest, runSimulation } from "@/lib/simulation";
 
 export const dynamic = "force-dynamic";
 
-export const POST = apiRoute("simulation", "simulate", async (request) => {
+export const POST = apiRoute("simulate", async (request) => {
   const simulation = parseSimulateRequest(await readJsonBody(request));
   return json(await runSimulation(simulation));
 });

@@ -6,7 +6,7 @@ import { signatureHeaderOf } from "@/lib/webhook/signature";
 export const dynamic = "force-dynamic";
 
 /** Post-call events from the voice-agent platform (see docs/webhook.md). */
-export const POST = apiRoute("webhook", "webhook", async (request) => {
+export const POST = apiRoute("webhook", async (request) => {
   requireJsonContentType(request);
   const rawBody = await readBodyBytes(request, WEBHOOK_MAX_BODY_BYTES);
   const outcome = await receiveWebhook({ rawBody, signatureHeader: signatureHeaderOf(request.headers) });

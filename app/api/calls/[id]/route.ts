@@ -10,12 +10,12 @@ interface Context {
   params: Promise<{ id: string }>;
 }
 
-export const GET = apiRoute<Context>("calls", "call", async (_request, { params }) => {
+export const GET = apiRoute<Context>("call", async (_request, { params }) => {
   const { id } = await params;
   return json(await getCall(id));
 });
 
-export const PATCH = apiRoute<Context>("calls", "call", async (request, { params }) => {
+export const PATCH = apiRoute<Context>("call", async (request, { params }) => {
   const { id } = await params;
   const { status } = parseStatusUpdate(await readJsonBody(request));
   return json(await updateCallStatus(id, status));

@@ -1,0 +1,36 @@
+/**
+ * The enumerations of the interface (service-spec.md and decisions.md), defined once: the
+ * simulator, the webhook, the calls API and the dashboard all speak them. Pure data, safe for the
+ * client bundle.
+ */
+
+export const SEVERITIES = ["critical", "high", "moderate"] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+export const STATUSES = ["active", "dispatched", "enroute", "resolved", "failed"] as const;
+export type CallStatus = (typeof STATUSES)[number];
+
+/** The spec's fourteen emergency types plus the three decisions.md named. */
+export const EMERGENCY_TYPES = [
+  "structure_fire",
+  "evacuation_assistance",
+  "trapped_person",
+  "medical_emergency",
+  "shelter_information",
+  "flooding",
+  "wind_damage",
+  "power_outage",
+  "evacuation_needed",
+  "building_collapse",
+  "gas_leak",
+  "debris_injury",
+  "building_damage",
+  "vehicle_accident",
+  "power_lines_down",
+  "shelter_needed",
+  "medical_injuries",
+] as const;
+export type EmergencyType = (typeof EMERGENCY_TYPES)[number];
+
+/** `table_name` of a simulation (decisions.md). */
+export const TABLE_NAME_PATTERN = /^[A-Za-z0-9_.-]{3,255}$/;
