@@ -1,12 +1,13 @@
+import { preload } from "react-dom";
+import { Dashboard } from "@/components/Dashboard";
+import { LIVE_HEAD_URL } from "@/components/api";
+import { getConfig } from "@/lib/config";
+
+// The tile URL is read from the environment when the page is served, not frozen into the build.
+export const dynamic = "force-dynamic";
+
 export default function HomePage() {
-  return (
-    <main style={{ padding: "2rem", maxWidth: 720 }}>
-      <h1>Mayday dispatch</h1>
-      <p>
-        Emergency calls from the voice agent and from disaster simulations. The API is served
-        under <code>/api</code>: <a href="/api/health">/api/health</a> tells whether the service
-        can take calls.
-      </p>
-    </main>
-  );
+  // The newest calls start loading with the HTML instead of after the scripts (first markers sooner).
+  preload(LIVE_HEAD_URL, { as: "fetch", crossOrigin: "anonymous" });
+  return <Dashboard tileUrl={getConfig().NEXT_PUBLIC_MAP_TILE_URL} />;
 }

@@ -1,27 +1,11 @@
 import { ApiError, notFound } from "../http/api-error";
 import { bumpCallsVersion } from "./cache";
 import { getCall } from "./detail";
-import { type CallDetail, type CallStatus, STATUSES } from "./schema";
+import { type CallDetail, type CallStatus } from "./schema";
 import { withCallStore } from "./store";
+import { canTransition, nextStatuses } from "./workflow";
 
-/** The forward path; any status may skip ahead along it. */
-const FORWARD: readonly CallStatus[] = ["active", "dispatched", "enroute", "resolved"];
-const FINAL: readonly CallStatus[] = ["resolved", "failed"];
-
-/**
- * The status workflow of decisions.md, in one place: forward along active -> dispatched ->
- * enroute -> resolved (skipping allowed), any non-final status -> failed; resolved and failed
- * are final.
- */
-export function canTransition(from: CallStatus, to: CallStatus): boolean {
-  if (FINAL.includes(from)) return false;
-  if (to === "failed") return true;
-  return FORWARD.indexOf(to) > FORWARD.indexOf(from);
-}
-
-export function nextStatuses(from: CallStatus): CallStatus[] {
-  return STATUSES.filter((to) => canTransition(from, to));
-}
+export { canTransition, nextStatuses };
 
 function invalidTransition(from: CallStatus, to: CallStatus): ApiError {
   const allowed = nextStatuses(from);

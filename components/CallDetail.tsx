@@ -1,0 +1,78 @@
+"use client";
+
+import { humanize, STATUS_LABEL } from "./call-status";
+import { formatTime } from "./format";
+import { SeverityBadge } from "./SeverityIcon";
+import { StatusActions } from "./StatusActions";
+import { useCallDetail } from "./use-calls";
+
+function Field({ label, value }: { label: string; value: React.ReactNode }) {
+  if (value === null || value === undefined || value === "") return null;
+  return (
+    <>
+      <dt>{label}</dt>
+      <dd>{value}</dd>
+    </>
+  );
+}
+
+/** The full record of one call, its status history and its summary. */
+export function CallDetail({ id, onClose, onShowOnMap }: { id: string; onClose: () => void; onShowOnMap: (id: string) => void }) {
+  const { data: call, error, isPending } = useCallDetail(id);
+  return (
+    <section className="panel call-detail" aria-labelledby="detail-title">
+      <header className="panel-head">
+        <h3 id="detail-title">Call {id}</h3>
+        <button type="button" onClick={onClose} aria-label="Close call details">
+          Close
+        </button>
+      </header>
+      {isPending ? (
+        <p className="muted">Loading…</p>
+      ) : error || !call ? (
+        <p role="alert">The call could not be loaded: {error?.message}</p>
+      ) : (
+        <>
+          <p className="detail-headline">
+            <SeverityBadge severity={call.severity} /> <strong>{humanize(call.emergency_type)}</strong>{" "}
+            <span className={`status status-${call.status}`}>{STATUS_LABEL[call.status] ?? call.status}</span>
+          </p>
+          <StatusActions id={call.conversation_id} status={call.status} />
+          <h4>Transcript summary</h4>
+          <p className="detail-summary">{call.summary || "No summary."}</p>
+          <dl className="detail-fields">
+            <Field label="Time" value={formatTime(call.timestamp)} />
+            <Field label="Location" value={call.location} />
+            <Field label="Area" value={call.area} />
+            <Field
+              label="Coordinates"
+              value={call.latitude !== null && call.longitude !== null ? `${call.latitude.toFixed(5)}, ${call.longitude.toFixed(5)}` : "Not located"}
+            />
+            <Field label="Source" value={call.simulation ? `Simulation: ${call.scenario_name ?? call.scenario}` : `Voice agent ${call.agent_id ?? ""}`} />
+            <Field label="Table" value={call.table_name} />
+            <Field label="Description" value={call.description} />
+            <Field label="Caller" value={call.caller_phone} />
+            <Field label="Duration" value={call.duration_secs !== undefined ? `${call.duration_secs} s` : undefined} />
+            <Field label="Transcript turns" value={call.transcript_length} />
+            <Field label="Call successful" value={call.call_successful === undefined ? undefined : call.call_successful ? "Yes" : "No"} />
+            <Field label="Recorded" value={new Date(call.created_at).toLocaleString()} />
+          </dl>
+          <h4>Status history</h4>
+          <ol className="status-history">
+            {call.history.map((change) => (
+              <li key={`${change.status}-${change.changed_at}`}>
+                <span className={`status status-${change.status}`}>{STATUS_LABEL[change.status] ?? change.status}</span>{" "}
+                <time dateTime={change.changed_at}>{new Date(change.changed_at).toLocaleString()}</time>
+              </li>
+            ))}
+          </ol>
+          {call.latitude !== null && (
+            <button type="button" onClick={() => onShowOnMap(call.conversation_id)}>
+              Show on map
+            </button>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,164 @@
+/**
+ * The dashboard's only door to the server: typed calls to the public API (shapes from the service
+ * spec and decisions). Client-side code only.
+ */
+
+import type { CallStatus } from "@/lib/vocabulary";
+
+export interface CallRecord {
+  conversation_id: string;
+  timestamp: number;
+  agent_id?: string;
+  summary: string;
+  call_successful?: boolean;
+  duration_secs?: number;
+  transcript_length?: number;
+  created_at: string;
+  emergency_type: string;
+  location: string;
+  latitude: number | null;
+  longitude: number | null;
+  severity: string;
+  status: string;
+  simulation: boolean;
+  scenario: string | null;
+  scenario_name: string | null;
+  // Extras of simulated records.
+  call_id?: string;
+  area?: string | null;
+  caller_phone?: string | null;
+  description?: string | null;
+  table_name?: string;
+}
+
+export interface CallDetail extends CallRecord {
+  history: { status: string; changed_at: string }[];
+}
+
+export interface CallFilters {
+  emergency_type?: string;
+  severity?: string;
+  status?: string;
+  start_date?: string;
+  end_date?: string;
+  location?: string;
+  simulation?: "true" | "false";
+  table_name?: string;
+}
+
+export interface CallsPage {
+  calls: CallRecord[];
+  pagination: { limit: number; offset: number; total: number; has_more: boolean };
+  filters: Record<string, unknown>;
+}
+
+export interface SimulateRequest {
+  scenario: string;
+  num_calls: number;
+  table_name: string;
+}
+
+export interface SimulateResult {
+  message: string;
+  scenario: string;
+  total_requested: number;
+  successful: number;
+  failed: number;
+  generation_method: string;
+  sample_calls: { call_id: string; location: string; emergency_type: string }[];
+  errors: string[];
+  ai_fallbacks?: number;
+}
+
+/** A failed request: `status` 0 means the API could not be reached at all. */
+export class ApiRequestError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly code?: string,
+  ) {
+    super(message);
+    this.name = "ApiRequestError";
+  }
+
+  get unreachable(): boolean {
+    return this.status === 0 || this.status >= 500;
+  }
+}
+
+async function request<T>(path: string, init?: RequestInit): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      ...init,
+      // No extra header on reads: the browser then reuses the page's preload of the newest calls.
+      headers: init?.body ? { accept: "application/json", "content-type": "application/json" } : undefined,
+      credentials: "same-origin",
+    });
+  } catch {
+    throw new ApiRequestError(0, "The Mayday API cannot be reached");
+  }
+  const body: unknown = await response.json().catch(() => undefined);
+  if (!response.ok) {
+    // Calls errors carry `message`, simulation errors `details`; both carry `error`.
+    const fields = (body ?? {}) as { message?: string; details?: string; error?: string; error_code?: string };
+    const message = fields.message ?? fields.details ?? fields.error ?? `Request failed (${response.status})`;
+    throw new ApiRequestError(response.status, message, fields.error_code);
+  }
+  return body as T;
+}
+
+function query(params: Record<string, string | number | undefined>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value !== undefined && value !== "") search.set(key, String(value));
+  }
+  return search.toString();
+}
+
+export function listCalls(filters: CallFilters, limit: number, offset: number): Promise<CallsPage> {
+  return request(`/api/calls?${query({ ...filters, limit, offset })}`);
+}
+
+export function getCall(id: string): Promise<CallDetail> {
+  return request(`/api/calls/${encodeURIComponent(id)}`);
+}
+
+export function updateCallStatus(id: string, status: CallStatus): Promise<CallRecord> {
+  return request(`/api/calls/${encodeURIComponent(id)}`, {
+    method: "PATCH",
+    body: JSON.stringify({ status }),
+  });
+}
+
+export function simulate(body: SimulateRequest): Promise<SimulateResult> {
+  return request("/api/simulate", { method: "POST", body: JSON.stringify(body) });
+}
+
+/** The largest page the API serves. */
+export const MAX_PAGE = 1000;
+
+/** The newest page of calls: what the map and queue need first (the page preloads this URL). */
+export const LIVE_HEAD_URL = `/api/calls?${query({ limit: MAX_PAGE, offset: 0 })}`;
+
+export function listNewestCalls(): Promise<CallsPage> {
+  return request(LIVE_HEAD_URL);
+}
+
+/**
+ * Every call matching `filters`, newest first, up to `cap`: the first page tells the total, the
+ * rest are fetched a few at a time.
+ */
+export async function listAllCalls(filters: CallFilters, cap: number): Promise<{ calls: CallRecord[]; total: number }> {
+  const first = await listCalls(filters, Math.min(MAX_PAGE, cap), 0);
+  const total = first.pagination.total;
+  const wanted = Math.min(total, cap);
+  const offsets: number[] = [];
+  for (let offset = first.calls.length; offset < wanted; offset += MAX_PAGE) offsets.push(offset);
+  const pages: CallRecord[][] = [first.calls];
+  for (let i = 0; i < offsets.length; i += 3) {
+    const batch = offsets.slice(i, i + 3).map((offset) => listCalls(filters, Math.min(MAX_PAGE, wanted - offset), offset));
+    for (const page of await Promise.all(batch)) pages.push(page.calls);
+  }
+  return { calls: pages.flat(), total };
+}

@@ -1,0 +1,36 @@
+import { nextStatuses } from "@/lib/calls/workflow";
+import { STATUSES, type CallStatus, type Severity } from "@/lib/vocabulary";
+
+const OPEN_STATUSES: readonly string[] = STATUSES.filter((status) => nextStatuses(status).length > 0);
+
+/** Open: not yet resolved or failed (the queue's calls). */
+export function isOpen(status: string): boolean {
+  return OPEN_STATUSES.includes(status);
+}
+
+/** The statuses a call may move to next (none for a status this page does not know). */
+export function statusOptions(status: string): CallStatus[] {
+  return isOpen(status) ? nextStatuses(status as CallStatus) : [];
+}
+
+export const STATUS_LABEL: Record<string, string> = {
+  active: "Active",
+  dispatched: "Dispatched",
+  enroute: "En route",
+  resolved: "Resolved",
+  failed: "Failed",
+};
+
+export const SEVERITY_RANK: Record<string, number> = { critical: 0, high: 1, moderate: 2 };
+
+/** Unknown severities (a voice agent may say anything) sort and draw like moderate. */
+export function severityOf(value: string): Severity {
+  return value === "critical" || value === "high" ? value : "moderate";
+}
+
+export const SEVERITY_LABEL: Record<Severity, string> = { critical: "Critical", high: "High", moderate: "Moderate" };
+
+export function humanize(value: string): string {
+  const text = value.replace(/_/g, " ");
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

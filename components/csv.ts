@@ -1,0 +1,31 @@
+import type { CallRecord } from "./api";
+
+const COLUMNS: (keyof CallRecord)[] = [
+  "conversation_id", "timestamp", "created_at", "emergency_type", "severity", "status", "location",
+  "latitude", "longitude", "simulation", "scenario", "scenario_name", "table_name", "caller_phone",
+  "duration_secs", "summary",
+];
+
+function cell(value: unknown): string {
+  if (value === null || value === undefined) return "";
+  const text = String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** RFC 4180 CSV with a header row, one line per call. */
+export function callsToCsv(calls: CallRecord[]): string {
+  const lines = [COLUMNS.join(",")];
+  for (const call of calls) lines.push(COLUMNS.map((column) => cell(call[column])).join(","));
+  return lines.join("\r\n") + "\r\n";
+}
+
+export function downloadText(text: string, filename: string, type: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = filename;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

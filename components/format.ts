@@ -1,0 +1,20 @@
+/** Display helpers shared by the dashboard's panels. */
+
+export function formatTime(unixSeconds: number): string {
+  return new Date(unixSeconds * 1000).toLocaleString(undefined, {
+    month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit",
+  });
+}
+
+export function formatClock(date: Date): string {
+  return date.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+}
+
+/** Waiting time as `m:ss` under an hour, `h h mm m` beyond. */
+export function formatWaiting(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds));
+  const hours = Math.floor(s / 3600);
+  const minutes = Math.floor((s % 3600) / 60);
+  if (hours > 0) return `${hours} h ${String(minutes).padStart(2, "0")} m`;
+  return `${minutes}:${String(s % 60).padStart(2, "0")}`;
+}

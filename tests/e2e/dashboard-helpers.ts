@@ -1,0 +1,61 @@
+import { expect, type APIRequestContext, type Page } from "@playwright/test";
+
+/** Any map tile, whatever NEXT_PUBLIC_MAP_TILE_URL says: tile URLs end in /{z}/{x}/{y}.png. */
+export const TILE_PATTERN = /\/\d+\/\d+\/\d+\.png(\?.*)?$/;
+
+/** The machines have no internet: tiles never load, so tests decide what the tile server does. */
+export async function tilesOffline(page: Page): Promise<void> {
+  await page.route(TILE_PATTERN, (route) => route.abort("internetdisconnected"));
+}
+
+// A 1x1 grey PNG, served as every tile when a test wants the map online.
+const TILE_PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mN4/P//fwAJ+wP9KobjigAAAABJRU5ErkJggg==",
+  "base64",
+);
+
+export async function tilesOnline(page: Page): Promise<void> {
+  await page.route(TILE_PATTERN, (route) => route.fulfill({ status: 200, contentType: "image/png", body: TILE_PNG }));
+}
+
+export interface Simulated {
+  message: string;
+  successful: number;
+  sample_calls: { call_id: string; location: string; emergency_type: string }[];
+}
+
+/** Stores calls through the public simulation endpoint (templates above 20 calls, so it is quick). */
+export async function simulateCalls(
+  request: APIRequestContext,
+  body: { scenario: string; num_calls: number; table_name: string; seed?: number },
+): Promise<Simulated> {
+  const response = await request.post("/api/simulate", { data: body });
+  expect(response.status(), await response.text()).toBe(200);
+  return (await response.json()) as Simulated;
+}
+
+export async function callStatus(request: APIRequestContext, id: string): Promise<{ status: string; history: { status: string }[] }> {
+  const response = await request.get(`/api/calls/${encodeURIComponent(id)}`);
+  expect(response.status()).toBe(200);
+  return response.json();
+}
+
+export async function openDashboard(page: Page): Promise<void> {
+  await page.goto("/");
+  await expect(page.getByTestId("last-updated")).toBeVisible();
+}
+
+/** Screenshots of the main views are kept as test artifacts. */
+export async function saveScreenshot(page: Page, name: string, fullPage = false): Promise<void> {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage });
+}
+
+/** One fresh call, the dashboard open with tiles offline, and that call's queue entry. */
+export async function openWithOneCall(page: Page, request: APIRequestContext, scenario: string, tableName: string, seed: number) {
+  const { sample_calls } = await simulateCalls(request, { scenario, num_calls: 1, table_name: tableName, seed });
+  const id = sample_calls[0].call_id;
+  await tilesOffline(page);
+  await openDashboard(page);
+  return { id, item: page.locator(`.queue-item[data-call-id="${id}"]`) };
+}

@@ -1,0 +1,251 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test } from "@playwright/test";
+import {
+  callStatus, openDashboard, openWithOneCall, saveScreenshot, simulateCalls, TILE_PATTERN, tilesOffline, tilesOnline,
+} from "./dashboard-helpers";
+
+// Every test owns the calls it makes: its own table name, so the shared database does not matter.
+test.describe("dispatcher dashboard", () => {
+  test("a simulation run from the form shows its result, markers, queue entries and history rows", async ({ page }) => {
+    await tilesOffline(page);
+    await openDashboard(page);
+    const form = page.getByRole("form", { name: "Run a disaster simulation" });
+    await form.getByLabel("Scenario").selectOption("earthquake_sf");
+    await form.getByLabel(/Number of calls/).fill("6");
+    await form.getByLabel("Table name").fill("e2e-form-run");
+    await form.getByRole("button", { name: "Run simulation" }).click();
+
+    const result = page.locator(".sim-result");
+    await expect(result).toContainText("Generated 6 calls for San Francisco Earthquake", { timeout: 30_000 });
+    await expect(result.getByTestId("sim-successful")).toHaveText("6");
+    await expect(result.getByTestId("sim-failed")).toHaveText("0");
+    const sampleIds = await result.locator(".sim-samples code").allTextContents();
+    expect(sampleIds.length).toBeGreaterThan(0);
+
+    // The queue lists them, and the map (moved to San Francisco) draws them.
+    for (const id of sampleIds) await expect(page.locator(`.queue-item[data-call-id="${id}"]`)).toBeVisible();
+    await expect(page.locator(".leaflet-marker-pane .call-marker, .leaflet-marker-pane .cluster-marker").first()).toBeVisible();
+    const titles = await page.locator(".leaflet-marker-pane .call-marker").evaluateAll((nodes) => nodes.map((node) => node.getAttribute("title") ?? ""));
+    const clustered = await page.locator(".leaflet-marker-pane .cluster-marker").count();
+    expect(titles.some((title) => /District/.test(title)) || clustered > 0).toBe(true);
+    await saveScreenshot(page, "dashboard");
+
+    const filters = page.getByRole("form", { name: "History filters" });
+    await filters.getByLabel("Table", { exact: true }).fill("e2e-form-run");
+    await filters.getByRole("button", { name: "Apply filters" }).click();
+    await expect(page.locator("#history-range")).toContainText("of 6");
+    await expect(page.locator(".history-table tbody tr")).toHaveCount(6);
+    for (const id of sampleIds) await expect(page.locator(`.history-table tr[data-call-id="${id}"]`)).toBeVisible();
+  });
+
+  test("bad simulation input is stopped in the form with the reason", async ({ page }) => {
+    await tilesOffline(page);
+    const posted: string[] = [];
+    page.on("request", (request) => {
+      if (request.url().endsWith("/api/simulate")) posted.push(request.url());
+    });
+    await openDashboard(page);
+    const form = page.getByRole("form", { name: "Run a disaster simulation" });
+    await form.getByLabel(/Number of calls/).fill("101");
+    await form.getByLabel("Table name").fill("no spaces allowed");
+    await form.getByRole("button", { name: "Run simulation" }).click();
+    await expect(form.getByText("Enter a whole number of calls from 1 to 100.")).toBeVisible();
+    await expect(form.getByText(/letters, digits, dots, dashes or underscores/)).toBeVisible();
+    await expect(form.getByLabel(/Number of calls/)).toHaveAttribute("aria-invalid", "true");
+    await form.getByLabel(/Number of calls/).fill("0");
+    await form.getByRole("button", { name: "Run simulation" }).click();
+    await expect(form.getByText("Enter a whole number of calls from 1 to 100.")).toBeVisible();
+    expect(posted).toEqual([]);
+  });
+
+  test("a call advances through its statuses from the queue and from its map popup", async ({ page, request }) => {
+    const { id, item } = await openWithOneCall(page, request, "nashville_tornado", "e2e-advance", 11);
+    await expect(item.locator(".status")).toHaveText("Active");
+    await item.getByRole("button", { name: "Dispatched", exact: true }).click();
+    await expect(item.locator(".status")).toHaveText("Dispatched");
+    await item.getByRole("button", { name: "En route", exact: true }).click();
+    await expect(item.locator(".status")).toHaveText("En route");
+    await expect.poll(async () => (await callStatus(request, id)).status).toBe("enroute");
+
+    // Selecting the call flies the map to it and opens its popup.
+    await item.getByRole("button", { name: /show on map/ }).click();
+    const popup = page.locator(`.call-popup[data-call-id="${id}"]`);
+    await expect(popup).toBeVisible();
+    await expect(popup).toContainText("En route");
+    await saveScreenshot(page, "map-popup");
+    await popup.getByRole("button", { name: "Resolved", exact: true }).click();
+
+    await expect(item).toHaveCount(0);
+    await expect.poll(async () => (await callStatus(request, id)).status).toBe("resolved");
+    const { history } = await callStatus(request, id);
+    expect(history.map((change) => change.status)).toEqual(["active", "dispatched", "enroute", "resolved"]);
+  });
+
+  test("a move the server refuses is rolled back with the server's message", async ({ page, request }) => {
+    const { id, item } = await openWithOneCall(page, request, "la_wildfire", "e2e-refused", 12);
+    await expect(item.locator(".status")).toHaveText("Active");
+
+    // Another dispatcher closes the call while this page still shows it open: hold this page's
+    // listing refreshes so its view stays the stale one.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/api\/calls\?/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    expect((await request.patch(`/api/calls/${id}`, { data: { status: "resolved" } })).status()).toBe(200);
+    const refusal = await request.patch(`/api/calls/${id}`, { data: { status: "dispatched" } });
+    expect(refusal.status()).toBe(409);
+    const { message, error_code } = await refusal.json();
+    expect(error_code).toBe("INVALID_TRANSITION");
+
+    await item.getByRole("button", { name: "Dispatched", exact: true }).click();
+    const notice = page.locator(".notice", { hasText: id });
+    await expect(notice).toContainText(message);
+    await expect(item.locator(".status")).toHaveText("Active");
+    await saveScreenshot(page, "refused-move");
+
+    release();
+    await expect(item).toHaveCount(0);
+  });
+
+  test("the history filters, pages, sorts, opens a record and exports CSV", async ({ page, request }) => {
+    await simulateCalls(request, { scenario: "hurricane_florida", num_calls: 30, table_name: "e2e-history", seed: 13 });
+    await tilesOffline(page);
+    await openDashboard(page);
+    const filters = page.getByRole("form", { name: "History filters" });
+    await filters.getByLabel("Table", { exact: true }).fill("e2e-history");
+    await filters.getByRole("button", { name: "Apply filters" }).click();
+    const range = page.locator("#history-range");
+    const rows = page.locator(".history-table tbody tr");
+    await expect(range).toContainText("Calls 1–25 of 30");
+    await expect(rows).toHaveCount(25);
+    await expect(page.locator(".hourly-chart svg")).toHaveAttribute("aria-label", /30 calls/);
+
+    await page.getByRole("button", { name: "Next page" }).click();
+    await expect(range).toContainText("Calls 26–30 of 30");
+    await expect(rows).toHaveCount(5);
+    await expect(page.getByRole("button", { name: "Next page" })).toBeDisabled();
+
+    // Oldest first reads the same listing from its far end.
+    const newestFirst = await request.get("/api/calls?table_name=e2e-history&limit=30");
+    const ids: string[] = (await newestFirst.json()).calls.map((call: { conversation_id: string }) => call.conversation_id);
+    await page.getByRole("button", { name: /^Time/ }).click();
+    await expect(range).toContainText("Calls 1–25 of 30");
+    await expect(rows.first()).toHaveAttribute("data-call-id", ids[29]);
+    await page.getByRole("button", { name: /^Time/ }).click();
+    await expect(rows.first()).toHaveAttribute("data-call-id", ids[0]);
+
+    // A second filter narrows the same listing the API gives.
+    await filters.getByLabel("Severity").selectOption("critical");
+    await filters.getByRole("button", { name: "Apply filters" }).click();
+    const critical = (await (await request.get("/api/calls?table_name=e2e-history&severity=critical")).json()).pagination.total;
+    await expect(range).toContainText(critical === 0 ? "No calls" : `of ${critical}`);
+    for (const row of await rows.all()) if (critical > 0) await expect(row).toContainText("Critical");
+
+    await filters.getByLabel("Severity").selectOption("");
+    await filters.getByRole("button", { name: "Apply filters" }).click();
+    await expect(range).toContainText("of 30");
+    await rows.first().getByRole("button").click();
+    const detail = page.locator(".call-detail");
+    const record = await callStatus(request, ids[0]);
+    await expect(detail).toContainText(ids[0]);
+    await expect(detail.getByText((record as unknown as { summary: string }).summary)).toBeVisible();
+    await expect(detail.locator(".status-history li")).toHaveCount(1);
+    await saveScreenshot(page, "history-detail", true);
+
+    const download = page.waitForEvent("download");
+    await page.getByRole("button", { name: "Export CSV" }).click();
+    const file = await download;
+    const csv = await (await file.createReadStream()).toArray();
+    const lines = Buffer.concat(csv).toString("utf8").trim().split("\r\n");
+    expect(lines[0]).toMatch(/^conversation_id,timestamp,/);
+    expect(lines).toHaveLength(31);
+  });
+
+  test("markers show on a plain background when tiles cannot load, and on tiles when they can", async ({ page, request }) => {
+    await simulateCalls(request, { scenario: "la_wildfire", num_calls: 3, table_name: "e2e-tiles", seed: 14 });
+    await tilesOffline(page);
+    await openDashboard(page);
+    await expect(page.getByText("Map tiles cannot be loaded")).toBeVisible();
+    await expect(page.locator(".map-frame")).toHaveClass(/tiles-offline/);
+    await expect(page.locator(".leaflet-marker-pane .leaflet-marker-icon").first()).toBeVisible();
+    await saveScreenshot(page, "offline-tiles");
+
+    await page.unroute(TILE_PATTERN);
+    await tilesOnline(page);
+    await page.reload();
+    await expect(page.locator(".leaflet-tile-loaded").first()).toBeAttached();
+    await expect(page.locator(".leaflet-marker-pane .leaflet-marker-icon").first()).toBeVisible();
+    await expect(page.locator(".map-frame")).not.toHaveClass(/tiles-offline/);
+    await expect(page.getByText("Map tiles cannot be loaded")).toHaveCount(0);
+  });
+
+  test("the page fetches nothing but the app and its tiles", async ({ page, request, baseURL }) => {
+    await simulateCalls(request, { scenario: "earthquake_sf", num_calls: 2, table_name: "e2e-network", seed: 15 });
+    const foreign: string[] = [];
+    const origin = new URL(baseURL as string).origin;
+    page.on("request", (req) => {
+      const url = new URL(req.url());
+      if (url.origin !== origin && !TILE_PATTERN.test(url.pathname) && url.protocol !== "data:") foreign.push(req.url());
+    });
+    await tilesOffline(page);
+    await openDashboard(page);
+    await expect(page.locator(".leaflet-marker-pane .leaflet-marker-icon").first()).toBeVisible();
+    await page.waitForTimeout(500);
+    expect(foreign).toEqual([]);
+  });
+
+  test("an unreachable API shows a banner and keeps the last data", async ({ page, request }) => {
+    await simulateCalls(request, { scenario: "earthquake_sf", num_calls: 1, table_name: "e2e-banner", seed: 16 });
+    await tilesOffline(page);
+    await openDashboard(page);
+    const before = await page.getByTestId("last-updated").textContent();
+    await page.route(/\/api\/calls/, (route) => route.abort("connectionrefused"));
+    await expect(page.locator(".banner[role=alert]", { hasText: "cannot be reached" })).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByTestId("last-updated")).toHaveText(before ?? "");
+    await expect(page.locator(".queue-item").first()).toBeVisible();
+    await saveScreenshot(page, "api-unreachable");
+    await page.unroute(/\/api\/calls/);
+    await expect(page.locator(".banner[role=alert]", { hasText: "cannot be reached" })).toHaveCount(0, { timeout: 20_000 });
+  });
+
+  test("a 401 from the API sends the dispatcher to the login page", async ({ page }) => {
+    await tilesOffline(page);
+    // As the API answers when API_KEY is set and no key was given.
+    await page.route(/\/api\/calls/, (route) =>
+      route.fulfill({ status: 401, json: { error: "Unauthorized", message: "API key required", error_code: "UNAUTHORIZED" } }),
+    );
+    await page.goto("/");
+    await expect(page).toHaveURL(/\/login\?next=%2F|\/login\?next=\//);
+  });
+
+  test("the dashboard has no serious accessibility violations", async ({ page, request }) => {
+    await simulateCalls(request, { scenario: "nashville_tornado", num_calls: 3, table_name: "e2e-axe", seed: 17 });
+    await tilesOffline(page);
+    await openDashboard(page);
+    await expect(page.locator(".queue-item").first()).toBeVisible();
+    await page.locator(".history-table tbody tr").first().getByRole("button").click();
+    await expect(page.locator(".call-detail .status-history")).toBeVisible();
+    const results = await new AxeBuilder({ page }).analyze();
+    const serious = results.violations
+      .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+      .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
+    expect(serious).toEqual([]);
+  });
+
+  test("the dashboard is keyboard operable", async ({ page, request }) => {
+    const { id, item } = await openWithOneCall(page, request, "la_wildfire", "e2e-keyboard", 18);
+    const dispatch = item.getByRole("button", { name: "Dispatched", exact: true });
+    await dispatch.focus();
+    await page.keyboard.press("Enter");
+    await expect(item.locator(".status")).toHaveText("Dispatched");
+    await item.getByRole("button", { name: /show on map/ }).focus();
+    await page.keyboard.press("Enter");
+    await expect(page.locator(`.call-popup[data-call-id="${id}"]`)).toBeVisible();
+    // Markers are reachable with Tab and carry a description for screen readers.
+    const marker = page.locator(".leaflet-marker-pane .call-marker").first();
+    await expect(marker).toHaveAttribute("tabindex", "0");
+    await expect(marker).toHaveAttribute("title", /at .+, /);
+  });
+});
