@@ -63,11 +63,14 @@ export function allowedMethods(endpoint: Endpoint): string[] {
   return [...methods].sort();
 }
 
+/** Each endpoint with its path as a pattern, compiled once rather than on every /api request. */
+const pathPatterns = Object.values(endpoints).map((endpoint) => ({
+  endpoint,
+  pattern: new RegExp(`^${endpoint.path.replace(/[.]/g, "\\.").replace(/:id/g, "[^/]+")}$`),
+}));
+
 /** The endpoint a path belongs to, if it is one of the table's. */
 export function endpointForPath(pathname: string): Endpoint | undefined {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname;
-  return Object.values(endpoints).find((endpoint) => {
-    const pattern = endpoint.path.replace(/[.]/g, "\\.").replace(/:id/g, "[^/]+");
-    return new RegExp(`^${pattern}$`).test(path);
-  });
+  return pathPatterns.find(({ pattern }) => pattern.test(path))?.endpoint;
 }

@@ -1,10 +1,11 @@
 import { createHash } from "node:crypto";
 import { bumpCallsVersion } from "../calls/cache";
+import { withCallStore } from "../calls/store";
 import { getConfig } from "../config";
-import { getDb } from "../db/client";
+import type { Db } from "../db/client";
 import { uuid7 } from "../db/uuid7";
 import { getGeocoder, type GeocodeResult } from "../geocoding";
-import { ApiError, databaseError, withCause } from "../http/api-error";
+import { ApiError, withCause } from "../http/api-error";
 import { parseJson } from "../http/body";
 import { log } from "../log";
 import { getObjectStore } from "../storage";
@@ -83,9 +84,8 @@ interface StoredCall {
  * taken; with no location they are cleared; otherwise they stay until geocoding answers, so a
  * failing geocoder on redelivery keeps the earlier point.
  */
-async function upsertCall(call: WebhookCall, payloadKey: string): Promise<StoredCall> {
+async function upsertCall(db: Db, call: WebhookCall, payloadKey: string): Promise<StoredCall> {
   const keepCoordinates = !call.reported && call.location !== "";
-  const db = await getDb();
   const [row] = await db.$queryRaw<StoredCall[]>`
     WITH upserted AS (
       INSERT INTO calls (id, conversation_id, occurred_at, agent_id, summary, call_successful, duration_secs,
@@ -113,14 +113,6 @@ async function upsertCall(call: WebhookCall, payloadKey: string): Promise<Stored
   return row;
 }
 
-async function databaseStep<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    throw withCause(databaseError(), error);
-  }
-}
-
 /** Geocodes the record's location and stores the answer (null coordinates when nothing matched). */
 async function geocodeStoredCall(stored: StoredCall, location: string, hooks: IntakeHooks): Promise<GeocodeResult | null> {
   let result: GeocodeResult | null;
@@ -135,8 +127,8 @@ async function geocodeStoredCall(stored: StoredCall, location: string, hooks: In
   if (stored.latitude === latitude && stored.longitude === longitude && stored.geocodeSource === geocodeSource) {
     return result;
   }
-  await databaseStep(async () =>
-    (await getDb()).call.update({ where: { id: stored.id }, data: { latitude, longitude, geocodeSource } }),
+  await withCallStore((db) =>
+    db.call.update({ where: { id: stored.id }, data: { latitude, longitude, geocodeSource } }),
   );
   await hooks.onCallsChanged?.();
   return result;
@@ -169,7 +161,7 @@ export async function receiveWebhook(
   const call = toWebhookCall(parsed.event);
   const payloadKey = callPayloadKey(call.conversationId, parsed.event.event_timestamp);
   await archive(payloadKey, rawText);
-  const stored = await databaseStep(() => upsertCall(call, payloadKey));
+  const stored = await withCallStore((db) => upsertCall(db, call, payloadKey));
   await hooks.onCallsChanged?.();
   const geocode = !call.reported && call.location ? await geocodeStoredCall(stored, call.location, hooks) : null;
   log.info(

@@ -1,6 +1,6 @@
 import { Redis as UpstashRedis } from "@upstash/redis";
 import { getConfig } from "../config";
-import { getRedis } from "../redis";
+import { getRedis, redisKey } from "../redis";
 import { MemoryRateLimiter } from "./memory";
 import { NodeRedisScripts } from "./redis-scripts";
 import { StoreRateLimiter } from "./store";
@@ -8,11 +8,11 @@ import type { RateLimiter } from "./types";
 
 export type { RateLimitDecision, RateLimitPolicy, RateLimiter } from "./types";
 
-const KEY_PREFIX = "mayday:ratelimit";
-
 /** Upstash when its REST URL and token are set, else the plain Redis of REDIS_URL, else this process. */
 export function createConfiguredRateLimiter(): RateLimiter {
   const config = getConfig();
+  // Under REDIS_KEY_PREFIX like every other key, so deployments sharing one Redis count apart.
+  const prefix = redisKey("ratelimit");
   if (config.UPSTASH_REDIS_REST_URL && config.UPSTASH_REDIS_REST_TOKEN) {
     const redis = new UpstashRedis({
       url: config.UPSTASH_REDIS_REST_URL,
@@ -21,7 +21,7 @@ export function createConfiguredRateLimiter(): RateLimiter {
       retry: { retries: 0 },
       enableTelemetry: false,
     });
-    return new StoreRateLimiter({ backend: "upstash", redis, prefix: KEY_PREFIX, timeoutMs: config.REDIS_TIMEOUT_MS });
+    return new StoreRateLimiter({ backend: "upstash", redis, prefix, timeoutMs: config.REDIS_TIMEOUT_MS });
   }
   if (config.REDIS_URL) {
     const scripts = new NodeRedisScripts(async () => {
@@ -32,7 +32,7 @@ export function createConfiguredRateLimiter(): RateLimiter {
     return new StoreRateLimiter({
       backend: "redis",
       redis: scripts.asUpstashRedis(),
-      prefix: KEY_PREFIX,
+      prefix,
       timeoutMs: config.REDIS_TIMEOUT_MS,
     });
   }

@@ -157,12 +157,17 @@ export interface WebhookCall {
   status: "active" | "failed";
 }
 
+/** A loop, not Math.max(...times): a 5 MB body can hold more turns than a call's arguments may. */
 function transcriptSpanSecs(event: CallEvent): number | null {
-  const times = event.data.transcript
-    .map((item) => item.timestamp ?? item.time_in_call_secs)
-    .filter((time): time is number => typeof time === "number" && Number.isFinite(time));
-  if (times.length === 0) return null;
-  return Math.max(...times) - Math.min(...times);
+  let earliest = Infinity;
+  let latest = -Infinity;
+  for (const item of event.data.transcript) {
+    const time = item.timestamp ?? item.time_in_call_secs;
+    if (typeof time !== "number" || !Number.isFinite(time)) continue;
+    earliest = Math.min(earliest, time);
+    latest = Math.max(latest, time);
+  }
+  return latest >= earliest ? latest - earliest : null;
 }
 
 export function toWebhookCall(event: CallEvent): WebhookCall {

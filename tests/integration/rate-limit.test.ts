@@ -5,7 +5,8 @@ import { endpoints, type RouteName } from "@/lib/http/endpoints";
 import { apiRoute, json } from "@/lib/http/respond";
 import { createConfiguredRateLimiter, setRateLimiterForTests, type RateLimiter } from "@/lib/rate-limit";
 import { MemoryRateLimiter } from "@/lib/rate-limit/memory";
-import { connect, deleteKeys, DisposableRedis, redisLimiter, uniquePrefix } from "../support/redis";
+import { closeRedis } from "@/lib/redis";
+import { connect, deleteKeys, DisposableRedis, redisLimiter, testRedisUrl, uniquePrefix } from "../support/redis";
 
 /** A route of the given name whose handler only answers 200: what is tested is apiRoute's guard. */
 const route = (name: RouteName) => apiRoute(name, async () => json({ ok: true }));
@@ -143,6 +144,28 @@ describe("rate limits on real Redis", () => {
     const proxied = [];
     for (let i = 0; i < 11; i++) proxied.push((await send("session", 1, "10.0.0.2", `203.0.113.${i}`))[0].status);
     expect(proxied).toEqual(Array(11).fill(200));
+  });
+});
+
+describe("the configured Redis limiter", () => {
+  it("keeps its counts under REDIS_KEY_PREFIX, so deployments sharing one Redis count apart", async () => {
+    const prefix = `${uniquePrefix("configured")}:`;
+    prefixes.push(prefix);
+    process.env.REDIS_URL = testRedisUrl;
+    process.env.REDIS_KEY_PREFIX = prefix;
+    resetConfigForTests();
+    try {
+      const limiter = createConfiguredRateLimiter();
+      expect((await limiter.check(endpoints.session.rateLimit!, "198.51.100.20")).outcome).toBe("allowed");
+      const keys = [];
+      for await (const batch of redis.scanIterator({ MATCH: `${prefix}ratelimit:*` })) keys.push(...batch);
+      expect(keys.length).toBeGreaterThan(0);
+    } finally {
+      delete process.env.REDIS_URL;
+      delete process.env.REDIS_KEY_PREFIX;
+      resetConfigForTests();
+      await closeRedis();
+    }
   });
 });
 

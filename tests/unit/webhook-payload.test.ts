@@ -47,6 +47,15 @@ describe("webhook payload", () => {
     expect(callOf(event).reported).toBeNull();
   });
 
+  it("takes the duration from the transcript span even for a transcript of 300,000 turns", () => {
+    // About 5 MB of JSON, the webhook's body limit: spreading that many numbers into Math.max
+    // overflows the call stack.
+    const event = specCallEvent("c5");
+    delete (event.data as { metadata?: unknown }).metadata;
+    event.data.transcript = Array.from({ length: 300_000 }, (_, index) => ({ speaker: "caller", text: "", timestamp: index }));
+    expect(callOf(event).durationSecs).toBe(299_999);
+  });
+
   it("sorts other event types out before validating call fields", () => {
     expect(parseEvent({ type: "post_call_audio", data: { conversation_id: "c4" } })).toEqual({
       kind: "other",
