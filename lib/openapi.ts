@@ -11,7 +11,6 @@ import { callEventSchema, webhookAnswerSchema } from "./webhook/payload";
  * requests and type the responses, so it cannot drift from the code.
  */
 
-
 type JsonSchema = Record<string, unknown>;
 
 /** JSON Schema 2020-12 (OpenAPI 3.1's dialect) of what a request sends or a response carries. */

@@ -14,7 +14,7 @@ import { openMigrationTarget } from "../lib/db/client";
 const root = process.cwd();
 // Run Next's CLI in a direct child (not through npx) so that signals reach the build itself.
 const nextCli = createRequire(path.join(root, "package.json")).resolve("next/dist/bin/next");
-const sourceRoots = ["app", "components", "lib", "public", "instrumentation.ts", "proxy.ts", "next.config.ts", "package-lock.json"];
+const sourceRoots = ["app", "components", "lib", "public", "instrumentation.ts", "proxy.ts", "next.config.ts", "tsconfig.json", "package.json", "package-lock.json"];
 const buildStamp = path.join(root, ".next", "mayday-source-hash");
 
 function hashSources(): string {

@@ -5,8 +5,6 @@ import { type CallDetail, type CallStatus } from "./schema";
 import { withCallStore } from "./store";
 import { canTransition, nextStatuses } from "./workflow";
 
-export { canTransition, nextStatuses };
-
 function invalidTransition(from: CallStatus, to: CallStatus): ApiError {
   const allowed = nextStatuses(from);
   return new ApiError(

@@ -117,7 +117,6 @@ export function normaliseIdentifier(value: string): string {
   return value.trim().toLowerCase().replace(/[\s-]+/g, "_");
 }
 
-
 const severitySynonyms: Record<string, Severity> = {
   life_threatening: "critical",
   immediate: "critical",

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { GET as getOne, PATCH } from "@/app/api/calls/[id]/route";
 import { GET as list } from "@/app/api/calls/route";
 import { callDetailSchema, type CallStatus, STATUSES } from "@/lib/calls/schema";
-import { canTransition } from "@/lib/calls/status";
+import { canTransition } from "@/lib/calls/workflow";
 import { getDb } from "@/lib/db/client";
 import { type CallInput, insertCalls, makeCalls } from "../support/calls";
 
