@@ -7,9 +7,10 @@ import { MapContainer, Marker, Popup, TileLayer, useMap, useMapEvents } from "re
 import Supercluster from "supercluster";
 import type { CallRecord } from "./api";
 import type { Bounds } from "./regions";
-import { humanize, isOpen, SEVERITY_LABEL, SEVERITY_RANK, severityOf, STATUS_LABEL } from "./call-status";
+import { humanize, isOpen, SEVERITY_LABEL, SEVERITY_RANK, severityOf, statusLabel } from "./call-status";
 import { formatTime } from "./format";
 import { SeverityBadge, severitySvg } from "./SeverityIcon";
+import { StatusBadge } from "./StatusBadge";
 import { StatusActions } from "./StatusActions";
 
 /** What the rest of the dashboard asks the map to do; `seq` makes a repeated request count. */
@@ -90,7 +91,7 @@ function clusterIcon(count: number, worst: number, scale: number): L.DivIcon {
 
 function describe(call: CallRecord): string {
   const severity = SEVERITY_LABEL[severityOf(call.severity)];
-  return `${severity} ${humanize(call.emergency_type)} at ${call.location}, ${STATUS_LABEL[call.status] ?? call.status}`;
+  return `${severity} ${humanize(call.emergency_type)} at ${call.location}, ${statusLabel(call.status)}`;
 }
 
 function CallPopup({ call }: { call: CallRecord }) {
@@ -98,7 +99,7 @@ function CallPopup({ call }: { call: CallRecord }) {
     <div className="call-popup" data-call-id={call.conversation_id}>
       <h3>{humanize(call.emergency_type)}</h3>
       <p className="popup-line">
-        <SeverityBadge severity={call.severity} /> <span className={`status status-${call.status}`}>{STATUS_LABEL[call.status] ?? call.status}</span>
+        <SeverityBadge severity={call.severity} /> <StatusBadge status={call.status} />
       </p>
       <p className="popup-line">{call.location}</p>
       <p className="popup-summary">{call.summary}</p>

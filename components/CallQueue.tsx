@@ -2,9 +2,10 @@
 
 import { useMemo, useState } from "react";
 import type { CallRecord } from "./api";
-import { humanize, isOpen, SEVERITY_LABEL, SEVERITY_RANK, severityOf, STATUS_LABEL } from "./call-status";
+import { humanize, isOpen, SEVERITY_LABEL, SEVERITY_RANK, severityOf } from "./call-status";
 import { formatWaiting } from "./format";
 import { SeverityBadge, severitySvg } from "./SeverityIcon";
+import { StatusBadge } from "./StatusBadge";
 import { StatusActions } from "./StatusActions";
 import { useNow } from "./use-now";
 
@@ -100,7 +101,7 @@ export function CallQueue({ calls, newest, loading, onSelect }: {
                   </span>
                 </div>
                 <div className="queue-meta">
-                  <span className={`status status-${call.status}`}>{STATUS_LABEL[call.status] ?? call.status}</span>
+                  <StatusBadge status={call.status} />
                   <span className="queue-location">{call.location}</span>
                 </div>
                 <StatusActions id={call.conversation_id} status={call.status} />

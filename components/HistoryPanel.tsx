@@ -9,6 +9,7 @@ import { callsToCsv, downloadText } from "./csv";
 import { formatTime } from "./format";
 import { HourlyChart } from "./HourlyChart";
 import { SeverityBadge } from "./SeverityIcon";
+import { StatusBadge } from "./StatusBadge";
 import { CHART_CAP, useChartCalls, useHistoryPage, type SortOrder } from "./use-calls";
 
 const PAGE_SIZE = 25;
@@ -170,7 +171,7 @@ export function HistoryPanel({ onShowOnMap, liveComplete }: { onShowOnMap: (id: 
                   </td>
                   <td>{humanize(call.emergency_type)}</td>
                   <td><SeverityBadge severity={call.severity} /></td>
-                  <td><span className={`status status-${call.status}`}>{STATUS_LABEL[call.status] ?? call.status}</span></td>
+                  <td><StatusBadge status={call.status} /></td>
                   <td>{call.location}</td>
                   <td>{call.simulation ? (call.scenario_name ?? "Simulated") : "Voice agent"}</td>
                   <td>{call.table_name}</td>

@@ -21,6 +21,11 @@ export const STATUS_LABEL: Record<string, string> = {
   failed: "Failed",
 };
 
+/** The label of a status, or the raw value for one this page does not know. */
+export function statusLabel(status: string): string {
+  return STATUS_LABEL[status] ?? status;
+}
+
 export const SEVERITY_RANK: Record<string, number> = { critical: 0, high: 1, moderate: 2 };
 
 /** Unknown severities (a voice agent may say anything) sort and draw like moderate. */
