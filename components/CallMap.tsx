@@ -5,6 +5,7 @@ import L from "leaflet";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { MapContainer, Marker, Popup, TileLayer, useMap, useMapEvents } from "react-leaflet";
 import Supercluster from "supercluster";
+import { SEVERITIES } from "@/lib/vocabulary";
 import type { CallRecord } from "./api";
 import type { Bounds } from "./regions";
 import { humanize, isOpen, SEVERITY_LABEL, SEVERITY_RANK, severityOf, statusLabel } from "./call-status";
@@ -77,7 +78,7 @@ function callIcon(severity: string, open: boolean, scale: number): L.DivIcon {
 }
 
 function clusterIcon(count: number, worst: number, scale: number): L.DivIcon {
-  const level = severityOf(Object.keys(SEVERITY_RANK).find((key) => SEVERITY_RANK[key] === worst) ?? "moderate");
+  const level = SEVERITIES[worst];
   const size = Math.round((count < 10 ? 34 : count < 100 ? 40 : count < 1000 ? 48 : 56) * scale);
   return cachedIcon(`cluster:${level}:${count}:${size}`, () =>
     L.divIcon({
@@ -141,7 +142,7 @@ function CallMarker({ call, openSeq, scale }: { call: Located; openSeq: number |
       position={position}
       icon={icon}
       title={title}
-      zIndexOffset={isOpen(call.status) ? 1000 - (SEVERITY_RANK[severityOf(call.severity)] ?? 2) * 100 : 0}
+      zIndexOffset={isOpen(call.status) ? 1000 - SEVERITY_RANK[severityOf(call.severity)] * 100 : 0}
     >
       <Popup minWidth={240} maxWidth={340}>
         <CallPopup call={call} />

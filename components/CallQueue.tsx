@@ -1,6 +1,7 @@
 "use client";
 
 import { useMemo, useState } from "react";
+import { SEVERITIES, type Severity } from "@/lib/vocabulary";
 import type { CallRecord } from "./api";
 import { humanize, isOpen, SEVERITY_LABEL, SEVERITY_RANK, severityOf } from "./call-status";
 import { formatWaiting } from "./format";
@@ -45,7 +46,7 @@ export function CallQueue({ calls, newest, loading, onSelect }: {
   const now = useNow();
   const open = useMemo(() => calls.filter((call) => isOpen(call.status)).sort(byUrgency), [calls]);
   const counts = useMemo(() => {
-    const result = { critical: 0, high: 0, moderate: 0 };
+    const result = Object.fromEntries(SEVERITIES.map((level) => [level, 0])) as Record<Severity, number>;
     for (const call of open) result[severityOf(call.severity)] += 1;
     return result;
   }, [open]);
@@ -63,7 +64,7 @@ export function CallQueue({ calls, newest, loading, onSelect }: {
         <span className="queue-total">{open.length.toLocaleString()} open</span>
       </header>
       <ul className="severity-counts" aria-label="Open calls by severity">
-        {(["critical", "high", "moderate"] as const).map((level) => (
+        {SEVERITIES.map((level) => (
           <li key={level} className={`count sev-${level}`}>
             <span className="sev-icon" dangerouslySetInnerHTML={{ __html: severitySvg(level, 18) }} />
             <span className="count-label">{SEVERITY_LABEL[level]}</span>
