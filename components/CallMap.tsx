@@ -9,7 +9,7 @@ import { SEVERITIES } from "@/lib/vocabulary";
 import type { CallRecord } from "./api";
 import type { Bounds } from "./regions";
 import { humanize, isOpen, SEVERITY_LABEL, SEVERITY_RANK, severityOf, statusLabel } from "./call-status";
-import { formatTime } from "./format";
+import { callSource, formatTime } from "./format";
 import { SeverityBadge, severitySvg } from "./SeverityIcon";
 import { StatusBadge } from "./StatusBadge";
 import { StatusActions } from "./StatusActions";
@@ -107,7 +107,7 @@ function CallPopup({ call }: { call: CallRecord }) {
       <p className="popup-line muted">
         <time dateTime={new Date(call.timestamp * 1000).toISOString()}>{formatTime(call.timestamp)}</time>
         {" · "}
-        {call.simulation ? (call.scenario_name ?? "Simulated") : "Voice agent"}
+        {callSource(call)}
       </p>
       <StatusActions id={call.conversation_id} status={call.status} />
     </div>

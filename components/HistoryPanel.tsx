@@ -6,7 +6,7 @@ import { ApiRequestError, listAllCalls, type CallFilters } from "./api";
 import { CallDetail } from "./CallDetail";
 import { humanize, STATUS_LABEL } from "./call-status";
 import { callsToCsv, downloadText } from "./csv";
-import { formatTime } from "./format";
+import { callSource, formatTime } from "./format";
 import { HourlyChart } from "./HourlyChart";
 import { SeverityBadge } from "./SeverityIcon";
 import { StatusBadge } from "./StatusBadge";
@@ -173,7 +173,7 @@ export function HistoryPanel({ onShowOnMap, liveComplete }: { onShowOnMap: (id: 
                   <td><SeverityBadge severity={call.severity} /></td>
                   <td><StatusBadge status={call.status} /></td>
                   <td>{call.location}</td>
-                  <td>{call.simulation ? (call.scenario_name ?? "Simulated") : "Voice agent"}</td>
+                  <td>{callSource(call)}</td>
                   <td>{call.table_name}</td>
                 </tr>
               ))}
