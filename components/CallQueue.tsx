@@ -91,10 +91,17 @@ export function CallQueue({ calls, newest, loading, onSelect }: {
               >
                 <div className="queue-row">
                   <SeverityBadge severity={call.severity} />
-                  <button type="button" className="link-button queue-title" onClick={() => onSelect(call.conversation_id)}>
-                    {humanize(call.emergency_type)}
-                    <span className="sr-only">: show on map</span>
-                  </button>
+                  {call.latitude !== null && call.longitude !== null ? (
+                    <button type="button" className="link-button queue-title" onClick={() => onSelect(call.conversation_id)}>
+                      {humanize(call.emergency_type)}
+                      <span className="sr-only">: show on map</span>
+                    </button>
+                  ) : (
+                    // Not geocoded: there is no marker to fly to, so no button that would do nothing.
+                    <span className="queue-title">
+                      {humanize(call.emergency_type)} <span className="muted">(not on the map)</span>
+                    </span>
+                  )}
                   {fresh && <span className="new-badge">New</span>}
                   <span className="waiting" title="Waiting time">
                     <span className="sr-only">Waiting </span>
