@@ -206,7 +206,8 @@ test.describe("dispatcher dashboard", () => {
     await tilesOffline(page);
     await openDashboard(page);
     await expect(page.locator(".leaflet-marker-pane .leaflet-marker-icon").first()).toBeVisible();
-    await page.waitForTimeout(500);
+    // The older pages and the chart load after the first markers: wait until the page is quiet.
+    await page.waitForLoadState("networkidle");
     expect(foreign).toEqual([]);
   });
 
