@@ -14,13 +14,14 @@ import { spawn } from "node:child_process";
 import { loadavg } from "node:os";
 import { gzipSync } from "node:zlib";
 import { chromium, type Browser } from "@playwright/test";
+import { TILE_PATTERN } from "../tests/e2e/dashboard-helpers";
+import { percentile } from "./stats";
 
 const port = Number(process.env.BENCH_PORT ?? process.env.E2E_PORT ?? 3106);
 const base = `http://localhost:${port}`;
 const CALLS = Number(process.env.BENCH_CALLS ?? 10_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const SCENARIOS = ["la_wildfire", "nashville_tornado", "earthquake_sf", "hurricane_florida"];
-const TILE = /\/\d+\/\d+\/\d+\.png(\?.*)?$/;
 
 async function waitForHealth(deadline: number): Promise<void> {
   while (Date.now() < deadline) {
@@ -64,7 +65,7 @@ const FIRST_MARKER_PROBE = `
 async function measure(browser: Browser): Promise<Run> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   const page = await context.newPage();
-  await page.route(TILE, (route) => route.abort("internetdisconnected"));
+  await page.route(TILE_PATTERN, (route) => route.abort("internetdisconnected"));
   await page.addInitScript(FIRST_MARKER_PROBE);
   const scripts = new Map<string, number>();
   page.on("response", async (response) => {
@@ -102,8 +103,7 @@ async function measure(browser: Browser): Promise<Run> {
 }
 
 function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
+  return percentile([...values].sort((a, b) => a - b), 0.5);
 }
 
 async function main(): Promise<void> {

@@ -1,8 +1,9 @@
 "use client";
 
-import { humanize, STATUS_LABEL } from "./call-status";
+import { humanize } from "./call-status";
 import { formatTime } from "./format";
 import { SeverityBadge } from "./SeverityIcon";
+import { StatusBadge } from "./StatusBadge";
 import { StatusActions } from "./StatusActions";
 import { useCallDetail } from "./use-calls";
 
@@ -35,7 +36,7 @@ export function CallDetail({ id, onClose, onShowOnMap }: { id: string; onClose: 
         <>
           <p className="detail-headline">
             <SeverityBadge severity={call.severity} /> <strong>{humanize(call.emergency_type)}</strong>{" "}
-            <span className={`status status-${call.status}`}>{STATUS_LABEL[call.status] ?? call.status}</span>
+            <StatusBadge status={call.status} />
           </p>
           <StatusActions id={call.conversation_id} status={call.status} />
           <h4>Transcript summary</h4>
@@ -61,7 +62,7 @@ export function CallDetail({ id, onClose, onShowOnMap }: { id: string; onClose: 
           <ol className="status-history">
             {call.history.map((change) => (
               <li key={`${change.status}-${change.changed_at}`}>
-                <span className={`status status-${change.status}`}>{STATUS_LABEL[change.status] ?? change.status}</span>{" "}
+                <StatusBadge status={change.status} />{" "}
                 <time dateTime={change.changed_at}>{new Date(change.changed_at).toLocaleString()}</time>
               </li>
             ))}

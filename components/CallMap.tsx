@@ -5,11 +5,13 @@ import L from "leaflet";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { MapContainer, Marker, Popup, TileLayer, useMap, useMapEvents } from "react-leaflet";
 import Supercluster from "supercluster";
+import { SEVERITIES } from "@/lib/vocabulary";
 import type { CallRecord } from "./api";
 import type { Bounds } from "./regions";
-import { humanize, isOpen, SEVERITY_LABEL, SEVERITY_RANK, severityOf, STATUS_LABEL } from "./call-status";
-import { formatTime } from "./format";
+import { humanize, isOpen, SEVERITY_LABEL, SEVERITY_RANK, severityOf, statusLabel } from "./call-status";
+import { callSource, formatTime } from "./format";
 import { SeverityBadge, severitySvg } from "./SeverityIcon";
+import { StatusBadge } from "./StatusBadge";
 import { StatusActions } from "./StatusActions";
 
 /** What the rest of the dashboard asks the map to do; `seq` makes a repeated request count. */
@@ -76,7 +78,7 @@ function callIcon(severity: string, open: boolean, scale: number): L.DivIcon {
 }
 
 function clusterIcon(count: number, worst: number, scale: number): L.DivIcon {
-  const level = severityOf(Object.keys(SEVERITY_RANK).find((key) => SEVERITY_RANK[key] === worst) ?? "moderate");
+  const level = SEVERITIES[worst];
   const size = Math.round((count < 10 ? 34 : count < 100 ? 40 : count < 1000 ? 48 : 56) * scale);
   return cachedIcon(`cluster:${level}:${count}:${size}`, () =>
     L.divIcon({
@@ -90,7 +92,7 @@ function clusterIcon(count: number, worst: number, scale: number): L.DivIcon {
 
 function describe(call: CallRecord): string {
   const severity = SEVERITY_LABEL[severityOf(call.severity)];
-  return `${severity} ${humanize(call.emergency_type)} at ${call.location}, ${STATUS_LABEL[call.status] ?? call.status}`;
+  return `${severity} ${humanize(call.emergency_type)} at ${call.location}, ${statusLabel(call.status)}`;
 }
 
 function CallPopup({ call }: { call: CallRecord }) {
@@ -98,14 +100,14 @@ function CallPopup({ call }: { call: CallRecord }) {
     <div className="call-popup" data-call-id={call.conversation_id}>
       <h3>{humanize(call.emergency_type)}</h3>
       <p className="popup-line">
-        <SeverityBadge severity={call.severity} /> <span className={`status status-${call.status}`}>{STATUS_LABEL[call.status] ?? call.status}</span>
+        <SeverityBadge severity={call.severity} /> <StatusBadge status={call.status} />
       </p>
       <p className="popup-line">{call.location}</p>
       <p className="popup-summary">{call.summary}</p>
       <p className="popup-line muted">
         <time dateTime={new Date(call.timestamp * 1000).toISOString()}>{formatTime(call.timestamp)}</time>
         {" · "}
-        {call.simulation ? (call.scenario_name ?? "Simulated") : "Voice agent"}
+        {callSource(call)}
       </p>
       <StatusActions id={call.conversation_id} status={call.status} />
     </div>
@@ -140,7 +142,7 @@ function CallMarker({ call, openSeq, scale }: { call: Located; openSeq: number |
       position={position}
       icon={icon}
       title={title}
-      zIndexOffset={isOpen(call.status) ? 1000 - (SEVERITY_RANK[severityOf(call.severity)] ?? 2) * 100 : 0}
+      zIndexOffset={isOpen(call.status) ? 1000 - SEVERITY_RANK[severityOf(call.severity)] * 100 : 0}
     >
       <Popup minWidth={240} maxWidth={340}>
         <CallPopup call={call} />

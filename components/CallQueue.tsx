@@ -1,10 +1,12 @@
 "use client";
 
 import { useMemo, useState } from "react";
+import { SEVERITIES, type Severity } from "@/lib/vocabulary";
 import type { CallRecord } from "./api";
-import { humanize, isOpen, SEVERITY_LABEL, SEVERITY_RANK, severityOf, STATUS_LABEL } from "./call-status";
+import { humanize, isOpen, SEVERITY_LABEL, SEVERITY_RANK, severityOf } from "./call-status";
 import { formatWaiting } from "./format";
 import { SeverityBadge, severitySvg } from "./SeverityIcon";
+import { StatusBadge } from "./StatusBadge";
 import { StatusActions } from "./StatusActions";
 import { useNow } from "./use-now";
 
@@ -44,7 +46,7 @@ export function CallQueue({ calls, newest, loading, onSelect }: {
   const now = useNow();
   const open = useMemo(() => calls.filter((call) => isOpen(call.status)).sort(byUrgency), [calls]);
   const counts = useMemo(() => {
-    const result = { critical: 0, high: 0, moderate: 0 };
+    const result = Object.fromEntries(SEVERITIES.map((level) => [level, 0])) as Record<Severity, number>;
     for (const call of open) result[severityOf(call.severity)] += 1;
     return result;
   }, [open]);
@@ -62,7 +64,7 @@ export function CallQueue({ calls, newest, loading, onSelect }: {
         <span className="queue-total">{open.length.toLocaleString()} open</span>
       </header>
       <ul className="severity-counts" aria-label="Open calls by severity">
-        {(["critical", "high", "moderate"] as const).map((level) => (
+        {SEVERITIES.map((level) => (
           <li key={level} className={`count sev-${level}`}>
             <span className="sev-icon" dangerouslySetInnerHTML={{ __html: severitySvg(level, 18) }} />
             <span className="count-label">{SEVERITY_LABEL[level]}</span>
@@ -89,10 +91,17 @@ export function CallQueue({ calls, newest, loading, onSelect }: {
               >
                 <div className="queue-row">
                   <SeverityBadge severity={call.severity} />
-                  <button type="button" className="link-button queue-title" onClick={() => onSelect(call.conversation_id)}>
-                    {humanize(call.emergency_type)}
-                    <span className="sr-only">: show on map</span>
-                  </button>
+                  {call.latitude !== null && call.longitude !== null ? (
+                    <button type="button" className="link-button queue-title" onClick={() => onSelect(call.conversation_id)}>
+                      {humanize(call.emergency_type)}
+                      <span className="sr-only">: show on map</span>
+                    </button>
+                  ) : (
+                    // Not geocoded: there is no marker to fly to, so no button that would do nothing.
+                    <span className="queue-title">
+                      {humanize(call.emergency_type)} <span className="muted">(not on the map)</span>
+                    </span>
+                  )}
                   {fresh && <span className="new-badge">New</span>}
                   <span className="waiting" title="Waiting time">
                     <span className="sr-only">Waiting </span>
@@ -100,7 +109,7 @@ export function CallQueue({ calls, newest, loading, onSelect }: {
                   </span>
                 </div>
                 <div className="queue-meta">
-                  <span className={`status status-${call.status}`}>{STATUS_LABEL[call.status] ?? call.status}</span>
+                  <StatusBadge status={call.status} />
                   <span className="queue-location">{call.location}</span>
                 </div>
                 <StatusActions id={call.conversation_id} status={call.status} />

@@ -6,9 +6,10 @@ import { ApiRequestError, listAllCalls, type CallFilters } from "./api";
 import { CallDetail } from "./CallDetail";
 import { humanize, STATUS_LABEL } from "./call-status";
 import { callsToCsv, downloadText } from "./csv";
-import { formatTime } from "./format";
+import { callSource, formatTime } from "./format";
 import { HourlyChart } from "./HourlyChart";
 import { SeverityBadge } from "./SeverityIcon";
+import { StatusBadge } from "./StatusBadge";
 import { CHART_CAP, useChartCalls, useHistoryPage, type SortOrder } from "./use-calls";
 
 const PAGE_SIZE = 25;
@@ -170,9 +171,9 @@ export function HistoryPanel({ onShowOnMap, liveComplete }: { onShowOnMap: (id: 
                   </td>
                   <td>{humanize(call.emergency_type)}</td>
                   <td><SeverityBadge severity={call.severity} /></td>
-                  <td><span className={`status status-${call.status}`}>{STATUS_LABEL[call.status] ?? call.status}</span></td>
+                  <td><StatusBadge status={call.status} /></td>
                   <td>{call.location}</td>
-                  <td>{call.simulation ? (call.scenario_name ?? "Simulated") : "Voice agent"}</td>
+                  <td>{callSource(call)}</td>
                   <td>{call.table_name}</td>
                 </tr>
               ))}

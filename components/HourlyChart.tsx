@@ -1,13 +1,13 @@
 "use client";
 
 import { useMemo } from "react";
+import { SEVERITIES } from "@/lib/vocabulary";
 import type { CallRecord } from "./api";
 import { SEVERITY_LABEL, severityOf } from "./call-status";
 
 const HOUR = 3600;
 /** The chart shows at most this many hours: the latest of the filtered range. */
 const MAX_HOURS = 72;
-const LEVELS = ["critical", "high", "moderate"] as const;
 
 interface Bucket { start: number; critical: number; high: number; moderate: number; total: number }
 
@@ -52,9 +52,9 @@ export function HourlyChart({ calls, total, capped }: { calls: CallRecord[]; tot
           return (
             <g key={bucket.start}>
               <title>
-                {`${hourLabel(bucket.start)}: ${LEVELS.map((level) => `${bucket[level]} ${level}`).join(", ")}`}
+                {`${hourLabel(bucket.start)}: ${SEVERITIES.map((level) => `${bucket[level]} ${level}`).join(", ")}`}
               </title>
-              {LEVELS.map((level) => {
+              {SEVERITIES.map((level) => {
                 const h = bucket[level] * scale;
                 y -= h;
                 return h > 0 ? <rect key={level} className={`bar sev-${level}`} x={i * slot + 1} y={y} width={Math.max(1, slot - 2)} height={h} /> : null;
@@ -65,7 +65,7 @@ export function HourlyChart({ calls, total, capped }: { calls: CallRecord[]; tot
       </svg>
       <figcaption>
         Calls per hour ({hourLabel(buckets[0].start)} to {hourLabel(buckets.at(-1)!.start)}), peak {peak}.{" "}
-        {LEVELS.map((level) => (
+        {SEVERITIES.map((level) => (
           <span key={level} className={`legend-item sev-${level}`}>
             <span className="legend-swatch" aria-hidden="true" /> {SEVERITY_LABEL[level]}
           </span>

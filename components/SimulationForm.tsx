@@ -124,7 +124,7 @@ export function SimulationForm({ onSimulated }: { onSimulated: (scenario: string
         </div>
       )}
       {run.isError && <p className="form-error" role="alert">Simulation failed: {run.error.message}</p>}
-      {run.isSuccess && !run.isPending && <Result result={run.data} />}
+      {run.isSuccess && <Result result={run.data} />}
     </section>
   );
 }

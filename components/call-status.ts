@@ -1,5 +1,5 @@
 import { nextStatuses } from "@/lib/calls/workflow";
-import { STATUSES, type CallStatus, type Severity } from "@/lib/vocabulary";
+import { SEVERITIES, STATUSES, type CallStatus, type Severity } from "@/lib/vocabulary";
 
 const OPEN_STATUSES: readonly string[] = STATUSES.filter((status) => nextStatuses(status).length > 0);
 
@@ -21,11 +21,17 @@ export const STATUS_LABEL: Record<string, string> = {
   failed: "Failed",
 };
 
-export const SEVERITY_RANK: Record<string, number> = { critical: 0, high: 1, moderate: 2 };
+/** The label of a status, or the raw value for one this page does not know. */
+export function statusLabel(status: string): string {
+  return STATUS_LABEL[status] ?? status;
+}
+
+/** 0 is the most urgent: the order of SEVERITIES. */
+export const SEVERITY_RANK = Object.fromEntries(SEVERITIES.map((level, rank) => [level, rank])) as Record<Severity, number>;
 
 /** Unknown severities (a voice agent may say anything) sort and draw like moderate. */
 export function severityOf(value: string): Severity {
-  return value === "critical" || value === "high" ? value : "moderate";
+  return (SEVERITIES as readonly string[]).includes(value) ? (value as Severity) : "moderate";
 }
 
 export const SEVERITY_LABEL: Record<Severity, string> = { critical: "Critical", high: "High", moderate: "Moderate" };

@@ -1,5 +1,7 @@
 /** Display helpers shared by the dashboard's panels. */
 
+import type { CallRecord } from "./api";
+
 export function formatTime(unixSeconds: number): string {
   return new Date(unixSeconds * 1000).toLocaleString(undefined, {
     month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit",
@@ -17,4 +19,9 @@ export function formatWaiting(seconds: number): string {
   const minutes = Math.floor((s % 3600) / 60);
   if (hours > 0) return `${hours} h ${String(minutes).padStart(2, "0")} m`;
   return `${minutes}:${String(s % 60).padStart(2, "0")}`;
+}
+
+/** Where a call came from, in one short phrase (map popup and history table). */
+export function callSource(call: Pick<CallRecord, "simulation" | "scenario_name">): string {
+  return call.simulation ? (call.scenario_name ?? "Simulated") : "Voice agent";
 }

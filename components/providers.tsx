@@ -5,7 +5,7 @@ import { useRouter } from "next/navigation";
 import { ApiRequestError } from "./api";
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from "react";
 
-export interface Notice {
+interface Notice {
   id: number;
   text: string;
 }
@@ -35,7 +35,7 @@ function isRefusal(error: Error): boolean {
 }
 
 /** Where the access protection's login page takes the API key and sends the dispatcher back. */
-export const LOGIN_PATH = "/login?next=/";
+const LOGIN_PATH = "/login?next=/";
 
 export function Providers({ children }: { children: ReactNode }) {
   const router = useRouter();

@@ -15,7 +15,7 @@ export const POLL_MS = 5_000;
 /** The older calls (beyond the newest page) change rarely; they are re-read less often. */
 const TAIL_POLL_MS = 30_000;
 /** The most calls the map and queue hold in memory. */
-export const LIVE_CAP = 20_000;
+const LIVE_CAP = 20_000;
 
 const LIVE_HEAD: QueryKey = ["calls", "live", "head"];
 

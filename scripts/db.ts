@@ -3,12 +3,15 @@
  *   tsx scripts/db.ts deploy        apply pending migrations to DATABASE_URL or the embedded DB
  *   tsx scripts/db.ts new <name>    write a migration for the changes in prisma/schema.prisma
  */
+import { loadEnvConfig } from "@next/env";
 import { getConfig } from "../lib/config";
 import { applyMigrations, createMigration } from "../lib/db/migrations";
 import { openMigrationTarget } from "../lib/db/client";
 
 async function main(): Promise<void> {
   const [command, name] = process.argv.slice(2);
+  // The same .env files Next reads (`npm run dev` migrates, then serves with them).
+  loadEnvConfig(process.cwd(), process.env.NODE_ENV !== "production");
   if (command === "deploy") {
     const target = await openMigrationTarget(getConfig());
     try {

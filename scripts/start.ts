@@ -7,6 +7,7 @@ import { createRequire } from "node:module";
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { loadEnvConfig } from "@next/env";
 import { ConfigError, getConfig } from "../lib/config";
 import { applyMigrations } from "../lib/db/migrations";
 import { openMigrationTarget } from "../lib/db/client";
@@ -59,6 +60,9 @@ function buildIfNeeded(): void {
 }
 
 async function main(): Promise<void> {
+  // The .env files Next reads when it serves (.env.local, ...), read before the configuration is
+  // checked and migrated, so both see the same DATABASE_URL as the server (and PORT applies).
+  loadEnvConfig(root, false);
   process.env.NEXT_TELEMETRY_DISABLED ??= "1";
   await migrate();
   buildIfNeeded();

@@ -3,6 +3,7 @@ import { expect, test } from "@playwright/test";
 import {
   callStatus, openDashboard, openWithOneCall, saveScreenshot, simulateCalls, TILE_PATTERN, tilesOffline, tilesOnline,
 } from "./dashboard-helpers";
+import { specCallEvent } from "@/lib/webhook/sample-events";
 
 // Every test owns the calls it makes: its own table name, so the shared database does not matter.
 test.describe("dispatcher dashboard", () => {
@@ -79,6 +80,19 @@ test.describe("dispatcher dashboard", () => {
     await expect.poll(async () => (await callStatus(request, id)).status).toBe("resolved");
     const { history } = await callStatus(request, id);
     expect(history.map((change) => change.status)).toEqual(["active", "dispatched", "enroute", "resolved"]);
+  });
+
+  test("a call the geocoder could not place is queued without a map button that would do nothing", async ({ page, request }) => {
+    const id = "e2e-not-located";
+    const event = specCallEvent(id, { location: "behind the old barn past the creek", eventTimestamp: Math.floor(Date.now() / 1000) });
+    expect((await request.post("/api/voiceagent-webhook", { data: event })).status()).toBe(200);
+    expect((await callStatus(request, id)) as unknown).toMatchObject({ latitude: null, longitude: null });
+    await tilesOffline(page);
+    await openDashboard(page);
+    const item = page.locator(`.queue-item[data-call-id="${id}"]`);
+    await expect(item).toContainText("Structure fire (not on the map)");
+    await expect(item.getByRole("button", { name: /show on map/ })).toHaveCount(0);
+    await expect(item.getByRole("button", { name: "Dispatched", exact: true })).toBeVisible();
   });
 
   test("a move the server refuses is rolled back with the server's message", async ({ page, request }) => {
@@ -192,7 +206,8 @@ test.describe("dispatcher dashboard", () => {
     await tilesOffline(page);
     await openDashboard(page);
     await expect(page.locator(".leaflet-marker-pane .leaflet-marker-icon").first()).toBeVisible();
-    await page.waitForTimeout(500);
+    // The older pages and the chart load after the first markers: wait until the page is quiet.
+    await page.waitForLoadState("networkidle");
     expect(foreign).toEqual([]);
   });
 

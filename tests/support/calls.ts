@@ -15,8 +15,8 @@ export function random(seed: number): () => number {
   };
 }
 
-export const FIXTURE_TABLES = ["wildfire-simulation-calls", "tornado_drill.2026"];
-export const FIXTURE_LOCATIONS = [
+const FIXTURE_TABLES = ["wildfire-simulation-calls", "tornado_drill.2026"];
+const FIXTURE_LOCATIONS = [
   "1200 Sunset Blvd, Pacific Palisades",
   "455 Pacific Coast Hwy, Malibu",
   "88 Main St, Downtown Nashville",
