@@ -5,7 +5,7 @@ import { NodeRedisScripts } from "../../lib/rate-limit/redis-scripts";
 import { StoreRateLimiter } from "../../lib/rate-limit/store";
 
 /** The machine's Redis (CI: 127.0.0.1:6379). Tests only touch keys under their own prefix. */
-const testRedisUrl = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+export const testRedisUrl = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 
 export const uniquePrefix = (name: string) =>
   `mayday-test:${name}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
