@@ -3,37 +3,13 @@
  * spec and decisions). Client-side code only.
  */
 
+import type { CallDetail, CallList as CallsPage, CallRecord } from "@/lib/calls/schema";
+import type { SimulationResult as SimulateResult } from "@/lib/simulation/run";
 import type { CallStatus } from "@/lib/vocabulary";
 
-export interface CallRecord {
-  conversation_id: string;
-  timestamp: number;
-  agent_id?: string;
-  summary: string;
-  call_successful?: boolean;
-  duration_secs?: number;
-  transcript_length?: number;
-  created_at: string;
-  emergency_type: string;
-  location: string;
-  latitude: number | null;
-  longitude: number | null;
-  severity: string;
-  status: string;
-  simulation: boolean;
-  scenario: string | null;
-  scenario_name: string | null;
-  // Extras of simulated records.
-  call_id?: string;
-  area?: string | null;
-  caller_phone?: string | null;
-  description?: string | null;
-  table_name?: string;
-}
-
-export interface CallDetail extends CallRecord {
-  history: { status: string; changed_at: string }[];
-}
+// The response shapes are the API's own zod schemas (type-only imports: nothing server-side is
+// bundled), so the dashboard cannot drift from what the API sends.
+export type { CallDetail, CallRecord, CallsPage, SimulateResult };
 
 export interface CallFilters {
   emergency_type?: string;
@@ -46,28 +22,10 @@ export interface CallFilters {
   table_name?: string;
 }
 
-export interface CallsPage {
-  calls: CallRecord[];
-  pagination: { limit: number; offset: number; total: number; has_more: boolean };
-  filters: Record<string, unknown>;
-}
-
 export interface SimulateRequest {
   scenario: string;
   num_calls: number;
   table_name: string;
-}
-
-export interface SimulateResult {
-  message: string;
-  scenario: string;
-  total_requested: number;
-  successful: number;
-  failed: number;
-  generation_method: string;
-  sample_calls: { call_id: string; location: string; emergency_type: string }[];
-  errors: string[];
-  ai_fallbacks?: number;
 }
 
 /** A failed request: `status` 0 means the API could not be reached at all. */

@@ -31,7 +31,8 @@ describe("CSV export", () => {
     conversation_id: "conv-1", timestamp: 1_795_300_000, summary: 'Caller said "help", twice\nthen hung up',
     created_at: "2026-11-21T23:00:00.000Z", emergency_type: "gas_leak", location: "12 Main St, Malibu",
     latitude: 34.02, longitude: -118.77, severity: "high", status: "active", simulation: false,
-    scenario: null, scenario_name: null,
+    scenario: null, scenario_name: null, agent_id: "agent-1", call_successful: true, duration_secs: 60,
+    transcript_length: 4, table_name: "calls",
   };
 
   it("writes a header and quotes fields with commas, quotes or line breaks", () => {
