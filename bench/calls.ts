@@ -8,19 +8,15 @@
  * listing runs the whole read path (validation, page + count queries, mapping) with the cache
  * bypassed; EXPLAIN ANALYZE of the page and count queries is printed at 1,000,000 rows.
  */
-import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { bumpCallsVersion } from "../lib/calls/cache";
 import { parseListQuery } from "../lib/calls/filters";
 import { listCalls } from "../lib/calls/list";
 import { countSql, pageSql } from "../lib/calls/query";
-import { closeDb } from "../lib/db/client";
-import { applyMigrations } from "../lib/db/migrations";
+import { withScratchDatabase } from "./scratch-database";
 import { percentile } from "./stats";
 
 const server = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/postgres";
-const database = `mayday_bench_${Date.now().toString(36)}`;
-const withDatabase = (name: string) => Object.assign(new URL(server), { pathname: `/${name}` }).toString();
 
 const SCENARIOS: [string, string][] = [
   ["no filter (newest 50)", ""],
@@ -121,44 +117,36 @@ async function explain(client: pg.Client, label: string, query: string): Promise
 }
 
 async function main(): Promise<void> {
-  const admin = new pg.Client({ connectionString: server });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${database}"`);
-  const url = withDatabase(database);
-  const client = new pg.Client({ connectionString: url });
-  try {
-    await applyMigrations(new PrismaPg({ connectionString: url }));
-    process.env.DATABASE_URL = url;
-    delete process.env.REDIS_URL;
+  delete process.env.REDIS_URL;
+  await withScratchDatabase(server, async (url) => {
+    const client = new pg.Client({ connectionString: url });
     await client.connect();
-
-    const results = new Map<string, Record<number, Awaited<ReturnType<typeof measure>>>>();
-    for (const [first, last] of [[1, 100_000], [100_001, 1_000_000]]) {
-      await seed(client, first, last);
-      for (const [label, query] of SCENARIOS) {
-        const result = await measure(query);
-        results.set(label, { ...results.get(label), [last]: result });
-        console.log(`${last} rows | ${label}: p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, total ${result.total}`);
+    try {
+      const results = new Map<string, Record<number, Awaited<ReturnType<typeof measure>>>>();
+      for (const [first, last] of [[1, 100_000], [100_001, 1_000_000]]) {
+        await seed(client, first, last);
+        for (const [label, query] of SCENARIOS) {
+          const result = await measure(query);
+          results.set(label, { ...results.get(label), [last]: result });
+          console.log(`${last} rows | ${label}: p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, total ${result.total}`);
+        }
       }
-    }
 
-    console.log("\n| Listing | total at 100k / 1M | p50 100k | p99 100k | p50 1M | p99 1M | p50 1M / 100k |");
-    console.log("|---|---|---|---|---|---|---|");
-    for (const [label, byRows] of results) {
-      const [small, large] = [byRows[100_000], byRows[1_000_000]];
-      console.log(
-        `| ${label} | ${small.total} / ${large.total} | ${small.p50.toFixed(2)} ms | ${small.p99.toFixed(2)} ms | ` +
-          `${large.p50.toFixed(2)} ms | ${large.p99.toFixed(2)} ms | ${(large.p50 / small.p50).toFixed(2)}x |`,
-      );
-    }
+      console.log("\n| Listing | total at 100k / 1M | p50 100k | p99 100k | p50 1M | p99 1M | p50 1M / 100k |");
+      console.log("|---|---|---|---|---|---|---|");
+      for (const [label, byRows] of results) {
+        const [small, large] = [byRows[100_000], byRows[1_000_000]];
+        console.log(
+          `| ${label} | ${small.total} / ${large.total} | ${small.p50.toFixed(2)} ms | ${small.p99.toFixed(2)} ms | ` +
+            `${large.p50.toFixed(2)} ms | ${large.p99.toFixed(2)} ms | ${(large.p50 / small.p50).toFixed(2)}x |`,
+        );
+      }
 
-    for (const [label, query] of SCENARIOS) await explain(client, label, query);
-  } finally {
-    await client.end().catch(() => {});
-    await closeDb();
-    await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
-    await admin.end();
-  }
+      for (const [label, query] of SCENARIOS) await explain(client, label, query);
+    } finally {
+      await client.end().catch(() => {});
+    }
+  });
 }
 
 main().catch((error: unknown) => {

@@ -9,13 +9,10 @@
  * HTTP and without the rate limiter, which would stop a benchmark at 100 requests a minute) and
  * drops the database again.
  */
-import { PrismaPg } from "@prisma/adapter-pg";
-import { resetConfigForTests } from "../lib/config";
-import { closeDb, getDb } from "../lib/db/client";
-import { applyMigrations } from "../lib/db/migrations";
+import { getDb } from "../lib/db/client";
 import { SCENARIO_IDS } from "../lib/scenarios";
 import { parseSimulateRequest, runSimulation } from "../lib/simulation";
-import { admin, withDatabase } from "../tests/setup/test-database";
+import { withScratchDatabase } from "./scratch-database";
 import { percentile } from "./stats";
 
 const server = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
@@ -29,14 +26,9 @@ function stats(samples: number[]): string {
 }
 
 async function main(): Promise<void> {
-  const name = `mayday_bench_${Date.now().toString(36)}`;
-  await admin(server, (client) => client.query(`CREATE DATABASE "${name}"`));
-  try {
-    await applyMigrations(new PrismaPg({ connectionString: withDatabase(server, name) }));
-    process.env.DATABASE_URL = withDatabase(server, name);
-    process.env.LOG_LEVEL ??= "warn";
-    for (const variable of ["AI_PROVIDER", "AI_BASE_URL", "AI_MODEL"]) delete process.env[variable];
-    resetConfigForTests();
+  process.env.LOG_LEVEL ??= "warn";
+  for (const variable of ["AI_PROVIDER", "AI_BASE_URL", "AI_MODEL"]) delete process.env[variable];
+  await withScratchDatabase(server, async () => {
 
     const simulate = async (scenario: string, numCalls: number, tableName: string) => {
       const started = performance.now();
@@ -67,10 +59,7 @@ async function main(): Promise<void> {
 
     const rows = await (await getDb()).call.count();
     console.log(`rows in calls at the end: ${rows}`);
-  } finally {
-    await closeDb();
-    await admin(server, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
-  }
+  });
 }
 
 main().catch((error: unknown) => {

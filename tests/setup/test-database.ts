@@ -28,6 +28,25 @@ export async function admin<T>(url: string, work: (client: pg.Client) => Promise
   }
 }
 
+/**
+ * Drops a database once its connections are gone. pg's pool.end() resolves before its sockets have
+ * closed; dropping WITH (FORCE) at that moment kills them mid-goodbye, and pg throws that as an
+ * uncaught error in the process that owned the pool. FORCE stays for connections that never close.
+ */
+export async function dropDatabase(server: string, name: string): Promise<void> {
+  await admin(server, async (client) => {
+    for (let waited = 0; waited < 5_000; waited += 50) {
+      const { rows } = await client.query<{ open: number }>(
+        "SELECT count(*)::int AS open FROM pg_stat_activity WHERE datname = $1",
+        [name],
+      );
+      if (rows[0].open === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  });
+}
+
 export interface TemplateInfo {
   kind: "postgresql" | "pglite";
   /** PostgreSQL: the template database's name; PGlite: the template data directory. */
@@ -62,19 +81,7 @@ export async function createFileDatabase(
     return {
       env: { DATABASE_URL: withDatabase(server, name), DATA_DIR: dataDir },
       drop: async () => {
-        await admin(server, async (client) => {
-          // pg's pool.end() resolves before its sockets have closed; dropping with FORCE at that
-          // moment kills them mid-goodbye and pg throws that as an uncaught error. Wait for them.
-          for (let waited = 0; waited < 5_000; waited += 50) {
-            const { rows } = await client.query<{ open: number }>(
-              "SELECT count(*)::int AS open FROM pg_stat_activity WHERE datname = $1",
-              [name],
-            );
-            if (rows[0].open === 0) break;
-            await new Promise((resolve) => setTimeout(resolve, 50));
-          }
-          await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-        });
+        await dropDatabase(server, name);
         await removeDataDir();
       },
     };

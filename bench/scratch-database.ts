@@ -1,0 +1,28 @@
+import { parseConfig, resetConfigForTests } from "../lib/config";
+import { closeDb, openMigrationTarget } from "../lib/db/client";
+import { applyMigrations } from "../lib/db/migrations";
+import { admin, dropDatabase, withDatabase } from "../tests/setup/test-database";
+
+/**
+ * Runs `work` against a fresh, migrated database on `server`, with the app's config pointed at it,
+ * and drops the database afterwards: benchmarks never touch a database anyone else uses.
+ */
+export async function withScratchDatabase<T>(server: string, work: (url: string) => Promise<T>): Promise<T> {
+  const name = `mayday_bench_${Date.now().toString(36)}`;
+  const url = withDatabase(server, name);
+  await admin(server, (client) => client.query(`CREATE DATABASE "${name}"`));
+  try {
+    const target = await openMigrationTarget(parseConfig({ DATABASE_URL: url }));
+    try {
+      await applyMigrations(target.adapterFactory);
+    } finally {
+      await target.close();
+    }
+    process.env.DATABASE_URL = url;
+    resetConfigForTests();
+    return await work(url);
+  } finally {
+    await closeDb();
+    await dropDatabase(server, name);
+  }
+}
