@@ -23,7 +23,7 @@ function needsRowScan(filters: CallFilters): boolean {
   return filters.location !== undefined || filters.fromSeconds !== undefined || filters.toSeconds !== undefined;
 }
 
-function callConditions(filters: CallFilters): Prisma.Sql[] {
+export function callConditions(filters: CallFilters): Prisma.Sql[] {
   const conditions = equalityConditions(filters);
   // `timestamp` is whole seconds: timestamp >= s <=> occurred_at >= s; timestamp <= s <=> occurred_at < s + 1.
   if (filters.fromSeconds !== undefined) {
@@ -36,11 +36,12 @@ function callConditions(filters: CallFilters): Prisma.Sql[] {
   return conditions;
 }
 
-function where(conditions: Prisma.Sql[]): Prisma.Sql {
+export function where(conditions: Prisma.Sql[]): Prisma.Sql {
   return conditions.length > 0 ? Prisma.sql`WHERE ${Prisma.join(conditions, " AND ")}` : Prisma.empty;
 }
 
-const selectList = Prisma.raw(
+/** Every listed column of `calls c`, aliased to its field name (a ListedCall row). */
+export const selectList = Prisma.raw(
   Object.entries(LISTED_COLUMNS)
     .map(([field, column]) => `c."${column}" AS "${field}"`)
     .join(", "),

@@ -1,6 +1,7 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
+import type { PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { type Config, getConfig } from "../config";
 import { PrismaClient } from "./generated/client";
@@ -14,6 +15,8 @@ interface Connection {
   kind: DatabaseKind;
   /** Where the data lives, without credentials, for logs and /api/health. */
   description: string;
+  /** The embedded database itself (PGlite only): its in-process LISTEN (lib/live/notifier.ts). */
+  embedded?: PGlite;
   close(): Promise<void>;
 }
 
@@ -44,6 +47,7 @@ export async function openMigrationTarget(config: Config): Promise<Connection> {
     adapterFactory: new PrismaPGlite(embedded.pglite),
     kind: "pglite",
     description: `embedded PGlite at ${directory}`,
+    embedded: embedded.pglite,
     close: () => embedded.close(),
   };
 }
@@ -52,6 +56,7 @@ interface DatabaseHandle {
   prisma: PrismaClient;
   kind: DatabaseKind;
   description: string;
+  embedded?: PGlite;
   close(): Promise<void>;
 }
 
@@ -64,6 +69,7 @@ async function connect(config: Config): Promise<DatabaseHandle> {
     prisma,
     kind: connection.kind,
     description: connection.description,
+    embedded: connection.embedded,
     close: async () => {
       await prisma.$disconnect();
       await connection.close();
@@ -90,6 +96,11 @@ export async function getDb(): Promise<Db> {
 export async function getDatabaseInfo(): Promise<{ kind: DatabaseKind; description: string }> {
   const { kind, description } = await handle();
   return { kind, description };
+}
+
+/** The open embedded database, or undefined on PostgreSQL. */
+export async function getEmbeddedDatabase(): Promise<PGlite | undefined> {
+  return (await handle()).embedded;
 }
 
 /** Closes the connection (and releases the embedded database's lock). */

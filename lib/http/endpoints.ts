@@ -6,7 +6,20 @@ import type { ErrorFormat } from "./error-format";
  * its route up here for the error format, the rate limit and the API-key requirement; proxy.ts uses the paths and
  * methods to answer 405 in the endpoint's own error format.
  */
-export type RouteName = "simulate" | "calls" | "call" | "webhook" | "health" | "openapi" | "session";
+export type RouteName =
+  | "simulate"
+  | "calls"
+  | "changes"
+  | "stream"
+  | "board"
+  | "queue"
+  | "map"
+  | "hourly"
+  | "call"
+  | "webhook"
+  | "health"
+  | "openapi"
+  | "session";
 
 export interface Endpoint {
   /** Path under the origin, `:id` for one path segment. */
@@ -34,6 +47,13 @@ export const endpoints: Record<RouteName, Endpoint> = {
     rateLimit: { bucket: "simulate", limit: 100, windowMs: MINUTE, whenStoreDown: "refuse" },
   },
   calls: { path: "/api/calls", methods: ["GET"], format: "calls", apiKey: true, rateLimit: callsPolicy },
+  // The live picture (lib/live): before `call`, whose /api/calls/:id pattern would match these paths.
+  changes: { path: "/api/calls/changes", methods: ["GET"], format: "calls", apiKey: true, rateLimit: callsPolicy },
+  stream: { path: "/api/calls/stream", methods: ["GET"], format: "calls", apiKey: true, rateLimit: callsPolicy },
+  board: { path: "/api/live/board", methods: ["GET"], format: "calls", apiKey: true, rateLimit: callsPolicy },
+  queue: { path: "/api/live/queue", methods: ["GET"], format: "calls", apiKey: true, rateLimit: callsPolicy },
+  map: { path: "/api/live/map", methods: ["GET"], format: "calls", apiKey: true, rateLimit: callsPolicy },
+  hourly: { path: "/api/live/hourly", methods: ["GET"], format: "calls", apiKey: true, rateLimit: callsPolicy },
   call: { path: "/api/calls/:id", methods: ["GET", "PATCH"], format: "calls", apiKey: true, rateLimit: callsPolicy },
   webhook: {
     path: "/api/voiceagent-webhook",

@@ -1,0 +1,179 @@
+import { z } from "zod";
+import { callRecordSchema } from "../calls/schema";
+import { invalidParameter } from "../http/api-error";
+import { SEVERITIES } from "../vocabulary";
+
+/**
+ * The zod schemas of the live picture's endpoints (change feed, stream, board, queue, map): they
+ * validate the queries, type the responses and feed the OpenAPI document.
+ */
+
+const digits = z.string().regex(/^\d{1,15}$/);
+const integer = (min: number, max: number) =>
+  z.codec(digits, z.int().min(min).max(max), { decode: Number, encode: String });
+const decimal = (min: number, max: number) =>
+  z.codec(z.string().regex(/^-?\d{1,3}(\.\d{1,20})?$/), z.number().min(min).max(max), { decode: Number, encode: String });
+
+/** One query parameter: its schema and the 400 it answers when the value is not acceptable. */
+interface Parameter<S extends z.ZodType> {
+  schema: S;
+  description: string;
+  message: string;
+}
+const parameter = <S extends z.ZodType>(definition: Parameter<S>) => definition;
+type Parameters = Record<string, Parameter<z.ZodType>>;
+type Parsed<P extends Parameters> = { [K in keyof P]: z.output<P[K]["schema"]> };
+
+/** Validates a query against `parameters`; throws 400 INVALID_PARAMETER naming the first bad one. */
+export function parseQuery<P extends Parameters>(parameters: P, params: URLSearchParams): Parsed<P> {
+  const parsed: Record<string, unknown> = {};
+  for (const [name, definition] of Object.entries(parameters)) {
+    const values = params.getAll(name).filter((value) => value !== "");
+    if (values.length > 1) throw invalidParameter("Invalid parameter", `${name} must be given only once`);
+    const result = definition.schema.safeParse(values[0]);
+    if (!result.success) throw invalidParameter("Invalid parameter", definition.message);
+    parsed[name] = result.data;
+  }
+  return parsed as Parsed<P>;
+}
+
+export const MAX_CHANGE_NUMBER = Number.MAX_SAFE_INTEGER;
+
+const cursorParameter = parameter({
+  schema: integer(0, MAX_CHANGE_NUMBER).default(0),
+  description: "Change number already seen; changes after it are returned. 0: from the first change.",
+  message: "after must be a non-negative integer",
+});
+
+export const changesQueryParameters = {
+  after: cursorParameter,
+  limit: parameter({
+    schema: integer(1, 1000).default(500),
+    description: "Changes per page, 1 to 1000.",
+    message: "limit must be an integer from 1 to 1000",
+  }),
+};
+
+export const streamQueryParameters = {
+  after: parameter({
+    schema: integer(0, MAX_CHANGE_NUMBER).optional(),
+    description:
+      "Change number already seen (a fallback for the Last-Event-ID header, which wins when both are given). " +
+      "Neither: the stream starts at the current change number.",
+    message: "after must be a non-negative integer",
+  }),
+};
+
+export const queueQueryParameters = {
+  after: parameter({
+    schema: z.string().regex(/^[0-2]\.\d{1,15}\.[A-Za-z0-9_.:-]{1,200}$/).optional(),
+    description: "The `next` of the previous page; absent for the first (most urgent) page.",
+    message: "after must be the next value of a previous queue page",
+  }),
+  limit: parameter({
+    schema: integer(1, 500).default(50),
+    description: "Calls per page, 1 to 500.",
+    message: "limit must be an integer from 1 to 500",
+  }),
+};
+
+export const mapQueryParameters = {
+  west: parameter({ schema: decimal(-540, 540), description: "West longitude of the viewport.", message: "west must be a longitude" }),
+  south: parameter({ schema: decimal(-90, 90), description: "South latitude of the viewport.", message: "south must be a latitude" }),
+  east: parameter({ schema: decimal(-540, 540), description: "East longitude of the viewport.", message: "east must be a longitude" }),
+  north: parameter({ schema: decimal(-90, 90), description: "North latitude of the viewport.", message: "north must be a latitude" }),
+  zoom: parameter({ schema: integer(0, 22), description: "Map zoom level (Web Mercator, 256 px tiles), 0 to 22.", message: "zoom must be an integer from 0 to 22" }),
+  closed_hours: parameter({
+    schema: integer(0, 168).optional(),
+    description: "Show calls resolved or failed within this many hours (default: LIVE_MAP_CLOSED_HOURS, 6).",
+    message: "closed_hours must be an integer from 0 to 168",
+  }),
+};
+
+export const hourlyWindowHours = 72;
+
+// ---- Responses -------------------------------------------------------------------------------
+
+const changeNumber = z.int().min(0).meta({ description: "Change number (from the calls' change sequence)" });
+
+export const callChangeSchema = z.object({
+  change: changeNumber,
+  call: callRecordSchema.meta({ description: "The call as it is after this change (its latest state)" }),
+});
+export type CallChange = z.infer<typeof callChangeSchema>;
+
+export const changePageSchema = z.object({
+  changes: z.array(callChangeSchema).meta({
+    description: "Calls changed after the cursor, in change order; each call once, at its latest change",
+  }),
+  cursor: changeNumber.meta({ description: "Pass as `after` for the next page (the last change here, or `after` when empty)" }),
+  has_more: z.boolean(),
+});
+export type ChangePage = z.infer<typeof changePageSchema>;
+
+const perSeverity = z.object(Object.fromEntries(SEVERITIES.map((level) => [level, z.int()])) as Record<(typeof SEVERITIES)[number], z.ZodInt>);
+
+export const hourlyBucketSchema = z.object({
+  hour: z.int().meta({ description: "Start of the hour, Unix seconds" }),
+  critical: z.int(),
+  high: z.int(),
+  moderate: z.int(),
+  total: z.int(),
+});
+
+export const hourlySeriesSchema = z.object({
+  hours: z.array(hourlyBucketSchema).meta({
+    description: `Calls per hour by severity, up to the ${hourlyWindowHours} hours ending at the newest matching call`,
+  }),
+  total: z.int().meta({ description: "Calls in those hours" }),
+});
+export type HourlySeries = z.infer<typeof hourlySeriesSchema>;
+
+export const boardSchema = z.object({
+  cursor: changeNumber.meta({ description: "The feed's change number this summary is at least as new as" }),
+  open: z.object({
+    total: z.int(),
+    by_severity: perSeverity.meta({ description: "Severities outside the vocabulary count as moderate" }),
+    by_status: z.object({ active: z.int(), dispatched: z.int(), enroute: z.int() }),
+  }),
+  by_type: z.array(z.object({ emergency_type: z.string(), open: z.int(), total: z.int() })),
+  total_calls: z.int(),
+  oldest_open: z
+    .object(
+      Object.fromEntries(SEVERITIES.map((level) => [level, z.int().nullable()])) as Record<
+        (typeof SEVERITIES)[number],
+        z.ZodNullable<z.ZodInt>
+      >,
+    )
+    .meta({ description: "Unix seconds of the longest-waiting open call per severity (null: none open)" }),
+  hourly: hourlySeriesSchema,
+});
+export type Board = z.infer<typeof boardSchema>;
+
+export const queuePageSchema = z.object({
+  calls: z.array(callRecordSchema).meta({
+    description: "Open calls, most urgent first: critical, high, then moderate (and unknown) severity; oldest first within each",
+  }),
+  next: z.string().nullable().meta({ description: "Pass as `after` for the next page; null at the end" }),
+});
+export type QueuePage = z.infer<typeof queuePageSchema>;
+
+export const mapClusterSchema = z.object({
+  latitude: z.number(),
+  longitude: z.number(),
+  count: z.int(),
+  open: z.int(),
+  critical: z.int(),
+  high: z.int(),
+  moderate: z.int(),
+  bounds: z.tuple([z.number(), z.number(), z.number(), z.number()]).meta({ description: "[west, south, east, north] of its calls" }),
+});
+
+export const mapViewSchema = z.object({
+  zoom: z.int(),
+  cell_degrees: z.number().meta({ description: "Grid cell size used for the clusters" }),
+  clusters: z.array(mapClusterSchema),
+  markers: z.array(callRecordSchema).meta({ description: "Calls shown one by one (alone in their cell, or zoomed in)" }),
+  shown: z.int().meta({ description: "Calls in the viewport: open ones plus those closed within closed_hours" }),
+});
+export type MapView = z.infer<typeof mapViewSchema>;
