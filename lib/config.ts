@@ -70,6 +70,8 @@ export const envSchema = z.object({
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(25_000).default(10_000),
   /** The live map also shows calls resolved or failed within this many hours (faded). */
   LIVE_MAP_CLOSED_HOURS: z.coerce.number().int().min(0).max(168).default(6),
+  /** The change feed is also read on this timer, in case a notification is lost. */
+  LIVE_FEED_SAFETY_READ_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
 }).refine((env) => !env.VOICEAGENT_REQUIRE_SIGNATURE || env.VOICEAGENT_WEBHOOK_SECRET !== undefined, {
   // Requiring signatures that cannot be checked would turn every call away.
   message: "is true but VOICEAGENT_WEBHOOK_SECRET is not set",
