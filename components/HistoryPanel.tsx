@@ -2,7 +2,7 @@
 
 import { useState, type FormEvent } from "react";
 import { EMERGENCY_TYPES, SEVERITIES, STATUSES } from "@/lib/vocabulary";
-import { ApiRequestError, listAllCalls, type CallFilters } from "./api";
+import { ApiRequestError, listAllCalls, type CallFilters, type CallRecord } from "./api";
 import { CallDetail } from "./CallDetail";
 import { humanize, STATUS_LABEL } from "./call-status";
 import { callsToCsv, downloadText } from "./csv";
@@ -10,7 +10,7 @@ import { callSource, formatTime } from "./format";
 import { HourlyChart } from "./HourlyChart";
 import { SeverityBadge } from "./SeverityIcon";
 import { StatusBadge } from "./StatusBadge";
-import { CHART_CAP, useChartCalls, useHistoryPage, type SortOrder } from "./use-calls";
+import { useHistoryPage, useHourly, type SortOrder } from "./use-calls";
 
 const PAGE_SIZE = 25;
 /** CSV export reads the filtered listing page by page, up to this many calls. */
@@ -55,7 +55,7 @@ function InputFilter({ id, label, type, value, onChange }: {
   );
 }
 
-export function HistoryPanel({ onShowOnMap, liveComplete }: { onShowOnMap: (id: string) => void; liveComplete: boolean }) {
+export function HistoryPanel({ onShowOnMap }: { onShowOnMap: (call: CallRecord) => void }) {
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const [filters, setFilters] = useState<CallFilters>({});
   const [formError, setFormError] = useState<string | null>(null);
@@ -64,7 +64,7 @@ export function HistoryPanel({ onShowOnMap, liveComplete }: { onShowOnMap: (id: 
   const [detailId, setDetailId] = useState<string | null>(null);
   const [exporting, setExporting] = useState<string | null>(null);
   const listing = useHistoryPage(filters, page, PAGE_SIZE, sort);
-  const chart = useChartCalls(filters, liveComplete);
+  const chart = useHourly(filters);
 
   const edit = (key: keyof Draft, value: string) => setDraft((current) => ({ ...current, [key]: value }));
   const apply = (event: FormEvent) => {
@@ -140,7 +140,7 @@ export function HistoryPanel({ onShowOnMap, liveComplete }: { onShowOnMap: (id: 
         </p>
       )}
 
-      {chart.data && <HourlyChart calls={chart.data.calls} total={chart.data.total} capped={chart.data.total > CHART_CAP} />}
+      {chart.data && <HourlyChart series={chart.data} />}
 
       <div className={`history-body${detailId ? " with-detail" : ""}`}>
         <div className="table-wrap">

@@ -51,6 +51,15 @@ async function readOldestOpen(db: Db): Promise<Record<Severity, number | null>> 
   return oldest;
 }
 
+/** The box around every located open call: the map's "fit all" (index-only over the open set). */
+async function readOpenBounds(db: Db): Promise<Board["open_bounds"]> {
+  const [box] = await db.$queryRaw<{ west: number | null; south: number; east: number; north: number }[]>`
+    SELECT min(longitude) AS west, min(latitude) AS south, max(longitude) AS east, max(latitude) AS north
+    FROM calls
+    WHERE status IN (${openList}) AND latitude IS NOT NULL AND longitude IS NOT NULL`;
+  return box.west === null ? null : [box.west, box.south, box.east, box.north];
+}
+
 /**
  * Calls per hour by severity over the `hourlyWindowHours` hours ending at the newest matching call
  * (the chart's picture), counted by the database over that window's calls only.
@@ -85,7 +94,12 @@ export async function readBoardFrom(db: Db): Promise<Board> {
   // The cursor first: every change up to it is in the figures below, so a client that applies
   // changes after it misses nothing (it may see a few twice, which is harmless).
   const cursor = await currentCursor(db);
-  const [counts, oldest, hourly] = await Promise.all([readCounts(db), readOldestOpen(db), readHourlySeries(db)]);
+  const [counts, oldest, hourly, openBounds] = await Promise.all([
+    readCounts(db),
+    readOldestOpen(db),
+    readHourlySeries(db),
+    readOpenBounds(db),
+  ]);
   const bySeverity = Object.fromEntries(SEVERITIES.map((level) => [level, 0])) as Record<Severity, number>;
   const byStatus = { active: 0, dispatched: 0, enroute: 0 };
   const byType = new Map<string, { emergency_type: string; open: number; total: number }>();
@@ -110,6 +124,7 @@ export async function readBoardFrom(db: Db): Promise<Board> {
     total_calls: totalCalls,
     oldest_open: oldest,
     hourly,
+    open_bounds: openBounds,
   };
 }
 

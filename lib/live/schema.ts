@@ -147,6 +147,10 @@ export const boardSchema = z.object({
     )
     .meta({ description: "Unix seconds of the longest-waiting open call per severity (null: none open)" }),
   hourly: hourlySeriesSchema,
+  open_bounds: z
+    .tuple([z.number(), z.number(), z.number(), z.number()])
+    .nullable()
+    .meta({ description: "[west, south, east, north] around every open call with coordinates (null: none)" }),
 });
 export type Board = z.infer<typeof boardSchema>;
 
