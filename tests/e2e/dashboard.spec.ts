@@ -221,9 +221,11 @@ test.describe("dispatcher dashboard", () => {
     await page.route(/\/api\/calls\/stream/, (route) => route.abort("connectionrefused"));
     await openDashboard(page);
     await expect(page.getByTestId("feed-mode")).toHaveText("Polling");
-    const before = await page.getByTestId("last-updated").textContent();
     await page.route(/\/api\/calls/, (route) => route.abort("connectionrefused"));
     await expect(page.locator(".banner[role=alert]", { hasText: "cannot be reached" })).toBeVisible({ timeout: 20_000 });
+    // The time shown stays that of the last answer through the next failed poll.
+    const before = await page.getByTestId("last-updated").textContent();
+    await page.waitForEvent("requestfailed", (failed) => failed.url().includes("/api/calls/changes"));
     await expect(page.getByTestId("last-updated")).toHaveText(before ?? "");
     await expect(page.locator(".queue-item").first()).toBeVisible();
     await saveScreenshot(page, "api-unreachable");
