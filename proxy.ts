@@ -13,12 +13,10 @@ export function proxy(request: NextRequest): Response {
   const allow = allowedMethods(endpoint);
   if (allow.includes(request.method)) return NextResponse.next();
   const error = new ApiError(
-    405,
     "METHOD_NOT_ALLOWED",
-    "Method not allowed",
     `${request.method} is not allowed on ${endpoint.path}; use ${endpoint.methods.join(" or ")}`,
     {},
-    { allow: allow.join(", ") },
+    { headers: { allow: allow.join(", ") } },
   );
   return errorResponse(error, endpoint.format);
 }

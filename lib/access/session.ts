@@ -1,4 +1,4 @@
-import { ApiError } from "../http/api-error";
+import { DomainError } from "../domain-error";
 import { isApiKey, SESSION_COOKIE, SESSION_MAX_AGE_SECONDS, sessionToken } from "./api-key";
 
 /** httpOnly: scripts never see it; SameSite=Strict: no other site can make the browser send it. */
@@ -15,7 +15,7 @@ function cookieHeader(value: string, maxAge: number, secure: boolean): string {
 export function openSession(presentedKey: string, apiKey: string | undefined, secure: boolean): string | undefined {
   if (apiKey === undefined) return undefined;
   if (!isApiKey(presentedKey, apiKey)) {
-    throw new ApiError(401, "UNAUTHORIZED", "Unauthorized", "The API key is not valid");
+    throw new DomainError("UNAUTHORIZED", "The API key is not valid");
   }
   return cookieHeader(sessionToken(apiKey), SESSION_MAX_AGE_SECONDS, secure);
 }

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { ApiError, invalidParameter } from "../http/api-error";
+import { invalidParameter } from "../domain-error";
 import {
   type CallStatus,
   type FilterEcho,
@@ -117,7 +117,7 @@ export function parseListQuery(params: URLSearchParams): ListQuery {
   const from = startDate === undefined ? undefined : (parseDateBound(startDate, "start") ?? fail("start_date"));
   const to = endDate === undefined ? undefined : (parseDateBound(endDate, "end") ?? fail("end_date"));
   if (from && to && from.ms > to.ms) {
-    throw new ApiError(400, "INVALID_PARAMETER", "Invalid date range", "start_date must not be after end_date");
+    throw invalidParameter("Invalid date range", "start_date must not be after end_date");
   }
 
   const echo: FilterEcho = {

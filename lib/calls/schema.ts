@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { invalidParameter } from "../http/api-error";
+import { invalidParameter } from "../domain-error";
 import { EMERGENCY_TYPES, SEVERITIES, STATUSES, TABLE_NAME_PATTERN } from "../vocabulary";
 
 /**

@@ -26,22 +26,16 @@ export async function applyRateLimit(request: Request, route: RouteName): Promis
   const decision = await getRateLimiter().check(policy, client);
   if (decision.outcome === "unmetered") return {};
   if (decision.outcome === "unavailable") {
-    throw new ApiError(
-      503,
-      "SERVICE_UNAVAILABLE",
-      "Service unavailable",
-      "Request limits cannot be checked right now; try again shortly",
-      {},
-      { "retry-after": "5" },
-    );
+    throw new ApiError("SERVICE_UNAVAILABLE", "Request limits cannot be checked right now; try again shortly", {}, {
+      headers: { "retry-after": "5" },
+    });
   }
   const headers = rateLimitHeaders(decision);
   if (decision.outcome === "limited") {
     const message = `Too many requests (limit ${decision.limit}); retry in ${headers["ratelimit-reset"]} s`;
     // The same four fields on every endpoint, whatever its usual error format.
-    throw new ApiError(429, "RATE_LIMITED", "Rate limit exceeded", message, { error: "Rate limit exceeded", message }, {
-      ...headers,
-      "retry-after": headers["ratelimit-reset"],
+    throw new ApiError("RATE_LIMITED", message, { error: "Rate limit exceeded", message }, {
+      headers: { ...headers, "retry-after": headers["ratelimit-reset"] },
     });
   }
   return headers;

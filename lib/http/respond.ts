@@ -1,3 +1,4 @@
+import { DomainError } from "../domain-error";
 import { log } from "../log";
 import { ApiError } from "./api-error";
 import { errorResponse, type ErrorFormat } from "./error-format";
@@ -6,17 +7,15 @@ import { applyRateLimit, requireAccess } from "./protection";
 
 export { errorBody, errorResponse, json, type ErrorFormat } from "./error-format";
 
-/** Unknown failures become a 500 without internals; the details go to the log only. */
+/** Domain errors answer with their code's status; unknown failures become a 500 without internals, the details logged. */
 export function toErrorResponse(error: unknown, format: ErrorFormat, route: string): Response {
-  if (error instanceof ApiError) {
-    if (error.status >= 500) log.error({ route, code: error.code, err: error.cause ?? error }, error.message);
-    return errorResponse(error, format);
+  const apiError = error instanceof DomainError ? ApiError.fromDomain(error) : error;
+  if (apiError instanceof ApiError) {
+    if (apiError.status >= 500) log.error({ route, code: apiError.code, err: apiError.cause ?? apiError }, apiError.message);
+    return errorResponse(apiError, format);
   }
   log.error({ route, err: error }, "unhandled error");
-  return errorResponse(
-    new ApiError(500, "INTERNAL_ERROR", "Internal error", "The request could not be processed"),
-    format,
-  );
+  return errorResponse(new ApiError("INTERNAL_ERROR", "The request could not be processed"), format);
 }
 
 type Handler<Context> = (request: Request, context: Context) => Promise<Response>;

@@ -96,7 +96,7 @@ describe("GET /api/openapi.json", () => {
   });
 
   it("describes the error bodies respond.ts actually writes", () => {
-    const error = new ApiError(400, "INVALID_PARAMETER", "Invalid limit", "limit must be an integer from 1 to 1000");
+    const error = new ApiError("INVALID_PARAMETER", "limit must be an integer from 1 to 1000", {}, { label: "Invalid limit" });
     for (const format of ["calls", "simulation", "webhook"] as const) {
       expect(errorBodySchemas[format].safeParse(errorBody(error, format)).success).toBe(true);
     }

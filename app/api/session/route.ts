@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { closedSession, openSession } from "@/lib/access/session";
-import { invalidParameter } from "@/lib/http/api-error";
+import { invalidParameter } from "@/lib/domain-error";
 import { readJsonBody } from "@/lib/http/body";
 import { apiRoute } from "@/lib/http/respond";
 import { getConfig } from "@/lib/config";
