@@ -1,5 +1,15 @@
-import { DomainError } from "../domain-error";
+import { z } from "zod";
+import { DomainError, invalidParameter } from "../domain-error";
 import { isApiKey, SESSION_COOKIE, SESSION_MAX_AGE_SECONDS, sessionToken } from "./api-key";
+
+/** The body of POST /api/session. */
+export const sessionRequestSchema = z.object({ api_key: z.string().min(1).max(1024) });
+
+export function parseSessionRequest(body: unknown): z.infer<typeof sessionRequestSchema> {
+  const parsed = sessionRequestSchema.safeParse(body);
+  if (!parsed.success) throw invalidParameter("Invalid api_key", "api_key must be a non-empty string");
+  return parsed.data;
+}
 
 /** httpOnly: scripts never see it; SameSite=Strict: no other site can make the browser send it. */
 function cookieHeader(value: string, maxAge: number, secure: boolean): string {

@@ -3,7 +3,7 @@ import { getConfig } from "../config";
 import { getRateLimiter, type RateLimitDecision } from "../rate-limit";
 import { ApiError } from "./api-error";
 import { clientAddress } from "./client-address";
-import { endpoints, type RouteName } from "./endpoints";
+import type { Endpoint } from "./endpoint";
 
 /** `RateLimit-*` fields (IETF draft "RateLimit header fields"): reset in seconds from now. */
 function rateLimitHeaders(decision: RateLimitDecision): Record<string, string> {
@@ -19,8 +19,8 @@ function rateLimitHeaders(decision: RateLimitDecision): Record<string, string> {
  * Counts the request against its endpoint's limit. Answers the headers every response of the
  * endpoint carries; throws the 429 (or the 503 of a "refuse" policy whose store is down).
  */
-export async function applyRateLimit(request: Request, route: RouteName): Promise<Record<string, string>> {
-  const policy = endpoints[route].rateLimit;
+export async function applyRateLimit(request: Request, endpoint: Endpoint): Promise<Record<string, string>> {
+  const policy = endpoint.protection.rateLimit;
   if (!policy) return {};
   const client = clientAddress(request.headers, getConfig().TRUST_PROXY);
   const decision = await getRateLimiter().check(policy, client);
@@ -42,6 +42,6 @@ export async function applyRateLimit(request: Request, route: RouteName): Promis
 }
 
 /** The API key, on the endpoints that hold call data or create it. */
-export function requireAccess(request: Request, route: RouteName): void {
-  if (endpoints[route].apiKey) requireApiKey(request, getConfig().API_KEY);
+export function requireAccess(request: Request, endpoint: Endpoint): void {
+  if (endpoint.protection.apiKey) requireApiKey(request, getConfig().API_KEY);
 }
