@@ -4,8 +4,9 @@ import { selectList } from "../calls/query";
 import { type ListedCall, toCallRecord } from "../calls/record";
 import { withCallStore } from "../calls/store";
 import { CLOSED_STATUSES, OPEN_STATUSES } from "../calls/workflow";
-import { invalidParameter } from "../http/api-error";
-import type { MapView } from "./schema";
+import { invalidParameter } from "../domain-error";
+import type { QueryValues } from "../query-parameters";
+import type { mapQueryParameters, MapView } from "./schema";
 
 /**
  * The map, clustered by the database on a grid of square cells about CELL_PIXELS wide at the
@@ -30,6 +31,15 @@ export interface MapRequest {
   north: number;
   zoom: number;
   closedHours: number;
+}
+
+/** The map's query as a request: the viewport is required, closed_hours defaults to `closedHours`. */
+export function mapRequestFrom(values: QueryValues<typeof mapQueryParameters>, closedHours: number): MapRequest {
+  const { west, south, east, north, zoom } = values;
+  if (west === undefined || south === undefined || east === undefined || north === undefined || zoom === undefined) {
+    throw invalidParameter("Invalid parameter", "west, south, east, north and zoom are required");
+  }
+  return { west, south, east, north, zoom, closedHours: values.closed_hours ?? closedHours };
 }
 
 /** Degrees of longitude per cell: a 256-pixel tile spans 360 / 2^zoom degrees. */

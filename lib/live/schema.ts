@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { callRecordSchema } from "../calls/schema";
-import { invalidParameter } from "../http/api-error";
+import { queryParameter } from "../query-parameters";
 import { SEVERITIES } from "../vocabulary";
 
 /**
@@ -14,78 +14,74 @@ const integer = (min: number, max: number) =>
 const decimal = (min: number, max: number) =>
   z.codec(z.string().regex(/^-?\d{1,3}(\.\d{1,20})?$/), z.number().min(min).max(max), { decode: Number, encode: String });
 
-/** One query parameter: its schema and the 400 it answers when the value is not acceptable. */
-interface Parameter<S extends z.ZodType> {
-  schema: S;
-  description: string;
-  message: string;
-}
-const parameter = <S extends z.ZodType>(definition: Parameter<S>) => definition;
-type Parameters = Record<string, Parameter<z.ZodType>>;
-type Parsed<P extends Parameters> = { [K in keyof P]: z.output<P[K]["schema"]> };
-
-/** Validates a query against `parameters`; throws 400 INVALID_PARAMETER naming the first bad one. */
-export function parseQuery<P extends Parameters>(parameters: P, params: URLSearchParams): Parsed<P> {
-  const parsed: Record<string, unknown> = {};
-  for (const [name, definition] of Object.entries(parameters)) {
-    const values = params.getAll(name).filter((value) => value !== "");
-    if (values.length > 1) throw invalidParameter("Invalid parameter", `${name} must be given only once`);
-    const result = definition.schema.safeParse(values[0]);
-    if (!result.success) throw invalidParameter("Invalid parameter", definition.message);
-    parsed[name] = result.data;
-  }
-  return parsed as Parsed<P>;
-}
-
 export const MAX_CHANGE_NUMBER = Number.MAX_SAFE_INTEGER;
 
-const cursorParameter = parameter({
-  schema: integer(0, MAX_CHANGE_NUMBER).default(0),
-  description: "Change number already seen; changes after it are returned. 0: from the first change.",
-  message: "after must be a non-negative integer",
-});
-
 export const changesQueryParameters = {
-  after: cursorParameter,
-  limit: parameter({
+  after: queryParameter({
+    schema: integer(0, MAX_CHANGE_NUMBER).default(0),
+    description: "Change number already seen; changes after it are returned. 0: from the first change.",
+    label: "Invalid cursor",
+    message: "after must be a non-negative integer",
+  }),
+  limit: queryParameter({
     schema: integer(1, 1000).default(500),
     description: "Changes per page, 1 to 1000.",
+    label: "Invalid limit",
     message: "limit must be an integer from 1 to 1000",
   }),
 };
 
 export const streamQueryParameters = {
-  after: parameter({
-    schema: integer(0, MAX_CHANGE_NUMBER).optional(),
+  after: queryParameter({
+    schema: integer(0, MAX_CHANGE_NUMBER),
     description:
       "Change number already seen (a fallback for the Last-Event-ID header, which wins when both are given). " +
       "Neither: the stream starts at the current change number.",
+    label: "Invalid cursor",
     message: "after must be a non-negative integer",
   }),
 };
 
+/** A reconnecting EventSource sends the id of the last event it received. */
+export const lastEventIdSchema = z
+  .string()
+  .trim()
+  .regex(/^\d{1,15}$/)
+  .transform(Number);
+
 export const queueQueryParameters = {
-  after: parameter({
-    schema: z.string().regex(/^[0-2]\.\d{1,15}\.[A-Za-z0-9_.:-]{1,200}$/).optional(),
+  after: queryParameter({
+    schema: z.string().regex(/^[0-2]\.\d{1,15}\.[A-Za-z0-9_.:-]{1,200}$/),
     description: "The `next` of the previous page; absent for the first (most urgent) page.",
+    label: "Invalid cursor",
     message: "after must be the next value of a previous queue page",
   }),
-  limit: parameter({
+  limit: queryParameter({
     schema: integer(1, 500).default(50),
     description: "Calls per page, 1 to 500.",
+    label: "Invalid limit",
     message: "limit must be an integer from 1 to 500",
   }),
 };
 
+const coordinate = (name: string, description: string, min: number, max: number) =>
+  queryParameter({ schema: decimal(min, max), description, label: "Invalid parameter", message: `${name} is required: a number from ${min} to ${max}` });
+
 export const mapQueryParameters = {
-  west: parameter({ schema: decimal(-540, 540), description: "West longitude of the viewport.", message: "west must be a longitude" }),
-  south: parameter({ schema: decimal(-90, 90), description: "South latitude of the viewport.", message: "south must be a latitude" }),
-  east: parameter({ schema: decimal(-540, 540), description: "East longitude of the viewport.", message: "east must be a longitude" }),
-  north: parameter({ schema: decimal(-90, 90), description: "North latitude of the viewport.", message: "north must be a latitude" }),
-  zoom: parameter({ schema: integer(0, 22), description: "Map zoom level (Web Mercator, 256 px tiles), 0 to 22.", message: "zoom must be an integer from 0 to 22" }),
-  closed_hours: parameter({
-    schema: integer(0, 168).optional(),
-    description: "Show calls resolved or failed within this many hours (default: LIVE_MAP_CLOSED_HOURS, 6).",
+  west: coordinate("west", "West longitude of the viewport.", -540, 540),
+  south: coordinate("south", "South latitude of the viewport.", -90, 90),
+  east: coordinate("east", "East longitude of the viewport.", -540, 540),
+  north: coordinate("north", "North latitude of the viewport.", -90, 90),
+  zoom: queryParameter({
+    schema: integer(0, 22),
+    description: "Map zoom level (Web Mercator, 256-pixel tiles), 0 to 22.",
+    label: "Invalid parameter",
+    message: "zoom is required: an integer from 0 to 22",
+  }),
+  closed_hours: queryParameter({
+    schema: integer(0, 168),
+    description: "Also show calls resolved or failed within this many hours (default: LIVE_MAP_CLOSED_HOURS, 6).",
+    label: "Invalid parameter",
     message: "closed_hours must be an integer from 0 to 168",
   }),
 };

@@ -15,8 +15,8 @@ import { specCallEvent } from "@/lib/webhook/sample-events";
 import { insertCalls, makeCalls, random } from "../support/calls";
 import { webhookRequest } from "../support/webhook-request";
 
-const get = async (handler: (request: Request, context: unknown) => Promise<Response>, url: string) => {
-  const response = await handler(new Request(`http://localhost${url}`), undefined);
+const get = async (handler: (request: Request) => Promise<Response>, url: string) => {
+  const response = await handler(new Request(`http://localhost${url}`));
   return { status: response.status, body: (await response.json()) as unknown };
 };
 

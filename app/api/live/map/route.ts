@@ -1,12 +1,9 @@
 import { getConfig } from "@/lib/config";
 import { apiRoute, json } from "@/lib/http/respond";
-import { readMap } from "@/lib/live/map";
-import { mapQueryParameters, parseQuery } from "@/lib/live/schema";
+import { mapRequestFrom, readMap } from "@/lib/live/map";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute("map", async (request) => {
-  const query = parseQuery(mapQueryParameters, new URL(request.url).searchParams);
-  const closedHours = query.closed_hours ?? getConfig().LIVE_MAP_CLOSED_HOURS;
-  return json(await readMap({ ...query, closedHours }));
-});
+export const GET = apiRoute("map", "GET", async ({ query }) =>
+  json(await readMap(mapRequestFrom(query, getConfig().LIVE_MAP_CLOSED_HOURS))),
+);
