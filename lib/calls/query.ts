@@ -9,7 +9,7 @@ export function likeSubstring(text: string): string {
 }
 
 /** Conditions on the columns `calls` and `call_counts` share. */
-function equalityConditions(filters: CallFilters): Prisma.Sql[] {
+export function equalityConditions(filters: CallFilters): Prisma.Sql[] {
   const conditions: Prisma.Sql[] = [];
   if (filters.emergencyType !== undefined) conditions.push(Prisma.sql`emergency_type = ${filters.emergencyType}`);
   if (filters.severity !== undefined) conditions.push(Prisma.sql`severity = ${filters.severity}`);
@@ -19,7 +19,7 @@ function equalityConditions(filters: CallFilters): Prisma.Sql[] {
   return conditions;
 }
 
-function needsRowScan(filters: CallFilters): boolean {
+export function needsRowScan(filters: CallFilters): boolean {
   return filters.location !== undefined || filters.fromSeconds !== undefined || filters.toSeconds !== undefined;
 }
 

@@ -1,7 +1,7 @@
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import type { CallFilters } from "../calls/filters";
-import { callConditions, where } from "../calls/query";
+import { callConditions, equalityConditions, needsRowScan, where } from "../calls/query";
 import { withCallStore } from "../calls/store";
 import { OPEN_STATUSES } from "../calls/workflow";
 import { SEVERITIES, type Severity } from "../vocabulary";
@@ -9,9 +9,10 @@ import { currentCursor } from "./feed";
 import { type Board, hourlyWindowHours, type HourlySeries } from "./schema";
 
 /**
- * The board summary, all from SQL: counts from call_counts (kept exact by triggers in the writing
- * transaction, a few hundred rows at any table size), the longest waits from one index probe per
- * severity and open status, and the hourly series from the calls of its window only.
+ * The board summary, all from SQL: counts from call_counts and the hourly series from
+ * call_hour_counts (both kept exact by triggers in the writing transaction, a few hundred rows to
+ * sum at any table size), the longest waits and the open calls' box from index probes per open
+ * status.
  */
 
 const HOUR_SECONDS = 3600;
@@ -51,29 +52,49 @@ async function readOldestOpen(db: Db): Promise<Record<Severity, number | null>> 
   return oldest;
 }
 
-/** The box around every located open call: the map's "fit all" (index-only over the open set). */
+/** The box around every located open call, for the map's "fit all": four index probes per open status. */
 async function readOpenBounds(db: Db): Promise<Board["open_bounds"]> {
   const [box] = await db.$queryRaw<{ west: number | null; south: number; east: number; north: number }[]>`
-    SELECT min(longitude) AS west, min(latitude) AS south, max(longitude) AS east, max(latitude) AS north
-    FROM calls
-    WHERE status IN (${openList}) AND latitude IS NOT NULL AND longitude IS NOT NULL`;
+    SELECT min(w) AS west, min(s) AS south, max(e) AS east, max(n) AS north
+    FROM unnest(ARRAY[${openList}]::text[]) AS st(status),
+    LATERAL (SELECT
+      (SELECT min(longitude) FROM calls WHERE status = st.status AND longitude IS NOT NULL) AS w,
+      (SELECT max(longitude) FROM calls WHERE status = st.status AND longitude IS NOT NULL) AS e,
+      (SELECT min(latitude) FROM calls WHERE status = st.status AND latitude IS NOT NULL) AS s,
+      (SELECT max(latitude) FROM calls WHERE status = st.status AND latitude IS NOT NULL) AS n
+    ) AS box`;
   return box.west === null ? null : [box.west, box.south, box.east, box.north];
 }
 
+/** One row per (UTC hour, severity bucket) of the chart's window. */
+function hourlySql(filters: CallFilters): Prisma.Sql {
+  const window = Prisma.sql`${`${hourlyWindowHours - 1} hours`}::interval`;
+  if (needsRowScan(filters)) {
+    // A location or date filter: count the matching calls of the window themselves.
+    const conditions = callConditions(filters);
+    return Prisma.sql`
+      WITH newest AS (SELECT date_trunc('hour', max(occurred_at), 'UTC') AS last_hour FROM calls ${where(conditions)})
+      SELECT date_trunc('hour', occurred_at, 'UTC') AS hour, ${severityBucket} AS severity, count(*)::bigint AS total
+      FROM calls, newest
+      ${where([...conditions, Prisma.sql`occurred_at >= newest.last_hour - ${window}`])}
+      GROUP BY 1, 2`;
+  }
+  // Equality filters only: a sum over call_hour_counts (kept exact by triggers) for the window's hours.
+  const conditions = [...equalityConditions(filters), Prisma.sql`total <> 0`];
+  return Prisma.sql`
+    WITH newest AS (SELECT max(hour) AS last_hour FROM call_hour_counts ${where(conditions)})
+    SELECT hour, ${severityBucket} AS severity, sum(total)::bigint AS total
+    FROM call_hour_counts, newest
+    ${where([...conditions, Prisma.sql`hour >= newest.last_hour - ${window}`])}
+    GROUP BY 1, 2`;
+}
+
 /**
- * Calls per hour by severity over the `hourlyWindowHours` hours ending at the newest matching call
- * (the chart's picture), counted by the database over that window's calls only.
+ * Calls per UTC hour by severity over the `hourlyWindowHours` hours ending at the newest matching
+ * call: the chart's picture, counted by the database.
  */
 export async function readHourlySeries(db: Db, filters: CallFilters = {}): Promise<HourlySeries> {
-  const conditions = callConditions(filters);
-  const rows = await db.$queryRaw<{ hour: Date; severity: Severity; total: bigint }[]>(Prisma.sql`
-    WITH newest AS (
-      SELECT date_trunc('hour', max(occurred_at)) AS hour FROM calls ${where(conditions)}
-    )
-    SELECT date_trunc('hour', c.occurred_at) AS hour, ${severityBucket} AS severity, count(*)::bigint AS total
-    FROM calls c, newest
-    ${where([...conditions, Prisma.sql`c.occurred_at >= newest.hour - ${`${hourlyWindowHours - 1} hours`}::interval`])}
-    GROUP BY 1, 2`);
+  const rows = await db.$queryRaw<{ hour: Date; severity: Severity; total: bigint }[]>(hourlySql(filters));
   if (rows.length === 0) return { hours: [], total: 0 };
   const byHour = new Map<number, HourlySeries["hours"][number]>();
   const seconds = rows.map((row) => Math.floor(row.hour.getTime() / 1000));

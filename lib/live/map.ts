@@ -67,7 +67,8 @@ interface CellRow {
 const openList = Prisma.join(OPEN_STATUSES.map((status) => Prisma.sql`${status}`));
 const closedList = Prisma.join(CLOSED_STATUSES.map((status) => Prisma.sql`${status}`));
 
-export async function readMapFrom(db: Db, request: MapRequest): Promise<MapView> {
+/** The viewport clamped to the world, checked against MAX_CELLS. */
+function checkedViewport(request: MapRequest): MapRequest {
   const west = Math.max(-180, request.west);
   const east = Math.min(180, request.east);
   const { south, north, zoom } = request;
@@ -76,10 +77,16 @@ export async function readMapFrom(db: Db, request: MapRequest): Promise<MapView>
   if (((east - west) / cell) * ((north - south) / cell) > MAX_CELLS) {
     throw invalidParameter("Invalid parameter", "the viewport is too large for this zoom");
   }
+  return { ...request, west, east };
+}
+
+/** One row per occupied grid cell of the viewport. */
+export function mapCellsSql(request: MapRequest): Prisma.Sql {
+  const { west, south, east, north, zoom } = checkedViewport(request);
   // Street level: each call its own cell (a tiny grid keeps the query the same).
-  const grid = zoom >= MARKER_ZOOM ? 1e-9 : cell;
+  const grid = zoom >= MARKER_ZOOM ? 1e-9 : cellDegrees(zoom);
   const inBox = Prisma.sql`latitude BETWEEN ${south} AND ${north} AND longitude BETWEEN ${west} AND ${east}`;
-  const cells = await db.$queryRaw<CellRow[]>(Prisma.sql`
+  return Prisma.sql`
     WITH shown AS (
       SELECT id, latitude, longitude, severity, status FROM calls
       WHERE status IN (${openList}) AND ${inBox}
@@ -98,7 +105,12 @@ export async function readMapFrom(db: Db, request: MapRequest): Promise<MapView>
       max(longitude)::float8 AS east, max(latitude)::float8 AS north,
       CASE WHEN count(*) = 1 THEN min(id) END AS "onlyId"
     FROM shown
-    GROUP BY 1, 2`);
+    GROUP BY 1, 2`;
+}
+
+export async function readMapFrom(db: Db, request: MapRequest): Promise<MapView> {
+  const cells = await db.$queryRaw<CellRow[]>(mapCellsSql(request));
+  const cell = cellDegrees(request.zoom);
 
   // Single calls become markers (all of them at street level), as many as MAX_MARKERS; the rest stay clusters.
   const markerIds: string[] = [];
@@ -126,7 +138,7 @@ export async function readMapFrom(db: Db, request: MapRequest): Promise<MapView>
       ? []
       : await db.$queryRaw<ListedCall[]>(Prisma.sql`
           SELECT ${selectList} FROM calls c WHERE c.id IN (${Prisma.join(markerIds)}) ORDER BY c.occurred_at DESC, c.id`);
-  return { zoom, cell_degrees: cell, clusters, markers: markers.map(toCallRecord), shown: shownCalls };
+  return { zoom: request.zoom, cell_degrees: cell, clusters, markers: markers.map(toCallRecord), shown: shownCalls };
 }
 
 /** GET /api/live/map. */

@@ -2,6 +2,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as changesRoute } from "@/app/api/calls/changes/route";
 import { GET as boardRoute } from "@/app/api/live/board/route";
+import { GET as hourlyRoute } from "@/app/api/live/hourly/route";
 import { GET as mapRoute } from "@/app/api/live/map/route";
 import { GET as queueRoute } from "@/app/api/live/queue/route";
 import { PATCH as patchCall } from "@/app/api/calls/[id]/route";
@@ -9,7 +10,7 @@ import { POST as webhook } from "@/app/api/voiceagent-webhook/route";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { uuid7 } from "@/lib/db/uuid7";
-import { boardSchema, changePageSchema, mapViewSchema, queuePageSchema, type ChangePage } from "@/lib/live/schema";
+import { boardSchema, changePageSchema, hourlySeriesSchema, mapViewSchema, queuePageSchema, type ChangePage } from "@/lib/live/schema";
 import { closeRedis } from "@/lib/redis";
 import { specCallEvent } from "@/lib/webhook/sample-events";
 import { insertCalls, makeCalls, random } from "../support/calls";
@@ -161,6 +162,25 @@ describe("board, queue and map", () => {
     expect(board.oldest_open.critical).toBe(Math.floor(oldest.getTime() / 1000));
     expect(board.hourly.total).toBeGreaterThan(0);
     expect(board.hourly.hours.reduce((total, hour) => total + hour.total, 0)).toBe(board.hourly.total);
+  });
+
+  it("counts calls per hour as SQL does, from the trigger-kept hourly counts and from the rows under a location filter", async () => {
+    const db = await getDb();
+    for (const [query, condition] of [
+      ["", "true"],
+      ["?severity=critical&simulation=true", "severity = 'critical' AND simulation"],
+      ["?location=malibu", "location ILIKE '%malibu%'"],
+    ] as const) {
+      const series = hourlySeriesSchema.parse((await get(hourlyRoute, `/api/live/hourly${query}`)).body);
+      const rows = await db.$queryRawUnsafe<{ hour: Date; n: bigint }[]>(`
+        WITH newest AS (SELECT date_trunc('hour', max(occurred_at), 'UTC') AS hour FROM calls WHERE ${condition})
+        SELECT date_trunc('hour', occurred_at, 'UTC') AS hour, count(*) AS n FROM calls, newest
+        WHERE ${condition} AND occurred_at >= newest.hour - interval '71 hours' GROUP BY 1`);
+      const expected = new Map(rows.map((row) => [Math.floor(row.hour.getTime() / 1000), Number(row.n)]));
+      const shown = new Map(series.hours.filter((hour) => hour.total > 0).map((hour) => [hour.hour, hour.total]));
+      expect(shown, query).toEqual(expected);
+      expect(series.total).toBe([...expected.values()].reduce((a, b) => a + b, 0));
+    }
   });
 
   it("lists every open call once, most urgent first, the oldest critical call heading it", async () => {
