@@ -28,6 +28,8 @@ interface CallMapProps {
   command: MapCommand | null;
   /** Around every open call (the board's): the first view and "Fit all". */
   openBounds: Box | null | undefined;
+  /** Called once the server's first answer is drawn: the history waits for it (first markers come first). */
+  onDrawn: () => void;
 }
 
 type Located = CallRecord & { latitude: number; longitude: number };
@@ -176,14 +178,18 @@ function worstRank(cluster: MapView["clusters"][number]): number {
 }
 
 /** The server's clusters and markers for the current viewport. */
-function ServerCalls({ focus, onShown }: { focus: { id: string; seq: number } | null; onShown: (shown: number) => void }) {
+function ServerCalls({ focus, onShown, onDrawn }: {
+  focus: { id: string; seq: number } | null; onShown: (shown: number) => void; onDrawn: () => void;
+}) {
   const map = useMap();
   const view = useViewport();
   const [scale] = useState(iconScale);
-  const { data } = useMapView(view);
+  const { data, isError } = useMapView(view);
   useEffect(() => {
     if (data) onShown(data.shown);
-  }, [data, onShown]);
+    // A failed map read must not hold the history back either.
+    if (data || isError) onDrawn();
+  }, [data, isError, onShown, onDrawn]);
   if (!data) return null;
   return (
     <>
@@ -260,7 +266,7 @@ function MapCommands({ openBounds, command, onFocus }: {
   return null;
 }
 
-export default function CallMap({ tileUrl, command, openBounds }: CallMapProps) {
+export default function CallMap({ tileUrl, command, openBounds, onDrawn }: CallMapProps) {
   const [tilesFailed, setTilesFailed] = useState(false);
   const [focus, setFocus] = useState<{ id: string; seq: number } | null>(null);
   const [shown, setShown] = useState<number | null>(null);
@@ -277,7 +283,7 @@ export default function CallMap({ tileUrl, command, openBounds }: CallMapProps) 
             attribution={ATTRIBUTION}
             eventHandlers={{ tileerror: () => setTilesFailed(true), tileload: () => setTilesFailed(false) }}
           />
-          <ServerCalls focus={focus} onShown={setShown} />
+          <ServerCalls focus={focus} onShown={setShown} onDrawn={onDrawn} />
           <MapCommands openBounds={openBounds} command={command} onFocus={setFocus} />
         </MapContainer>
         <p className="map-count" aria-live="off">

@@ -73,6 +73,8 @@ function LiveStatus({ mode, updatedAt, error }: { mode: FeedMode; updatedAt: num
 }
 
 function DashboardView({ tileUrl }: { tileUrl: string }) {
+  const [mapDrawn, setMapDrawn] = useState(false);
+  const onMapDrawn = useCallback(() => setMapDrawn(true), []);
   const board = useBoard();
   const queue = useQueueWindow();
   // Calls already on screen at load are not news when a change names them.
@@ -108,7 +110,7 @@ function DashboardView({ tileUrl }: { tileUrl: string }) {
               <button type="button" onClick={() => send({ kind: "fit" })}>Fit all</button>
             </nav>
           </header>
-          <CallMap tileUrl={tileUrl} command={command} openBounds={board.data?.open_bounds} />
+          <CallMap tileUrl={tileUrl} command={command} openBounds={board.data?.open_bounds} onDrawn={onMapDrawn} />
           <ul className="map-legend" aria-label="Marker legend">
             {SEVERITIES.map((level) => (
               <li key={level}>
@@ -127,7 +129,7 @@ function DashboardView({ tileUrl }: { tileUrl: string }) {
           loading={queue.isPending || board.isPending}
           onSelect={showCall}
         />
-        <HistoryPanel onShowOnMap={showCall} />
+        <HistoryPanel onShowOnMap={showCall} enabled={mapDrawn} />
         <SimulationForm onSimulated={showScenario} />
       </main>
       <Notices />

@@ -55,7 +55,8 @@ function InputFilter({ id, label, type, value, onChange }: {
   );
 }
 
-export function HistoryPanel({ onShowOnMap }: { onShowOnMap: (call: CallRecord) => void }) {
+/** `enabled`: the history reads wait for the map's first answer, so the first markers come first. */
+export function HistoryPanel({ onShowOnMap, enabled }: { onShowOnMap: (call: CallRecord) => void; enabled: boolean }) {
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const [filters, setFilters] = useState<CallFilters>({});
   const [formError, setFormError] = useState<string | null>(null);
@@ -63,8 +64,8 @@ export function HistoryPanel({ onShowOnMap }: { onShowOnMap: (call: CallRecord) 
   const [sort, setSort] = useState<SortOrder>("desc");
   const [detailId, setDetailId] = useState<string | null>(null);
   const [exporting, setExporting] = useState<string | null>(null);
-  const listing = useHistoryPage(filters, page, PAGE_SIZE, sort);
-  const chart = useHourly(filters);
+  const listing = useHistoryPage(filters, page, PAGE_SIZE, sort, enabled);
+  const chart = useHourly(filters, enabled);
 
   const edit = (key: keyof Draft, value: string) => setDraft((current) => ({ ...current, [key]: value }));
   const apply = (event: FormEvent) => {

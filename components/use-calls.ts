@@ -50,8 +50,9 @@ export type SortOrder = "desc" | "asc";
  * One page of the history. The API lists newest first; oldest first is the same listing read from
  * its far end, so it stays server-paginated.
  */
-export function useHistoryPage(filters: CallFilters, page: number, pageSize: number, sort: SortOrder) {
+export function useHistoryPage(filters: CallFilters, page: number, pageSize: number, sort: SortOrder, enabled: boolean) {
   return useQuery({
+    enabled,
     queryKey: ["calls", "history", filters, page, pageSize, sort],
     queryFn: async (): Promise<CallsPage> => {
       if (sort === "desc") return listCalls(filters, pageSize, page * pageSize);
@@ -67,8 +68,9 @@ export function useHistoryPage(filters: CallFilters, page: number, pageSize: num
 }
 
 /** The hourly chart's series, counted by the server under the history's filters. */
-export function useHourly(filters: CallFilters) {
+export function useHourly(filters: CallFilters, enabled: boolean) {
   return useQuery({
+    enabled,
     queryKey: ["calls", "hourly", filters],
     queryFn: () => getHourly(filters),
     placeholderData: keepPreviousData,
