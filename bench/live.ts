@@ -20,7 +20,7 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { chromium, type Page } from "@playwright/test";
@@ -414,9 +414,9 @@ async function measureSize(url: string, size: number) {
       changes_page_100: { p50_ms: feedPage100.p50, p95_ms: feedPage100.p95, bytes: feedPage100.bytes },
       changes_at_head: { p50_ms: feedHead.p50, p95_ms: feedHead.p95, bytes: feedHead.bytes },
     };
-    console.log(JSON.stringify({ size, truth, http }, null, 2));
+    console.log(JSON.stringify({ size, truth, http, load_average: loadavg().map((value) => Math.round(value * 10) / 10) }, null, 2));
     const browser = await browserRun(a, b, size);
-    console.log(JSON.stringify({ size, browser }, null, 2));
+    console.log(JSON.stringify({ size, browser, load_average: loadavg().map((value) => Math.round(value * 10) / 10) }, null, 2));
     const streams = await streamClients(a, b, size);
     console.log(JSON.stringify({ size, streams }, null, 2));
     return { size, truth, http, browser, streams };

@@ -58,18 +58,20 @@ export function useChangeFeed(startCursor: number | undefined, known: ReadonlySe
     let lastRefresh = 0;
     const seen = new Set<string>();
 
-    const refreshNow = () => {
+    const refreshNow = async () => {
       refreshTimer = undefined;
       lastRefresh = Date.now();
-      // The board first: its request leaves first, and it carries the counts.
-      void client.invalidateQueries({ queryKey: ["live", "board"] });
-      void client.invalidateQueries({ queryKey: ["live"] });
+      // The board alone first (the counts, 5 KB), then the queue, map and history: on a busy
+      // server the counts do not wait behind the larger answers.
+      await client.invalidateQueries({ queryKey: ["live", "board"] }).catch(() => undefined);
+      if (stopped) return;
+      void client.invalidateQueries({ queryKey: ["live"], predicate: (query) => query.queryKey[1] !== "board" });
       void client.invalidateQueries({ queryKey: ["calls"] });
       void client.invalidateQueries({ queryKey: ["call"] });
     };
     const refresh = () => {
       if (refreshTimer) return;
-      refreshTimer = setTimeout(refreshNow, Math.max(0, lastRefresh + REFRESH_MS - Date.now()));
+      refreshTimer = setTimeout(() => void refreshNow(), Math.max(0, lastRefresh + REFRESH_MS - Date.now()));
     };
 
     const apply = (changes: CallChange[]) => {

@@ -103,7 +103,7 @@ export function mapCellsSql(request: MapRequest): Prisma.Sql {
       avg(latitude)::float8 AS latitude, avg(longitude)::float8 AS longitude,
       min(longitude)::float8 AS west, min(latitude)::float8 AS south,
       max(longitude)::float8 AS east, max(latitude)::float8 AS north,
-      CASE WHEN count(*) = 1 THEN min(id) END AS "onlyId"
+      CASE WHEN count(*) = 1 THEN min(id COLLATE "C") END AS "onlyId"
     FROM shown
     GROUP BY 1, 2`;
 }
