@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { ApiError, invalidParameter } from "../http/api-error";
+import { normalisePhone } from "../webhook/sanitise";
 import {
   type CallStatus,
   type FilterEcho,
@@ -16,6 +17,8 @@ export interface CallFilters {
   status?: CallStatus;
   simulation?: boolean;
   tableName?: string;
+  /** Normalised as stored numbers are. */
+  callerPhone?: string;
   /** Case-insensitive substring, taken literally. */
   location?: string;
   /** Unix seconds, inclusive bounds on the record's `timestamp`. */
@@ -111,6 +114,9 @@ export function parseListQuery(params: URLSearchParams): ListQuery {
   const location = parse(params, "location");
   const simulation = parse(params, "simulation");
   const tableName = parse(params, "table_name");
+  // A `+` the client did not encode arrives as a space.
+  const callerPhoneText = parse(params, "caller_phone")?.replace(/^ (?=\d)/, "+");
+  const callerPhone = callerPhoneText === undefined ? undefined : (normalisePhone(callerPhoneText) ?? undefined);
   const startDate = parse(params, "start_date");
   const endDate = parse(params, "end_date");
 
@@ -130,6 +136,7 @@ export function parseListQuery(params: URLSearchParams): ListQuery {
     simulation: simulation ?? null,
   };
   if (tableName !== undefined) echo.table_name = tableName;
+  if (callerPhone !== undefined) echo.caller_phone = callerPhone;
 
   return {
     limit,
@@ -141,6 +148,7 @@ export function parseListQuery(params: URLSearchParams): ListQuery {
       status,
       simulation,
       tableName,
+      callerPhone,
       location,
       fromSeconds: from?.seconds,
       toSeconds: to?.seconds,

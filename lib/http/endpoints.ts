@@ -6,7 +6,7 @@ import type { ErrorFormat } from "./error-format";
  * its route up here for the error format, the rate limit and the API-key requirement; proxy.ts uses the paths and
  * methods to answer 405 in the endpoint's own error format.
  */
-export type RouteName = "simulate" | "calls" | "call" | "webhook" | "health" | "openapi" | "session";
+export type RouteName = "simulate" | "calls" | "call" | "recording" | "webhook" | "health" | "openapi" | "session";
 
 export interface Endpoint {
   /** Path under the origin, `:id` for one path segment. */
@@ -35,6 +35,8 @@ export const endpoints: Record<RouteName, Endpoint> = {
   },
   calls: { path: "/api/calls", methods: ["GET"], format: "calls", apiKey: true, rateLimit: callsPolicy },
   call: { path: "/api/calls/:id", methods: ["GET", "PATCH"], format: "calls", apiKey: true, rateLimit: callsPolicy },
+  // An <audio> element fetches a recording in several range requests.
+  recording: { path: "/api/calls/:id/recording", methods: ["GET"], format: "calls", apiKey: true, rateLimit: callsPolicy },
   webhook: {
     path: "/api/voiceagent-webhook",
     methods: ["POST"],

@@ -12,6 +12,7 @@ import { log } from "../log";
 import { getObjectStore } from "../storage";
 import { type ObjectBody } from "../storage";
 import {
+  AUDIO_EVENT_TYPE,
   type AudioEvent,
   normaliseIdentifier,
   parseEvent,
@@ -255,6 +256,22 @@ export async function ingestPayload(rawBody: Buffer, payloadKey: string, hooks?:
   return ingestArchivedEvent(parseEvent(parseJson(rawBody.toString("utf8"))), payloadKey, hooks);
 }
 
+const tooLargeForJson = () =>
+  payloadTooLarge(`Request body exceeds ${WEBHOOK_MAX_BODY_BYTES} bytes (only a post_call_audio event may be larger)`);
+
+/** The skeleton of a spooled body, when it is a post_call_audio event whose audio was spooled; else 413. */
+function spooledAudioEvent(skeleton: Buffer, marker: string): unknown {
+  let event: unknown;
+  try {
+    event = JSON.parse(skeleton.toString("utf8"));
+  } catch {
+    throw tooLargeForJson();
+  }
+  const { type, data } = (event ?? {}) as { type?: unknown; data?: { full_audio?: unknown } };
+  if (type !== AUDIO_EVENT_TYPE || data?.full_audio !== marker) throw tooLargeForJson();
+  return event;
+}
+
 /**
  * The order that loses nothing: verify the signature over the raw bytes, parse, archive the
  * payload (the bytes as received), then store what it says. A failure answers 500 at the step
@@ -286,10 +303,9 @@ export async function receiveWebhook(
   }
   try {
     signature.verify();
-    const parsed = parseEvent(parseJson(body.skeleton.toString("utf8")));
-    if (parsed.kind !== "audio" || parsed.event.data.full_audio !== body.marker || body.decodedPath === null) {
-      throw payloadTooLarge(`Request body exceeds ${WEBHOOK_MAX_BODY_BYTES} bytes (only post_call_audio may be larger)`);
-    }
+    const skeleton = spooledAudioEvent(body.skeleton, body.marker);
+    const parsed = parseEvent(skeleton);
+    if (parsed.kind !== "audio" || body.decodedPath === null) throw tooLargeForJson();
     const payloadKey = otherEventKey(parsed.event.type, body.skeleton, parsed.event.event_timestamp, parsed.event.data.conversation_id);
     await archive(payloadKey, createReadStream(body.rawPath));
     return await storeRecording(parsed.event, createReadStream(body.decodedPath), body.decodedBytes, payloadKey);
