@@ -4,7 +4,13 @@ import { healthReportSchema } from "./health";
 import { errorBodySchemas } from "./http/error-schemas";
 import { simulationResultSchema } from "./simulation";
 import { simulateRequestSchema } from "./simulation/request";
-import { callEventSchema, webhookAnswerSchema } from "./webhook/payload";
+import {
+  audioEventSchema,
+  callEventSchema,
+  failureEventSchema,
+  otherEventSchema,
+  webhookAnswerSchema,
+} from "./webhook/payload";
 
 /**
  * GET /api/openapi.json: an OpenAPI 3.1 document generated from the zod schemas that validate the
@@ -31,7 +37,11 @@ const schemas = {
   StatusUpdate: jsonSchema(statusUpdateSchema, "input"),
   SimulateRequest: jsonSchema(simulateRequestSchema, "input"),
   SimulateResponse: jsonSchema(simulationResultSchema, "output"),
-  WebhookEvent: jsonSchema(callEventSchema, "input"),
+  WebhookEvent: {
+    description: "One of the platform's post-call events; any other `type` is archived and acknowledged.",
+    // anyOf: an event of a known type also has the shape of "any other type".
+    anyOf: [callEventSchema, audioEventSchema, failureEventSchema, otherEventSchema].map((schema) => jsonSchema(schema, "input")),
+  },
   WebhookResponse: jsonSchema(webhookAnswerSchema, "output"),
   HealthReport: jsonSchema(healthReportSchema, "output"),
   CallsError: jsonSchema(errorBodySchemas.calls, "output"),
@@ -128,6 +138,25 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           },
         },
       },
+      "/api/calls/{id}/recording": {
+        parameters: [idParameter],
+        get: {
+          operationId: "getCallRecording",
+          summary: "The call's recording (from a post_call_audio event) as audio/mpeg",
+          description: "Supports `Range: bytes=a-b`, `bytes=a-` and `bytes=-n` (206 with Content-Range).",
+          security: bearerOptional,
+          parameters: [{ name: "range", in: "header", required: false, schema: { type: "string" } }],
+          responses: {
+            200: { description: "The whole recording", content: { "audio/mpeg": { schema: { type: "string", format: "binary" } } } },
+            206: { description: "The range asked for", content: { "audio/mpeg": { schema: { type: "string", format: "binary" } } } },
+            ...errors("CallsError", {
+              ...callsCommonErrors,
+              404: "No such call, or no recording for it (NOT_FOUND)",
+              416: "Range starts beyond the recording (RANGE_NOT_SATISFIABLE)",
+            }),
+          },
+        },
+      },
       "/api/simulate": {
         post: {
           operationId: "simulate",
@@ -161,14 +190,18 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           ],
           requestBody: { required: true, content: jsonContent(ref("WebhookEvent")) },
           responses: {
-            200: response("Received (or ignored when the type is not post_call_transcription)", "WebhookResponse"),
+            200: response(
+              "Stored: a call (post_call_transcription), a failed call (call_initiation_failure), a recording " +
+                "(post_call_audio); any other type is archived and answered `Event ignored`",
+              "WebhookResponse",
+            ),
             ...errors("WebhookError", {
               400: "Malformed JSON (INVALID_JSON) or missing fields (MISSING_FIELDS)",
               401: "Signature verification failed (INVALID_SIGNATURE)",
-              413: "Body over 5 MB (PAYLOAD_TOO_LARGE)",
+              413: "Body over 5 MB, or over 64 MB for post_call_audio (PAYLOAD_TOO_LARGE)",
               415: "Content-Type is not application/json",
               429: "Rate limit exceeded (RATE_LIMITED)",
-              500: "Storage, database or geocoding failure",
+              500: "Storage, database or geocoding failure (never the content of the payload)",
             }),
           },
         },

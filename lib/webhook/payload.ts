@@ -105,6 +105,15 @@ export const webhookAnswerSchema = z.object({
   message: z.enum(["Webhook received", "Event ignored"]),
 });
 
+/** Any other event type: archived as received and acknowledged. */
+export const otherEventSchema = z
+  .object({
+    type: z.string().min(1),
+    event_timestamp: unixSeconds.optional(),
+    data: z.object({ conversation_id: conversationId.optional() }).optional(),
+  })
+  .meta({ description: "An event type this service does not know yet" });
+
 const envelopeSchema = z.object({
   type: z.string().min(1),
   event_timestamp: unixSeconds.optional().catch(undefined),
