@@ -17,8 +17,6 @@ export class VercelBlobObjectStore implements ObjectStore {
 
   async put(key: string, body: ObjectBody, contentType: string): Promise<void> {
     await put(key, body, {
-      // Streams (recordings of tens of MB) go up in parts rather than as one request body.
-      multipart: typeof body !== "string" && !Buffer.isBuffer(body),
       access: "private",
       addRandomSuffix: false,
       allowOverwrite: true,
