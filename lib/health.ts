@@ -1,22 +1,9 @@
-import { z } from "zod";
 import { getDatabaseInfo, getDb } from "./db/client";
 import { listMigrationNames } from "./db/migrations";
+import type { HealthReport } from "./health-report";
 import { getObjectStore } from "./storage";
 
-/** The body of GET /api/health (also the source of its OpenAPI schema). */
-export const healthReportSchema = z.object({
-  status: z.enum(["ok", "unavailable"]),
-  database: z.object({
-    ok: z.boolean(),
-    kind: z.string().optional(),
-    location: z.string().optional(),
-    error: z.string().optional(),
-  }),
-  migrations: z.object({ ok: z.boolean(), pending: z.array(z.string()), error: z.string().optional() }),
-  storage: z.object({ ok: z.boolean(), kind: z.string().optional(), error: z.string().optional() }),
-});
-
-export type HealthReport = z.infer<typeof healthReportSchema>;
+export { healthReportSchema, type HealthReport } from "./health-report";
 
 function reason(error: unknown): string {
   return error instanceof Error ? error.message.split("\n")[0] : String(error);

@@ -1,3 +1,4 @@
+import { parseJson } from "../domain-error";
 import { ApiError } from "./api-error";
 
 /** Bodies larger than this are refused with 413 before they are read whole. */
@@ -6,17 +7,11 @@ export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 export function requireJsonContentType(request: Request): void {
   const type = request.headers.get("content-type") ?? "";
   if (!/^application\/(.+\+)?json\s*(;|$)/i.test(type.trim())) {
-    throw new ApiError(
-      415,
-      "UNSUPPORTED_MEDIA_TYPE",
-      "Unsupported media type",
-      "Content-Type must be application/json",
-    );
+    throw new ApiError("UNSUPPORTED_MEDIA_TYPE", "Content-Type must be application/json");
   }
 }
 
-const tooLarge = (maxBytes: number) =>
-  new ApiError(413, "PAYLOAD_TOO_LARGE", "Payload too large", `Request body exceeds ${maxBytes} bytes`);
+const tooLarge = (maxBytes: number) => new ApiError("PAYLOAD_TOO_LARGE", `Request body exceeds ${maxBytes} bytes`);
 
 /**
  * The body as it streams in, for a reader that keeps its own limits (see readBodyBytes); a
@@ -63,14 +58,6 @@ export async function readBodyBytes(request: Request, maxBytes = DEFAULT_MAX_BOD
 /** The raw body as UTF-8 text (see readBodyBytes). */
 export async function readBodyText(request: Request, maxBytes = DEFAULT_MAX_BODY_BYTES): Promise<string> {
   return (await readBodyBytes(request, maxBytes)).toString("utf8");
-}
-
-export function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new ApiError(400, "INVALID_JSON", "Invalid JSON", "Request body is not valid JSON");
-  }
 }
 
 /** Content-Type check, size limit and JSON parsing for an ordinary JSON POST/PATCH body. */

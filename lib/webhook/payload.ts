@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ApiError } from "../http/api-error";
+import { DomainError } from "../domain-error";
 import { EMERGENCY_TYPES, SEVERITIES, type Severity } from "../vocabulary";
 import { cleanText, INT4_MAX, integerInColumn, normaliseIdentifier, normalisePhone, TEXT_LIMITS } from "./sanitise";
 
@@ -114,15 +114,20 @@ export const otherEventSchema = z
   })
   .meta({ description: "An event type this service does not know yet" });
 
+/** Every form the webhook takes, as documented (lib/intake reads and validates the raw body). */
+export const webhookEventSchema = z
+  .union([callEventSchema, audioEventSchema, failureEventSchema, otherEventSchema])
+  .meta({ description: "One of the platform's post-call events; any other `type` is archived and acknowledged" });
+
 const envelopeSchema = z.object({
   type: z.string().min(1),
   event_timestamp: unixSeconds.optional().catch(undefined),
   data: z.object({ conversation_id: conversationId.optional().catch(undefined) }).optional().catch(undefined),
 });
 
-function missingFields(paths: string[]): ApiError {
+function missingFields(paths: string[]): DomainError {
   const unique = [...new Set(paths)];
-  return new ApiError(400, "MISSING_FIELDS", "Missing fields", `Missing or invalid fields: ${unique.join(", ")}`);
+  return new DomainError("MISSING_FIELDS", `Missing or invalid fields: ${unique.join(", ")}`);
 }
 
 function fieldPaths(error: z.ZodError): string[] {

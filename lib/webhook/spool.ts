@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { type FileHandle, mkdtemp, open, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { ApiError } from "../http/api-error";
+import { DomainError } from "../domain-error";
 
 /**
  * Reading a webhook body without holding a large one in memory (docs/webhook.md, "Body limits").
@@ -42,8 +42,7 @@ export type WebhookBody =
 /** A string this long (in raw bytes) is taken out of the skeleton. */
 const LONG_STRING_BYTES = 64 * 1024;
 
-export const payloadTooLarge = (message: string) =>
-  new ApiError(413, "PAYLOAD_TOO_LARGE", "Payload too large", message);
+export const payloadTooLarge = (message: string) => new DomainError("PAYLOAD_TOO_LARGE", message);
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;

@@ -1,16 +1,17 @@
 import { openRecording } from "@/lib/calls/recording";
+import { ApiError } from "@/lib/http/api-error";
 import { apiRoute } from "@/lib/http/respond";
 
 export const dynamic = "force-dynamic";
 
-interface Context {
-  params: Promise<{ id: string }>;
-}
-
 /** The call's recording as audio/mpeg, with HTTP range requests (an <audio> element seeks with them). */
-export const GET = apiRoute<Context>("recording", async (request, { params }) => {
-  const { id } = await params;
-  const recording = await openRecording(id, request.headers.get("range"));
+export const GET = apiRoute("recording", "GET", async ({ request, params }) => {
+  const recording = await openRecording(params.id, request.headers.get("range"));
+  if (recording.kind === "unsatisfiable") {
+    throw new ApiError("RANGE_NOT_SATISFIABLE", `The recording has ${recording.size} bytes`, {}, {
+      headers: { "content-range": `bytes */${recording.size}` },
+    });
+  }
   const { start, end } = recording.range;
   const headers: Record<string, string> = {
     "content-type": recording.contentType,
