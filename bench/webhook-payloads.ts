@@ -13,28 +13,16 @@
  *
  * Figures go to docs/performance.md.
  */
-import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { elevenLabsCallEvent, specCallEvent } from "../lib/webhook/sample-events";
 import { silentMp3 } from "../tests/support/mp3";
+import { withProductionServer } from "./production-server";
 
 const port = Number(process.env.BENCH_PORT ?? process.env.E2E_PORT ?? 3106);
 const base = `http://localhost:${port}`;
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 5);
 const AUDIO_RUNS = Number(process.env.BENCH_AUDIO_RUNS ?? 3);
 const LATENCY_LIMIT_MS = 500;
-
-async function waitForHealth(deadline: number): Promise<void> {
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  throw new Error("the server did not become healthy in time");
-}
 
 /** The Next server itself (scripts/server.ts), found among the process group serve.ts leads. */
 function serverPid(group: number): number {
@@ -168,17 +156,8 @@ async function audioMemory(pid: number) {
 }
 
 async function main(): Promise<void> {
-  const server = spawn("npx", ["tsx", "tests/e2e/serve.ts"], {
-    env: { ...process.env, PORT: String(port), NEXT_TELEMETRY_DISABLED: "1", LOG_LEVEL: "warn" },
-    stdio: ["ignore", "ignore", "inherit"],
-    detached: true,
-  });
-  const stop = () => {
-    if (server.pid) process.kill(-server.pid, "SIGTERM");
-  };
-  try {
-    await waitForHealth(Date.now() + 300_000);
-    const pid = serverPid(server.pid!);
+  await withProductionServer(port, async (_base, group) => {
+    const pid = serverPid(group);
     // Warm-up, not counted: route compilation caches, connections, the place data.
     for (const make of Object.values(cases)) await post(make());
     const payloads = await latencies();
@@ -188,9 +167,7 @@ async function main(): Promise<void> {
     const heavy = audio.filter((run) => run.status !== 200 || run.ratio >= 3);
     console.log(slow.length === 0 && heavy.length === 0 ? "PASS: every payload 200/4xx under 500 ms; audio memory rise under 3x its body" : "FAIL: a target was missed");
     process.exitCode = slow.length === 0 && heavy.length === 0 ? 0 : 1;
-  } finally {
-    stop();
-  }
+  });
 }
 
 main().catch((error: unknown) => {

@@ -70,7 +70,7 @@ const unchecked: SignatureCheck = { update() {}, verify() {} };
  * Starts checking the signature over the raw bytes as received (before any JSON parsing): the
  * header's form and age are checked at once, so a stale or malformed signature is refused before
  * the body is read. With no secret configured a header cannot be checked and the request is
- * accepted, as the spec says; the config refuses VOICEAGENT_REQUIRE_SIGNATURE without a secret,
+ * accepted (docs/webhook.md, "Signature"); the config refuses VOICEAGENT_REQUIRE_SIGNATURE without a secret,
  * so "required" always has one.
  */
 export function startSignatureCheck(

@@ -1,32 +1,23 @@
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GET as getCallRoute } from "@/app/api/calls/[id]/route";
 import { GET as getRecordingRoute } from "@/app/api/calls/[id]/recording/route";
 import { GET as listCallsRoute } from "@/app/api/calls/route";
 import { POST } from "@/app/api/voiceagent-webhook/route";
 import type { CallDetail, CallList } from "@/lib/calls/schema";
-import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { recordingKey } from "@/lib/intake";
 import { getObjectStore } from "@/lib/storage";
 import { elevenLabsCallEvent, specCallEvent } from "@/lib/webhook/sample-events";
 import { signatureHeader } from "@/lib/webhook/signature";
 import { webhookRequest } from "../support/webhook-request";
+import { withWebhookSecret } from "../support/webhook-secret";
 
 const SECRET = "wsec_events_secret";
 let counter = 0;
 const nextId = (label: string) => `conv_events_${label}_${++counter}`;
-const originalSecret = process.env.VOICEAGENT_WEBHOOK_SECRET;
 
-beforeEach(() => {
-  process.env.VOICEAGENT_WEBHOOK_SECRET = SECRET;
-  resetConfigForTests();
-});
-afterAll(() => {
-  if (originalSecret === undefined) delete process.env.VOICEAGENT_WEBHOOK_SECRET;
-  else process.env.VOICEAGENT_WEBHOOK_SECRET = originalSecret;
-  resetConfigForTests();
-});
+withWebhookSecret(SECRET);
 
 async function post(body: unknown) {
   const response = await POST(webhookRequest(body, { secret: SECRET }), undefined);

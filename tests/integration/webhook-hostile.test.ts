@@ -1,13 +1,13 @@
-import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GET as listCallsRoute } from "@/app/api/calls/route";
 import { POST } from "@/app/api/voiceagent-webhook/route";
-import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { callPayloadKey } from "@/lib/intake";
 import { getObjectStore } from "@/lib/storage";
 import { TEXT_LIMITS } from "@/lib/webhook/sanitise";
 import { elevenLabsCallEvent, specCallEvent } from "@/lib/webhook/sample-events";
 import { webhookRequest } from "../support/webhook-request";
+import { withWebhookSecret } from "../support/webhook-secret";
 
 /**
  * The payloads that once answered 500 DATABASE_ERROR (PostgreSQL refusing the row) and the rules
@@ -17,17 +17,8 @@ import { webhookRequest } from "../support/webhook-request";
 const SECRET = "wsec_hostile_secret";
 let counter = 0;
 const nextId = (label: string) => `conv_hostile_${label}_${++counter}`;
-const originalSecret = process.env.VOICEAGENT_WEBHOOK_SECRET;
 
-beforeEach(() => {
-  process.env.VOICEAGENT_WEBHOOK_SECRET = SECRET;
-  resetConfigForTests();
-});
-afterAll(() => {
-  if (originalSecret === undefined) delete process.env.VOICEAGENT_WEBHOOK_SECRET;
-  else process.env.VOICEAGENT_WEBHOOK_SECRET = originalSecret;
-  resetConfigForTests();
-});
+withWebhookSecret(SECRET);
 
 type SpecEvent = ReturnType<typeof specCallEvent>;
 
