@@ -176,10 +176,11 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       "/api/health": {
         get: {
           operationId: "health",
-          summary: "Readiness: database reachable and migrated, payload storage writable",
+          summary:
+            "Readiness: database reachable and migrated, payload storage reachable; checked at most every HEALTH_CHECK_INTERVAL_MS, details only with the API key",
           responses: {
             200: response("Ready", "HealthReport"),
-            503: response("Not ready; the failing part carries an error", "HealthReport"),
+            503: response("Not ready; with the API key, the failing check carries an error code", "HealthReport"),
           },
         },
       },

@@ -9,8 +9,7 @@ import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "
 import path from "node:path";
 import { loadEnvConfig } from "@next/env";
 import { ConfigError, getConfig } from "../lib/config";
-import { applyMigrations } from "../lib/db/migrations";
-import { openMigrationTarget } from "../lib/db/client";
+import { migrateDatabase } from "../lib/db/client";
 
 const root = process.cwd();
 // Run Next's CLI in a direct child (not through npx) so that signals reach the build itself.
@@ -38,15 +37,12 @@ function oneLine(error: unknown): string {
 
 async function migrate(): Promise<void> {
   const config = getConfig();
-  const target = await openMigrationTarget(config);
   try {
-    const applied = await applyMigrations(target.adapterFactory);
-    console.log(`Database: ${target.description} (${applied.length} migration(s) applied now).`);
+    const { applied, description } = await migrateDatabase(config);
+    console.log(`Database: ${description} (${applied.length} migration(s) applied now).`);
   } catch (error) {
     const variable = config.DATABASE_URL ? "DATABASE_URL" : "DATA_DIR";
-    throw new Error(`${variable}: cannot prepare ${target.description}: ${oneLine(error)}`);
-  } finally {
-    await target.close();
+    throw new Error(`${variable}: cannot prepare the database: ${oneLine(error)}`);
   }
 }
 
