@@ -1,6 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import type { Config } from "../config";
-import { ApiError } from "../http/api-error";
+import { DomainError } from "../domain-error";
 import { log } from "../log";
 
 /** The dashboard's cookie: proof that its browser was given the API key once. */
@@ -53,13 +53,9 @@ export function requireApiKey(request: Request, apiKey: string | undefined): voi
   if (hasApiKey(request, apiKey)) return;
   const bearer = bearerToken(request);
   const session = cookie(request, SESSION_COOKIE);
-  throw new ApiError(
-    401,
+  throw new DomainError(
     "UNAUTHORIZED",
-    "Unauthorized",
     bearer === undefined && session === undefined ? "An API key is required" : "The API key is not valid",
-    {},
-    { "www-authenticate": 'Bearer realm="mayday"' },
   );
 }
 

@@ -1,44 +1,51 @@
-import { z } from "zod";
 import { getDatabaseKind, getDb } from "../db/client";
 import { listMigrationNames } from "../db/migrations";
 import { getObjectStore } from "../storage";
-import { checkOutcomeSchema, type HealthCheck } from "./check";
+import type { CheckName, CheckOutcome } from "./report";
 
-/** The database answers a query. */
-export const databaseCheck = {
-  required: true,
-  outcome: checkOutcomeSchema.extend({ kind: z.enum(["postgresql", "pglite"]).optional() }),
-  async run() {
-    const db = await getDb();
-    await db.$queryRaw`SELECT 1`;
-    return { ok: true, kind: await getDatabaseKind() };
-  },
-} satisfies HealthCheck;
+/**
+ * How each readiness check of lib/health/report.ts runs. A check that throws, or answers later
+ * than lib/health waits, counts as failed with an error code.
+ */
+export interface HealthCheck<Name extends CheckName> {
+  /**
+   * true: the service is not ready while this check fails (GET /api/health answers 503).
+   * false: the failure shows in the outcome only (a fallback covers it).
+   */
+  required: boolean;
+  run(): Promise<CheckOutcome<Name>>;
+}
 
-/** Every migration in prisma/migrations is recorded as applied. */
-export const migrationsCheck = {
-  required: true,
-  outcome: checkOutcomeSchema.extend({
-    pending: z.array(z.string()).optional().describe("Migrations in the repository the database has not had"),
-  }),
-  async run() {
-    const db = await getDb();
-    const rows = await db.$queryRaw<{ migration_name: string }[]>`
-      SELECT migration_name FROM _prisma_migrations
-      WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`;
-    const applied = new Set(rows.map((row) => row.migration_name));
-    const pending = (await listMigrationNames()).filter((name) => !applied.has(name));
-    return { ok: pending.length === 0, pending };
+export const checks: { [Name in CheckName]: HealthCheck<Name> } = {
+  /** The database answers a query. */
+  database: {
+    required: true,
+    async run() {
+      const db = await getDb();
+      await db.$queryRaw`SELECT 1`;
+      return { ok: true, kind: await getDatabaseKind() };
+    },
   },
-} satisfies HealthCheck;
-
-/** The payload store answers and accepts our credentials; nothing is written (see checkAvailable). */
-export const storageCheck = {
-  required: true,
-  outcome: checkOutcomeSchema.extend({ kind: z.string().optional() }),
-  async run() {
-    const store = getObjectStore();
-    await store.checkAvailable();
-    return { ok: true, kind: store.kind };
+  /** Every migration in prisma/migrations is recorded as applied. */
+  migrations: {
+    required: true,
+    async run() {
+      const db = await getDb();
+      const rows = await db.$queryRaw<{ migration_name: string }[]>`
+        SELECT migration_name FROM _prisma_migrations
+        WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`;
+      const applied = new Set(rows.map((row) => row.migration_name));
+      const pending = (await listMigrationNames()).filter((name) => !applied.has(name));
+      return { ok: pending.length === 0, pending };
+    },
   },
-} satisfies HealthCheck;
+  /** The payload store answers and takes our credentials; nothing is written (see checkAvailable). */
+  storage: {
+    required: true,
+    async run() {
+      const store = getObjectStore();
+      await store.checkAvailable();
+      return { ok: true, kind: store.kind };
+    },
+  },
+};

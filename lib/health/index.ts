@@ -1,43 +1,12 @@
-import { z } from "zod";
 import { getConfig } from "../config";
 import { log } from "../log";
-import type { CheckOutcome, HealthCheck } from "./check";
-import { databaseCheck, migrationsCheck, storageCheck } from "./checks";
-
-/**
- * Readiness of the service, as GET /api/health reports it. The checks run at most once every
- * HEALTH_CHECK_INTERVAL_MS, whatever the request rate: every request in between (and every request
- * while a run is under way) gets the latest run's result. A new check is one more entry in
- * `checks`; its outcome schema joins the report's schema by itself.
- */
-const checks = {
-  database: databaseCheck,
-  migrations: migrationsCheck,
-  storage: storageCheck,
-} satisfies Record<string, HealthCheck>;
-
-type Checks = typeof checks;
-type ChecksReport = { [Name in keyof Checks]: z.infer<Checks[Name]["outcome"]> };
+import { checks } from "./checks";
+import type { CheckName, CheckOutcome, HealthReport } from "./report";
 
 /** A check that has not answered by then has failed: a probe must get its answer in time. */
 const CHECK_TIMEOUT_MS = 5_000;
 
-const checksSchema = z.object(
-  Object.fromEntries(Object.entries(checks).map(([name, check]) => [name, check.outcome])) as {
-    [Name in keyof Checks]: Checks[Name]["outcome"];
-  },
-);
-
-/** The body of GET /api/health (also the source of its OpenAPI schema). */
-export const healthReportSchema = z.object({
-  status: z.enum(["ok", "unavailable"]).describe("ok: every required check passed at checkedAt"),
-  checkedAt: z.string().describe("When the checks last ran (ISO 8601); they run at most every HEALTH_CHECK_INTERVAL_MS"),
-  checks: checksSchema
-    .optional()
-    .describe("Each check's outcome: only for a caller with the API key (Bearer or session cookie), or when API_KEY is unset"),
-});
-
-export type HealthReport = z.infer<typeof healthReportSchema>;
+type ChecksReport = { [Name in CheckName]: CheckOutcome<Name> };
 
 interface Readiness {
   ready: boolean;
@@ -55,13 +24,13 @@ function errorCode(error: unknown): string {
   return error instanceof Error ? error.name : "Error";
 }
 
-async function runCheck(name: string, check: HealthCheck): Promise<CheckOutcome> {
+async function runCheck(name: CheckName): Promise<CheckOutcome> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(Object.assign(new Error(`no answer in ${CHECK_TIMEOUT_MS} ms`), { code: "TIMEOUT" })), CHECK_TIMEOUT_MS);
   });
   try {
-    return await Promise.race([check.run(), timeout]);
+    return await Promise.race([checks[name].run(), timeout]);
   } catch (error) {
     // The whole error for operators, in the log; the answer carries the code only.
     log.warn({ check: name, err: error }, "health check failed");
@@ -72,11 +41,11 @@ async function runCheck(name: string, check: HealthCheck): Promise<CheckOutcome>
 }
 
 async function runChecks(): Promise<Readiness> {
-  const entries = Object.entries(checks) as [keyof Checks, HealthCheck][];
-  const outcomes = await Promise.all(entries.map(([name, check]) => runCheck(name, check)));
-  const report = Object.fromEntries(entries.map(([name], index) => [name, outcomes[index]])) as ChecksReport;
+  const names = Object.keys(checks) as CheckName[];
+  const outcomes = await Promise.all(names.map(runCheck));
+  const report = Object.fromEntries(names.map((name, index) => [name, outcomes[index]])) as ChecksReport;
   return {
-    ready: entries.every(([, check], index) => !check.required || outcomes[index].ok),
+    ready: names.every((name, index) => !checks[name].required || outcomes[index].ok),
     checkedAt: new Date().toISOString(),
     checks: report,
   };
@@ -92,7 +61,12 @@ function readiness(): Promise<Readiness> {
   return latest.readiness;
 }
 
-/** The report, with each check's outcome only for a caller who may see it. */
+/**
+ * Readiness of the service, as GET /api/health reports it; each check's outcome only for a caller
+ * who may see it. The checks (lib/health/checks.ts) run at most once every
+ * HEALTH_CHECK_INTERVAL_MS, whatever the request rate: every request in between (and every request
+ * while a run is under way) gets the latest run's result.
+ */
 export async function healthReport(withDetails: boolean): Promise<HealthReport> {
   const { ready, checkedAt, checks: outcomes } = await readiness();
   return { status: ready ? "ok" : "unavailable", checkedAt, ...(withDetails ? { checks: outcomes } : {}) };
