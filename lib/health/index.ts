@@ -15,12 +15,15 @@ interface Readiness {
 }
 
 /**
- * A code such as ECONNREFUSED, ENOTDIR, P1001 or 3D000, else the error's class name; never its
- * message, which may name a host, a path or a database.
+ * A code, never the message, which may name a host, a path or a database: the driver adapter's
+ * kind behind a Prisma error (DatabaseNotReachable, DatabaseDoesNotExist, ...), else the error's
+ * own code (ENOTDIR, TIMEOUT, ...), else its class name.
  */
 function errorCode(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === "string" && /^\w{1,40}$/.test(code)) return code;
+  const failure = error as { code?: unknown; meta?: { driverAdapterError?: { cause?: { kind?: unknown } } } } | null;
+  for (const code of [failure?.meta?.driverAdapterError?.cause?.kind, failure?.code]) {
+    if (typeof code === "string" && /^\w{1,40}$/.test(code)) return code;
+  }
   return error instanceof Error ? error.name : "Error";
 }
 
