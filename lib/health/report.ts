@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { queryParameter } from "../query-parameters";
 
 /**
  * The body of GET /api/health and each readiness check's outcome, as zod schemas (also the source
@@ -31,9 +32,24 @@ export const checkOutcomeSchemas = {
 export type CheckName = keyof typeof checkOutcomeSchemas;
 export type CheckOutcome<Name extends CheckName = CheckName> = z.infer<(typeof checkOutcomeSchemas)[Name]>;
 
+export const healthQueryParameters = {
+  probe: queryParameter({
+    schema: z.enum(["ready", "live"]).default("ready"),
+    description:
+      "ready: the readiness checks' latest result, 503 while a required check fails (for load balancers). " +
+      "live: 200 whenever the process answers, no check consulted (for a liveness probe, which should not " +
+      "restart a server because its database is down).",
+    label: "Invalid parameter",
+    message: "probe must be ready or live",
+  }),
+};
+
 export const healthReportSchema = z.object({
-  status: z.enum(["ok", "unavailable"]).describe("ok: every required check passed at checkedAt"),
-  checkedAt: z.string().describe("When the checks last ran (ISO 8601); they run at most every HEALTH_CHECK_INTERVAL_MS"),
+  status: z.enum(["ok", "unavailable"]).describe("ok: every required check passed at checkedAt (probe=live: always ok)"),
+  checkedAt: z
+    .string()
+    .optional()
+    .describe("When the checks last ran (ISO 8601); they run at most every HEALTH_CHECK_INTERVAL_MS. Absent for probe=live"),
   checks: z
     .object(checkOutcomeSchemas)
     .optional()

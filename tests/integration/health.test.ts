@@ -11,8 +11,8 @@ import { getObjectStore, type ObjectStore, setObjectStoreForTests } from "@/lib/
 import { LocalObjectStore } from "@/lib/storage/local";
 
 const KEY = "health-k3y-0123456789";
-const get = (headers: Record<string, string> = {}) =>
-  GET(new Request("http://localhost/api/health", { headers }), undefined);
+const get = (headers: Record<string, string> = {}, query = "") =>
+  GET(new Request(`http://localhost/api/health${query}`, { headers }), undefined);
 const withKey = { authorization: `Bearer ${KEY}` };
 
 /** The store the app would use, with every call counted. */
@@ -158,6 +158,24 @@ describe("GET /api/health", () => {
     } finally {
       await db.$executeRaw`UPDATE _prisma_migrations SET rolled_back_at = NULL WHERE migration_name = ${latest.migration_name}`;
     }
+  });
+
+  it("answers probe=live with 200 without consulting any check, even when one fails", async () => {
+    const directory = await mkdtemp(path.join(tmpdir(), "mayday-live-"));
+    await writeFile(path.join(directory, "file"), "not a directory");
+    const calls = countingStore(new LocalObjectStore(path.join(directory, "file")));
+    const live = await get(withKey, "?probe=live");
+    expect(live.status).toBe(200);
+    expect(await live.json()).toEqual({ status: "ok" });
+    expect(calls.checkAvailable).toBe(0);
+    expect((await get(withKey, "?probe=ready")).status).toBe(503);
+    expect(calls.checkAvailable).toBe(1);
+  });
+
+  it("refuses an unknown probe with 400 INVALID_PARAMETER", async () => {
+    const response = await get({}, "?probe=deep");
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error_code: "INVALID_PARAMETER", message: "probe must be ready or live" });
   });
 
   it("writes no object for 1,000 requests, even when every request runs the checks", async () => {
