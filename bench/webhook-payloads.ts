@@ -24,7 +24,7 @@ const REPEATS = Number(process.env.BENCH_REPEATS ?? 5);
 const AUDIO_RUNS = Number(process.env.BENCH_AUDIO_RUNS ?? 3);
 const LATENCY_LIMIT_MS = 500;
 
-/** The Next server itself (scripts/server.ts), found among the process group serve.ts leads. */
+/** The Next server itself (.next/mayday-server.mjs), found among the process group serve.ts leads. */
 function serverPid(group: number): number {
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
@@ -32,7 +32,7 @@ function serverPid(group: number): number {
       const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
       const cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8");
-      if (Number(fields[2]) === group && cmdline.includes("scripts/server.ts")) return Number(entry);
+      if (Number(fields[2]) === group && cmdline.includes("mayday-server.mjs")) return Number(entry);
     } catch {
       // the process ended while we looked
     }

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { createReadStream } from "node:fs";
-import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { constants, createReadStream } from "node:fs";
+import { access, mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
-import type { ByteRange, ObjectBody, ObjectStore } from "./index";
+import type { ByteRange, ObjectBody, ObjectStore } from "./object-store";
 
 /** Objects as files under one directory, with the same key layout as the blob store. */
 export class LocalObjectStore implements ObjectStore {
@@ -54,9 +54,9 @@ export class LocalObjectStore implements ObjectStore {
     return Readable.toWeb(createReadStream(target, range)) as ReadableStream<Uint8Array>;
   }
 
-  async checkWritable(): Promise<void> {
-    const probe = `.health/${randomUUID()}`;
-    await this.put(probe, "ok");
-    await rm(this.pathFor(probe), { force: true });
+  /** The root exists (created on first use, as put would) and this process may write in it. */
+  async checkAvailable(): Promise<void> {
+    await mkdir(this.root, { recursive: true });
+    await access(this.root, constants.W_OK);
   }
 }

@@ -29,7 +29,7 @@ beforeAll(() => {
     kind: "counting",
     get: (key) => store.get(key),
     readRange: (key, range) => store.readRange(key, range),
-    checkWritable: () => store.checkWritable(),
+    checkAvailable: () => store.checkAvailable(),
     put(key, body, contentType) {
       writes += 1;
       return store.put(key, body, contentType);

@@ -394,7 +394,7 @@ describe("failures answer 500 and lose nothing once redelivered", () => {
       kind: "observing",
       get: (key) => local.get(key),
       readRange: (key, range) => local.readRange(key, range),
-      checkWritable: () => local.checkWritable(),
+      checkAvailable: () => local.checkAvailable(),
       async put(key, body, type) {
         seenAtPut.push(await findCall(event.data.conversation_id));
         await local.put(key, body, type);
