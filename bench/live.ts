@@ -27,6 +27,7 @@ import { chromium, type Page } from "@playwright/test";
 import { mapCellsSql } from "../lib/live/map";
 import { specCallEvent } from "../lib/webhook/sample-events";
 import { TILE_PATTERN } from "../tests/e2e/dashboard-helpers";
+import { waitForHealth } from "./production-server";
 import { withScratchDatabase } from "./scratch-database";
 import { percentile } from "./stats";
 
@@ -114,16 +115,8 @@ async function startInstance(url: string, port: number): Promise<Instance> {
     detached: true,
   });
   const base = `http://localhost:${port}`;
-  const deadline = Date.now() + 600_000;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) return { port, base, process: child };
-    } catch {
-      // not up yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  throw new Error(`instance on ${port} did not become healthy`);
+  await waitForHealth(base, Date.now() + 600_000);
+  return { port, base, process: child };
 }
 
 function stopInstance(instance: Instance): void {

@@ -3,7 +3,7 @@
 import { SEVERITIES, type Severity } from "@/lib/vocabulary";
 import type { CallRecord } from "./api";
 import { humanize, isOpen, SEVERITY_LABEL, severityOf } from "./call-status";
-import { formatWaiting } from "./format";
+import { callerOf, formatWaiting } from "./format";
 import { SeverityBadge, severitySvg } from "./SeverityIcon";
 import { StatusBadge } from "./StatusBadge";
 import { StatusActions } from "./StatusActions";
@@ -88,6 +88,7 @@ export function CallQueue({ calls, openTotal, bySeverity, arrivals, loading, onS
                 <div className="queue-meta">
                   <StatusBadge status={call.status} />
                   <span className="queue-location">{call.location}</span>
+                  <span className="queue-caller" data-testid="queue-caller">{callerOf(call)}</span>
                 </div>
                 <StatusActions id={call.conversation_id} status={call.status} />
               </li>

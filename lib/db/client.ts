@@ -5,6 +5,7 @@ import type { PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { type Config, getConfig } from "../config";
 import { PrismaClient } from "./generated/client";
+import { applyMigrations, type SqlSession } from "./migrations";
 import { embeddedDatabaseDir, openEmbeddedDatabase } from "./pglite";
 
 export type Db = PrismaClient;
@@ -13,10 +14,12 @@ export type DatabaseKind = "postgresql" | "pglite";
 interface Connection {
   adapterFactory: SqlMigrationAwareDriverAdapterFactory;
   kind: DatabaseKind;
-  /** Where the data lives, without credentials, for logs and /api/health. */
+  /** Where the data lives, without credentials, for start-up logs (never for HTTP answers). */
   description: string;
   /** The embedded database itself (PGlite only): its in-process LISTEN (lib/live/notifier.ts). */
   embedded?: PGlite;
+  /** Plain SQL on one connection of its own (the migrator's). */
+  withSession<T>(work: (session: SqlSession) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -38,6 +41,20 @@ export async function openMigrationTarget(config: Config): Promise<Connection> {
       adapterFactory: new PrismaPg(pool),
       kind: "postgresql",
       description: redact(config.DATABASE_URL),
+      async withSession(work) {
+        const client = await pool.connect();
+        try {
+          return await work({
+            query: async <Row>(sql: string, params?: unknown[]) => (await client.query(sql, params)).rows as Row[],
+            // Without parameters pg sends the simple-query protocol, which takes several statements.
+            execute: async (script) => {
+              await client.query(script);
+            },
+          });
+        } finally {
+          client.release();
+        }
+      },
       close: () => pool.end(),
     };
   }
@@ -48,14 +65,33 @@ export async function openMigrationTarget(config: Config): Promise<Connection> {
     kind: "pglite",
     description: `embedded PGlite at ${directory}`,
     embedded: embedded.pglite,
+    withSession: (work) =>
+      work({
+        query: async <Row>(sql: string, params?: unknown[]) => (await embedded.pglite.query<Row>(sql, params)).rows,
+        execute: async (script) => {
+          await embedded.pglite.exec(script);
+        },
+      }),
     close: () => embedded.close(),
   };
+}
+
+/**
+ * Opens the configured database (creating the embedded one on first use), applies its pending
+ * migrations and closes it again: what every start does before serving.
+ */
+export async function migrateDatabase(config: Config): Promise<{ applied: string[]; description: string }> {
+  const target = await openMigrationTarget(config);
+  try {
+    return { applied: await target.withSession((session) => applyMigrations(session)), description: target.description };
+  } finally {
+    await target.close();
+  }
 }
 
 interface DatabaseHandle {
   prisma: PrismaClient;
   kind: DatabaseKind;
-  description: string;
   embedded?: PGlite;
   close(): Promise<void>;
 }
@@ -68,7 +104,6 @@ async function connect(config: Config): Promise<DatabaseHandle> {
   return {
     prisma,
     kind: connection.kind,
-    description: connection.description,
     embedded: connection.embedded,
     close: async () => {
       await prisma.$disconnect();
@@ -93,9 +128,8 @@ export async function getDb(): Promise<Db> {
   return (await handle()).prisma;
 }
 
-export async function getDatabaseInfo(): Promise<{ kind: DatabaseKind; description: string }> {
-  const { kind, description } = await handle();
-  return { kind, description };
+export async function getDatabaseKind(): Promise<DatabaseKind> {
+  return (await handle()).kind;
 }
 
 /** The open embedded database, or undefined on PostgreSQL. */

@@ -1,9 +1,13 @@
+import { Readable } from "node:stream";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { GET as health } from "@/app/api/health/route";
 import { POST } from "@/app/api/voiceagent-webhook/route";
 import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
+import { resetHealthForTests } from "@/lib/health";
 import { callPayloadKey } from "@/lib/intake";
 import { getObjectStore, setObjectStoreForTests } from "@/lib/storage";
+import { VercelBlobObjectStore } from "@/lib/storage/vercel-blob";
 import { sendJson, startStandInServer, type StandInServer } from "../support/stand-in-server";
 import { specCallEvent } from "@/lib/webhook/sample-events";
 import { webhookRequest } from "../support/webhook-request";
@@ -47,6 +51,14 @@ function blobApi(objects: Map<string, { body: Buffer; contentType: string }>, st
     if (request.method === "GET" && request.url.pathname.startsWith("/blobs/")) {
       const object = objects.get(decodeURIComponent(request.url.pathname.slice("/blobs/".length)));
       if (!object) return sendJson(response, 404, { error: { code: "not_found", message: "Not found" } });
+      const range = /^bytes=(\d+)-(\d+)$/.exec(String(request.headers.range ?? ""));
+      if (range) {
+        const [start, end] = [Number(range[1]), Number(range[2])];
+        response
+          .writeHead(206, { "content-type": object.contentType, "content-range": `bytes ${start}-${end}/${object.body.length}` })
+          .end(object.body.subarray(start, end + 1));
+        return;
+      }
       response.writeHead(200, { "content-type": object.contentType }).end(object.body);
       return;
     }
@@ -122,15 +134,49 @@ describe("Vercel Blob object store (real @vercel/blob client, local stand-in API
     expect(objects.get(keys[0])!.body.toString()).toBe(JSON.stringify(revised));
   });
 
+  it("stores a recording from a stream and reads a range of it back", async () => {
+    const audio = Buffer.from(Array.from({ length: 50_000 }, (_, index) => index % 251));
+    await getObjectStore().put("calls/conv_blob_3/conv_blob_3_recording.mp3", Readable.from([audio.subarray(0, 20_000), audio.subarray(20_000)]), "audio/mpeg");
+    expect(objects.get("calls/conv_blob_3/conv_blob_3_recording.mp3")).toEqual({ body: audio, contentType: "audio/mpeg" });
+    const range = await getObjectStore().readRange("calls/conv_blob_3/conv_blob_3_recording.mp3", { start: 100, end: 199 });
+    expect(Buffer.from(await new Response(range).arrayBuffer()).equals(audio.subarray(100, 200))).toBe(true);
+    expect(await getObjectStore().readRange("calls/none/none_recording.mp3", { start: 0, end: 1 })).toBeUndefined();
+  });
+
   it("answers undefined for a key it does not hold", async () => {
     expect(await getObjectStore().get("calls/none/none_20260101_000000.json")).toBeUndefined();
   });
 
-  it("checks writability with a probe it removes again", async () => {
+  it("checks availability with one metadata read, writing nothing", async () => {
     const before = objects.size;
-    await getObjectStore().checkWritable();
-    expect(api.requests.map((request) => request.method)).toEqual(["PUT", "POST"]);
+    await getObjectStore().checkAvailable();
+    expect(api.requests.map((request) => `${request.method} ${request.url.pathname}`)).toEqual(["GET /"]);
+    expect(api.requests[0].url.searchParams.has("url")).toBe(true);
     expect(objects.size).toBe(before);
+  });
+
+  it("serves 1,000 health requests with one metadata read and no write", async () => {
+    resetHealthForTests();
+    const before = objects.size;
+    for (let batch = 0; batch < 20; batch++) {
+      const responses = await Promise.all(
+        Array.from({ length: 50 }, () => health(new Request("http://localhost/api/health"), undefined)),
+      );
+      expect(responses.every((response) => response.status === 200)).toBe(true);
+    }
+    expect(api.requests.map((request) => request.method)).toEqual(["GET"]);
+    expect(objects.size).toBe(before);
+  });
+
+  it("reports the store unavailable when the API is down", async () => {
+    state.down = true;
+    await expect(getObjectStore().checkAvailable()).rejects.toThrow();
+    expect(api.requests.every((request) => request.method === "GET")).toBe(true);
+  });
+
+  it("reports the store unavailable when it refuses the token", async () => {
+    await expect(new VercelBlobObjectStore("vercel_blob_rw_otherstore_0").checkAvailable()).rejects.toThrow();
+    expect(api.requests).toHaveLength(1);
   });
 
   it("turns an unavailable blob API into 500 STORAGE_ERROR and stores no record", async () => {

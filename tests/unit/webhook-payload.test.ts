@@ -26,6 +26,8 @@ describe("webhook payload", () => {
     ["life-threatening", "critical"],
     ["", "high"],
     ["purple", "high"],
+    ["constructor", "high"],
+    ["__proto__", "high"],
   ])("normalises the severity %j to %s", (raw, expected) => {
     expect(normaliseSeverity(raw)).toBe(expected);
   });
@@ -57,9 +59,9 @@ describe("webhook payload", () => {
   });
 
   it("sorts other event types out before validating call fields", () => {
-    expect(parseEvent({ type: "post_call_audio", data: { conversation_id: "c4" } })).toEqual({
+    expect(parseEvent({ type: "conversation_rated", data: { conversation_id: "c4" } })).toEqual({
       kind: "other",
-      type: "post_call_audio",
+      type: "conversation_rated",
       eventTimestamp: undefined,
       conversationId: "c4",
     });
