@@ -7,22 +7,12 @@ import type { CallChange, ChangePage } from "./schema";
 
 /**
  * The change feed: every insert and update of a call takes the next change number, under one
- * transaction-level advisory lock (migration live_change_feed), so committed numbers always form
+ * transaction-level advisory lock (migration live_change_feed; lib/calls/store.ts
+ * CHANGE_FEED_LOCK), so committed numbers always form
  * a prefix: a reader that has seen every change up to n can never be passed by a late commit of a
  * number below n. Each call row holds only its latest number, so "calls with a number above n, in
  * number order" is a gapless, resumable feed in which each call appears once, at its latest state.
  */
-
-/** The advisory lock key the numbering trigger takes (the same literal as in the migration). */
-export const CHANGE_FEED_LOCK = 7243001001;
-
-/**
- * For a transaction that will write several calls, or lock a call before updating it in another
- * statement: taking the feed lock first keeps the lock order of the numbering trigger.
- */
-export async function lockChangeFeed(tx: Pick<Db, "$executeRaw">): Promise<void> {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(${CHANGE_FEED_LOCK}::bigint)`;
-}
 
 type ChangedRow = ListedCall & { changeNumber: bigint };
 

@@ -20,17 +20,23 @@ CREATE INDEX "calls_status_changed_at_idx" ON "calls"("status", "changed_at");
 -- CreateIndex
 CREATE UNIQUE INDEX "calls_change_number_key" ON "calls"("change_number");
 
--- Numbers every written row. The lock key is the feed's own (lib/live/feed.ts CHANGE_FEED_LOCK).
--- Lock order: an UPDATE has locked its row before this runs, so a writer holds a call's row
--- before the feed lock. An INSERT whose conversation_id is already stored is about to become an
--- ON CONFLICT update (webhook redelivery): it takes no number here, so it does not take the feed
--- lock before waiting for that row; its update half numbers it, row lock first as above.
+-- The feed lock is taken by every statement that writes calls before it touches a row (a
+-- statement trigger), so every writer takes the feed lock first, then row locks: one order, no
+-- deadlock between a writer waiting for a row and the row's holder waiting for the feed lock.
+-- The lock key is the feed's own (lib/live/feed.ts CHANGE_FEED_LOCK).
+CREATE FUNCTION "call_change_lock"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM pg_advisory_xact_lock(7243001001);
+  RETURN NULL;
+END;
+$$;
+
+CREATE TRIGGER "calls_change_lock" BEFORE INSERT OR UPDATE ON "calls"
+  FOR EACH STATEMENT EXECUTE FUNCTION "call_change_lock"();
+
+-- Numbers every written row, under the lock its statement took.
 CREATE FUNCTION "call_change_stamp"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  IF TG_OP = 'INSERT' AND EXISTS (SELECT 1 FROM "calls" WHERE "conversation_id" = NEW."conversation_id") THEN
-    RETURN NEW;
-  END IF;
-  PERFORM pg_advisory_xact_lock(7243001001);
   NEW."change_number" := nextval('calls_change_number_seq');
   NEW."changed_at" := now();
   RETURN NEW;
