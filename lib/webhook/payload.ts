@@ -3,7 +3,7 @@ import { DomainError } from "../domain-error";
 import { SEVERITIES, type Severity } from "../vocabulary";
 
 /**
- * The post-call event as the spec describes it, and as the real platform (ElevenLabs) sends it:
+ * The post-call event in its documented form (docs/interface.md), and as the real platform (ElevenLabs) sends it:
  * transcript items as `speaker/text/timestamp` or `role/message/time_in_call_secs`,
  * `call_successful` as a boolean or `success/failure/unknown`, extra fields anywhere (ignored
  * here, kept in the archived payload).
@@ -112,7 +112,7 @@ function collectedCoordinate(results: Record<string, unknown>, key: string, limi
   return typeof number === "number" && Number.isFinite(number) && Math.abs(number) <= limit ? number : null;
 }
 
-/** Lower-case, spaces and hyphens to `_` (decisions.md). */
+/** Lower-case, spaces and hyphens to `_` (docs/interface.md, "Webhook rules"). */
 export function normaliseIdentifier(value: string): string {
   return value.trim().toLowerCase().replace(/[\s-]+/g, "_");
 }
@@ -139,7 +139,7 @@ export function normaliseSeverity(raw: string): Severity {
   return severitySynonyms[value] ?? "high";
 }
 
-/** The call record's fields, taken from a call event as decisions.md says. */
+/** The call record's fields, taken from a call event as docs/interface.md "Webhook rules" says. */
 export interface WebhookCall {
   conversationId: string;
   agentId: string;

@@ -59,7 +59,7 @@ export interface SignaturePolicy {
 
 /**
  * Checks the signature over the raw bytes as received (before any JSON parsing). With no secret
- * configured a header cannot be checked and the request is accepted, as the spec says; the config
+ * configured a header cannot be checked and the request is accepted (docs/interface.md); the config
  * refuses VOICEAGENT_REQUIRE_SIGNATURE without a secret, so "required" always has one.
  */
 export function verifySignature(
