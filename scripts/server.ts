@@ -6,6 +6,7 @@
  */
 import { createServer } from "node:http";
 import next from "next";
+import { answerBeforeNext } from "../lib/http/before-next";
 import { appendPeer } from "../lib/http/client-address";
 
 async function main(): Promise<void> {
@@ -14,6 +15,7 @@ async function main(): Promise<void> {
   const handle = app.getRequestHandler();
   await app.prepare();
   const server = createServer((request, response) => {
+    if (answerBeforeNext(request, response)) return;
     request.headers["x-forwarded-for"] = appendPeer(request.headers["x-forwarded-for"], request.socket.remoteAddress);
     void handle(request, response);
   });
