@@ -152,16 +152,17 @@ export function buildOpenApiDocument(): Record<string, unknown> {
 }
 
 interface ServedDocument {
-  body: string;
+  /** UTF-8, encoded once. */
+  body: Buffer;
   etag: string;
 }
 
 let served: ServedDocument | undefined;
 
-/** The document as served: serialised and hashed once, since the registry does not change at run time. */
+/** The document as served: serialised, encoded and hashed once, since the registry does not change at run time. */
 function servedDocument(): ServedDocument {
   if (!served) {
-    const body = JSON.stringify(buildOpenApiDocument());
+    const body = Buffer.from(JSON.stringify(buildOpenApiDocument()));
     served = { body, etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"` };
   }
   return served;
@@ -180,7 +181,7 @@ export interface DocumentAnswer {
   status: 200 | 304;
   headers: Record<string, string>;
   /** Absent for a 304. */
-  body?: string;
+  body?: Buffer;
 }
 
 /** 200 with the document, or 304 when If-None-Match names its ETag. */
@@ -193,5 +194,5 @@ export function openApiAnswer(ifNoneMatch: string | null): DocumentAnswer {
 
 export function openApiResponse(request: Request): Response {
   const { status, headers, body } = openApiAnswer(request.headers.get("if-none-match"));
-  return new Response(body ?? null, { status, headers });
+  return new Response(body ? new Uint8Array(body) : null, { status, headers });
 }

@@ -22,7 +22,7 @@ export function answerBeforeNext(request: IncomingMessage, response: ServerRespo
   securityHeaders ??= Object.fromEntries(deploymentSecurityHeaders().map(({ key, value }) => [key.toLowerCase(), value]));
   const ifNoneMatch = request.headers["if-none-match"];
   const { status, headers, body } = openApiAnswer(ifNoneMatch ?? null);
-  const length = body === undefined ? {} : { "content-length": String(Buffer.byteLength(body)) };
+  const length = body === undefined ? {} : { "content-length": String(body.length) };
   response.writeHead(status, { ...securityHeaders, ...headers, ...length });
   response.end(request.method === "HEAD" ? undefined : body);
   return true;
