@@ -40,6 +40,7 @@ function get(agent: Agent, url: URL, headers: Record<string, string> = {}): Prom
 
 async function load(url: URL, durationMs: number, headers: Record<string, string> = {}, cpuSeconds = () => NaN) {
   const cpuBefore = cpuSeconds();
+  const clientBefore = process.cpuUsage();
   const agent = new Agent({ keepAlive: true, maxSockets: connections });
   const statuses = new Map<number, number>();
   const latencies: number[] = [];
@@ -57,6 +58,7 @@ async function load(url: URL, durationMs: number, headers: Record<string, string
   );
   const elapsed = (performance.now() - started) / 1000;
   const cpuMs = (cpuSeconds() - cpuBefore) * 1000;
+  const client = process.cpuUsage(clientBefore);
   agent.destroy();
   latencies.sort((a, b) => a - b);
   return {
@@ -67,6 +69,7 @@ async function load(url: URL, durationMs: number, headers: Record<string, string
     statuses: Object.fromEntries(statuses),
     /** Server CPU per request: what the figure would be without other load on the machine. */
     cpuMsPerRequest: cpuMs / latencies.length,
+    clientCpuMsPerRequest: (client.user + client.system) / 1000 / latencies.length,
   };
 }
 
@@ -83,8 +86,8 @@ async function main(): Promise<void> {
       const result = await load(url, seconds * 1000, headers, app?.cpuSeconds);
       console.log(
         `${label}: ${result.perSecond} req/s over ${seconds} s, ${connections} connections; ` +
-          `p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms; server CPU ${result.cpuMsPerRequest.toFixed(2)} ms ` +
-          `per request; statuses ${JSON.stringify(result.statuses)}; load average ${loadavg()[0].toFixed(1)}`,
+          `p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms; CPU per request: server ` +
+          `${result.cpuMsPerRequest.toFixed(2)} ms, this client ${result.clientCpuMsPerRequest.toFixed(2)} ms; statuses ${JSON.stringify(result.statuses)}; load average ${loadavg()[0].toFixed(1)}`,
       );
     }
   } finally {
