@@ -6,8 +6,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 
 /**
- * The production server (scripts/server.ts, as `npm start` runs it) on the existing build
- * (`npm run build` first), on `port`, with the given environment, in a process group of its own
+ * The production server (.next/mayday-server.mjs, as `npm run start:production` runs it) on the
+ * existing build (`npm run build` first), on `port`, with the given environment, in a process group of its own
  * so that its resident memory can be sampled and the whole group stopped.
  */
 export interface ProductionServer {
@@ -20,8 +20,9 @@ export interface ProductionServer {
 }
 
 export async function startProductionServer(port: number, env: Record<string, string>): Promise<ProductionServer> {
-  if (!existsSync(path.join(process.cwd(), ".next", "BUILD_ID"))) throw new Error("no production build: run `npm run build` first");
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/server.ts"], {
+  const entry = path.join(process.cwd(), ".next", "mayday-server.mjs");
+  if (!existsSync(entry)) throw new Error("no production build: run `npm run build` first");
+  const child = spawn(process.execPath, [entry], {
     env: {
       ...process.env,
       DATA_DIR: await mkdtemp(path.join(tmpdir(), "mayday-bench-")),

@@ -393,7 +393,7 @@ describe("failures answer 500 and lose nothing once redelivered", () => {
     const observing: ObjectStore = {
       kind: "observing",
       get: (key) => local.get(key),
-      checkWritable: () => local.checkWritable(),
+      checkAvailable: () => local.checkAvailable(),
       async put(key, body, type) {
         seenAtPut.push(await findCall(event.data.conversation_id));
         await local.put(key, body, type);
