@@ -1,5 +1,4 @@
-import { spawn } from "node:child_process";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -7,8 +6,9 @@ import path from "node:path";
 
 /**
  * The production server (.next/mayday-server.mjs, as `npm run start:production` runs it) on the
- * existing build (`npm run build` first), on `port`, with the given environment, in a process group of its own
- * so that its resident memory can be sampled and the whole group stopped.
+ * existing build (`npm run build` first), on `port`, with the given environment (a bench's own
+ * database), in a process group of its own so that its memory and CPU can be read and the whole
+ * group stopped.
  */
 export interface ProductionServer {
   base: string;
@@ -66,15 +66,42 @@ export async function startProductionServer(port: number, env: Record<string, st
       }
     },
   };
-  const deadline = Date.now() + 60_000;
+  try {
+    await waitUntilAnswering(`${server.base}/api/openapi.json`, Date.now() + 60_000);
+  } catch (error) {
+    server.stop();
+    throw error;
+  }
+  return server;
+}
+
+/**
+ * The production build on a fresh database (tests/e2e/serve.ts: `npm start`'s path) on `port`, for
+ * benches that measure it from outside. `group` is the process group the server leads.
+ */
+export async function withProductionServer<T>(port: number, work: (base: string, group: number) => Promise<T>): Promise<T> {
+  const base = `http://localhost:${port}`;
+  const server = spawn("npx", ["tsx", "tests/e2e/serve.ts"], {
+    env: { ...process.env, PORT: String(port), NEXT_TELEMETRY_DISABLED: "1", LOG_LEVEL: "warn" },
+    stdio: ["ignore", "ignore", "inherit"],
+    detached: true,
+  });
+  try {
+    await waitUntilAnswering(`${base}/api/health`, Date.now() + 300_000);
+    return await work(base, server.pid!);
+  } finally {
+    if (server.pid) process.kill(-server.pid, "SIGTERM");
+  }
+}
+
+async function waitUntilAnswering(url: string, deadline: number): Promise<void> {
   while (Date.now() < deadline) {
     try {
-      if ((await fetch(`${server.base}/api/openapi.json`)).ok) return server;
+      if ((await fetch(url)).ok) return;
     } catch {
-      // not listening yet
+      // not up yet
     }
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await new Promise((resolve) => setTimeout(resolve, 500));
   }
-  server.stop();
-  throw new Error("the production server did not answer within 60 s");
+  throw new Error(`the server did not answer ${url} in time`);
 }

@@ -1,5 +1,6 @@
 import { invalidParameter } from "../domain-error";
 import { parseQueryParameters, type QueryValues } from "../query-parameters";
+import { normalisePhone } from "../webhook/sanitise";
 import {
   type CallFilterParameterName,
   callFilterParameters,
@@ -17,6 +18,8 @@ export interface CallFilters {
   status?: CallStatus;
   simulation?: boolean;
   tableName?: string;
+  /** Normalised as stored numbers are. */
+  callerPhone?: string;
   /** Case-insensitive substring, taken literally. */
   location?: string;
   /** Unix seconds, inclusive bounds on the record's `timestamp`. */
@@ -91,6 +94,9 @@ export type ListQueryValues = QueryValues<typeof listQueryParameters>;
 export function filterQueryFrom(values: CallFilterValues): FilterQuery {
   const { emergency_type: emergencyType, severity, status, location, simulation } = values;
   const { table_name: tableName, start_date: startDate, end_date: endDate } = values;
+  // A `+` the client did not encode arrives as a space.
+  const callerPhoneText = values.caller_phone?.replace(/^ (?=\d)/, "+");
+  const callerPhone = callerPhoneText === undefined ? undefined : (normalisePhone(callerPhoneText) ?? undefined);
 
   const from = startDate === undefined ? undefined : (parseDateBound(startDate, "start") ?? fail("start_date"));
   const to = endDate === undefined ? undefined : (parseDateBound(endDate, "end") ?? fail("end_date"));
@@ -108,6 +114,7 @@ export function filterQueryFrom(values: CallFilterValues): FilterQuery {
     simulation: simulation ?? null,
   };
   if (tableName !== undefined) echo.table_name = tableName;
+  if (callerPhone !== undefined) echo.caller_phone = callerPhone;
 
   return {
     echo,
@@ -117,6 +124,7 @@ export function filterQueryFrom(values: CallFilterValues): FilterQuery {
       status,
       simulation,
       tableName,
+      callerPhone,
       location,
       fromSeconds: from?.seconds,
       toSeconds: to?.seconds,
