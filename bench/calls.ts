@@ -15,7 +15,7 @@ import { listCalls } from "../lib/calls/list";
 import { countSql, pageSql } from "../lib/calls/query";
 import { listQueryParameters } from "../lib/calls/schema";
 import { parseQueryParameters } from "../lib/query-parameters";
-import { withScratchDatabase } from "./scratch-database";
+import { withScratchClient } from "./scratch-database";
 import { seed } from "./seed-calls";
 import { percentile } from "./stats";
 
@@ -58,34 +58,28 @@ async function explain(client: pg.Client, label: string, query: string): Promise
 
 async function main(): Promise<void> {
   delete process.env.REDIS_URL;
-  await withScratchDatabase(server, async (url) => {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      const results = new Map<string, Record<number, Awaited<ReturnType<typeof measure>>>>();
-      for (const [first, last] of [[1, 100_000], [100_001, 1_000_000]]) {
-        await seed(client, first, last);
-        for (const [label, query] of SCENARIOS) {
-          const result = await measure(query);
-          results.set(label, { ...results.get(label), [last]: result });
-          console.log(`${last} rows | ${label}: p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, total ${result.total}`);
-        }
+  await withScratchClient(server, async (client) => {
+    const results = new Map<string, Record<number, Awaited<ReturnType<typeof measure>>>>();
+    for (const [first, last] of [[1, 100_000], [100_001, 1_000_000]]) {
+      await seed(client, first, last);
+      for (const [label, query] of SCENARIOS) {
+        const result = await measure(query);
+        results.set(label, { ...results.get(label), [last]: result });
+        console.log(`${last} rows | ${label}: p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, total ${result.total}`);
       }
-
-      console.log("\n| Listing | total at 100k / 1M | p50 100k | p99 100k | p50 1M | p99 1M | p50 1M / 100k |");
-      console.log("|---|---|---|---|---|---|---|");
-      for (const [label, byRows] of results) {
-        const [small, large] = [byRows[100_000], byRows[1_000_000]];
-        console.log(
-          `| ${label} | ${small.total} / ${large.total} | ${small.p50.toFixed(2)} ms | ${small.p99.toFixed(2)} ms | ` +
-            `${large.p50.toFixed(2)} ms | ${large.p99.toFixed(2)} ms | ${(large.p50 / small.p50).toFixed(2)}x |`,
-        );
-      }
-
-      for (const [label, query] of SCENARIOS) await explain(client, label, query);
-    } finally {
-      await client.end().catch(() => {});
     }
+
+    console.log("\n| Listing | total at 100k / 1M | p50 100k | p99 100k | p50 1M | p99 1M | p50 1M / 100k |");
+    console.log("|---|---|---|---|---|---|---|");
+    for (const [label, byRows] of results) {
+      const [small, large] = [byRows[100_000], byRows[1_000_000]];
+      console.log(
+        `| ${label} | ${small.total} / ${large.total} | ${small.p50.toFixed(2)} ms | ${small.p99.toFixed(2)} ms | ` +
+          `${large.p50.toFixed(2)} ms | ${large.p99.toFixed(2)} ms | ${(large.p50 / small.p50).toFixed(2)}x |`,
+      );
+    }
+
+    for (const [label, query] of SCENARIOS) await explain(client, label, query);
   });
 }
 

@@ -11,9 +11,8 @@
  * reader (memory must level off, not climb), a slow reader (pauses 10 ms per chunk, so the server
  * has to hold back rather than buffer), and a filtered one. Figures go to docs/performance.md.
  */
-import pg from "pg";
 import { startProductionServer } from "./production-server";
-import { withScratchDatabase } from "./scratch-database";
+import { withScratchClient } from "./scratch-database";
 import { seed } from "./seed-calls";
 
 const server = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/postgres";
@@ -73,14 +72,8 @@ async function measureExport(
 
 async function main(): Promise<void> {
   delete process.env.REDIS_URL;
-  await withScratchDatabase(server, async (url) => {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      await seed(client, 1, CALLS);
-    } finally {
-      await client.end();
-    }
+  await withScratchClient(server, async (client, url) => {
+    await seed(client, 1, CALLS);
     // A capped heap makes the collector keep memory tight, so the RSS samples show what is live.
     const app = await startProductionServer(port, { DATABASE_URL: url, NODE_OPTIONS: `--max-old-space-size=${HEAP_MIB}` });
     try {
