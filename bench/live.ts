@@ -7,8 +7,8 @@
  * BENCH_SIZES=100000 (default 100000,1000000) limits the sizes; BENCH_IDLE_SECONDS (default 60)
  * the idle window. Rows are loaded with INSERT ... SELECT generate_series (the numbering trigger is
  * switched off for the load, so closed calls keep old change times; the counting triggers stay on).
- * Two app instances (`npm start`, TRUST_PROXY=1 so the bench can name client addresses) serve the
- * same database; for each size it prints, and checks:
+ * Two app instances (the production server, `npm run build` first; TRUST_PROXY=1 so the bench can
+ * name client addresses) serve the same database; for each size it prints, and checks:
  *   - the board's open counts against SQL, and that the oldest open critical call heads the queue;
  *   - p50 of the board, the queue's first window, a map viewport at country zoom (and its bytes),
  *     a change-feed page;
@@ -17,18 +17,14 @@
  *     "<N> open" shows them;
  *   - 500 concurrent stream clients on instance A: its extra memory, and that each got every change.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { mkdtemp } from "node:fs/promises";
-import { loadavg, tmpdir } from "node:os";
-import path from "node:path";
+import { loadavg } from "node:os";
 import pg from "pg";
 import { chromium, type Page } from "@playwright/test";
 import { mapCellsSql } from "../lib/live/map";
 import { specCallEvent } from "../lib/webhook/sample-events";
 import { TILE_PATTERN } from "../tests/e2e/dashboard-helpers";
-import { waitForHealth } from "./production-server";
-import { withScratchDatabase } from "./scratch-database";
+import { type ProductionServer, startProductionServer } from "./production-server";
+import { withScratchClient } from "./scratch-database";
 import { percentile } from "./stats";
 
 const server = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/postgres";
@@ -72,16 +68,13 @@ function seedSql(first: number, last: number, openEvery: number): string {
     ) AS b`;
 }
 
-async function seed(url: string, first: number, last: number, openEvery: number): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
+async function seed(client: pg.Client, first: number, last: number, openEvery: number): Promise<void> {
   const started = performance.now();
   try {
     await client.query('ALTER TABLE calls DISABLE TRIGGER "calls_change_stamp"');
     for (let from = first; from <= last; from += 100_000) {
       await client.query(seedSql(from, Math.min(from + 99_999, last), openEvery));
     }
-    await client.query('ALTER TABLE calls ENABLE TRIGGER "calls_change_stamp"');
     await client.query("VACUUM ANALYZE calls");
     await client.query("VACUUM ANALYZE call_counts");
     await client.query("VACUUM ANALYZE call_hour_counts");
@@ -89,47 +82,19 @@ async function seed(url: string, first: number, last: number, openEvery: number)
     const { rows } = await client.query(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON) ${sql.text}`, sql.values);
     console.log(`map at country zoom, ${last} rows:\n${rows.map((row) => `   ${row["QUERY PLAN"]}`).join("\n")}`);
   } finally {
-    await client.end();
+    await client.query('ALTER TABLE calls ENABLE TRIGGER "calls_change_stamp"');
   }
   console.log(`seeded rows ${first}..${last} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
 // ---- Servers ------------------------------------------------------------------------------------
 
-interface Instance { port: number; base: string; process: ChildProcess }
+interface Instance { port: number; base: string; server: ProductionServer }
 
+/** The production server on the bench's database; TRUST_PROXY=1 so the bench can name client addresses. */
 async function startInstance(url: string, port: number): Promise<Instance> {
-  const child = spawn("npx", ["tsx", "scripts/start.ts"], {
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      PORT: String(port),
-      DATABASE_URL: url,
-      DATA_DIR: await mkdtemp(path.join(tmpdir(), "mayday-bench-live-")),
-      TRUST_PROXY: "1",
-      LOG_LEVEL: "warn",
-      NEXT_TELEMETRY_DISABLED: "1",
-      REDIS_URL: "",
-    },
-    stdio: ["ignore", "ignore", "inherit"],
-    detached: true,
-  });
-  const base = `http://localhost:${port}`;
-  await waitForHealth(base, Date.now() + 600_000);
-  return { port, base, process: child };
-}
-
-function stopInstance(instance: Instance): void {
-  if (instance.process.pid) process.kill(-instance.process.pid, "SIGTERM");
-}
-
-/** Resident memory (bytes) of the process listening on `port`. */
-function rssOf(port: number): number {
-  const listing = spawnSync("ss", ["-ltnpH", `sport = :${port}`], { encoding: "utf8" }).stdout;
-  const pid = /pid=(\d+)/.exec(listing)?.[1];
-  if (!pid) throw new Error(`no process listens on ${port}`);
-  const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
-  return Number(kb) * 1024;
+  const server = await startProductionServer(port, { DATABASE_URL: url, TRUST_PROXY: "1", REDIS_URL: "" });
+  return { port, base: server.base, server };
 }
 
 // ---- HTTP measurements ---------------------------------------------------------------------------
@@ -154,42 +119,36 @@ async function timed(url: string, runs = 30): Promise<{ p50: number; p95: number
   return { p50: percentile(times, 0.5), p95: percentile(times, 0.95), bytes, body };
 }
 
-async function checkTruth(url: string, base: string): Promise<Record<string, unknown>> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ severity: string; n: string }>(
-      "SELECT severity, count(*) AS n FROM calls WHERE status IN ('active','dispatched','enroute') GROUP BY 1",
-    );
-    const sql = Object.fromEntries(rows.map((row) => [row.severity, Number(row.n)]));
-    const sqlTotal = Object.values(sql).reduce((a, b) => a + b, 0);
-    const { rows: oldest } = await client.query<{ id: string }>(
-      `SELECT conversation_id AS id FROM calls WHERE severity = 'critical' AND status IN ('active','dispatched','enroute')
-       ORDER BY occurred_at ASC, id DESC LIMIT 1`,
-    );
-    const board = (await (await fetch(`${base}/api/live/board`, { headers: benchClient })).json()) as {
-      open: { total: number; by_severity: Record<string, number> };
-    };
-    const queue = (await (await fetch(`${base}/api/live/queue?limit=100`, { headers: benchClient })).json()) as {
-      calls: { conversation_id: string }[];
-    };
-    const result = {
-      sql_open: sqlTotal,
-      board_open: board.open.total,
-      sql_by_severity: sql,
-      board_by_severity: board.open.by_severity,
-      oldest_open_critical: oldest[0]?.id,
-      queue_first: queue.calls[0]?.conversation_id,
-    };
-    const exact =
-      sqlTotal === board.open.total &&
-      Object.entries(sql).every(([level, n]) => board.open.by_severity[level] === n) &&
-      oldest[0]?.id === queue.calls[0]?.conversation_id;
-    if (!exact) throw new Error(`the live picture differs from SQL: ${JSON.stringify(result)}`);
-    return result;
-  } finally {
-    await client.end();
-  }
+async function checkTruth(client: pg.Client, base: string): Promise<Record<string, unknown>> {
+  const { rows } = await client.query<{ severity: string; n: string }>(
+    "SELECT severity, count(*) AS n FROM calls WHERE status IN ('active','dispatched','enroute') GROUP BY 1",
+  );
+  const sql = Object.fromEntries(rows.map((row) => [row.severity, Number(row.n)]));
+  const sqlTotal = Object.values(sql).reduce((a, b) => a + b, 0);
+  const { rows: oldest } = await client.query<{ id: string }>(
+    `SELECT conversation_id AS id FROM calls WHERE severity = 'critical' AND status IN ('active','dispatched','enroute')
+     ORDER BY occurred_at ASC, id DESC LIMIT 1`,
+  );
+  const board = (await (await fetch(`${base}/api/live/board`, { headers: benchClient })).json()) as {
+    open: { total: number; by_severity: Record<string, number> };
+  };
+  const queue = (await (await fetch(`${base}/api/live/queue?limit=100`, { headers: benchClient })).json()) as {
+    calls: { conversation_id: string }[];
+  };
+  const result = {
+    sql_open: sqlTotal,
+    board_open: board.open.total,
+    sql_by_severity: sql,
+    board_by_severity: board.open.by_severity,
+    oldest_open_critical: oldest[0]?.id,
+    queue_first: queue.calls[0]?.conversation_id,
+  };
+  const exact =
+    sqlTotal === board.open.total &&
+    Object.entries(sql).every(([level, n]) => board.open.by_severity[level] === n) &&
+    oldest[0]?.id === queue.calls[0]?.conversation_id;
+  if (!exact) throw new Error(`the live picture differs from SQL: ${JSON.stringify(result)}`);
+  return result;
 }
 
 // ---- Browser -------------------------------------------------------------------------------------
@@ -313,7 +272,7 @@ async function browserRun(a: Instance, b: Instance, size: number) {
 // ---- Many stream clients -------------------------------------------------------------------------
 
 async function streamClients(a: Instance, b: Instance, size: number) {
-  const rssBefore = rssOf(a.port);
+  const rssBefore = a.server.rssMiB();
   const controllers: AbortController[] = [];
   const received: Set<string>[] = [];
   const connected: Promise<void>[] = [];
@@ -357,7 +316,7 @@ async function streamClients(a: Instance, b: Instance, size: number) {
   }
   await Promise.all(connected);
   await new Promise((resolve) => setTimeout(resolve, 3_000));
-  const rssConnected = rssOf(a.port);
+  const rssConnected = a.server.rssMiB();
   const ids = Array.from({ length: 10 }, (_, i) => `bench-stream-${size}-${i}`);
   const started = Date.now();
   for (const id of ids) await postCall(b.base, id);
@@ -367,26 +326,26 @@ async function streamClients(a: Instance, b: Instance, size: number) {
   }
   const allReceivedMs = Date.now() - started;
   const complete = received.filter((seen) => ids.every((id) => seen.has(id))).length;
-  const rssPeak = rssOf(a.port);
+  const rssPeak = a.server.rssMiB();
   for (const controller of controllers) controller.abort();
   return {
     clients: STREAM_CLIENTS,
     clients_with_every_change: complete,
     all_delivered_ms: allReceivedMs,
-    rss_before_mb: Math.round(rssBefore / 2 ** 20),
-    rss_connected_mb: Math.round(rssConnected / 2 ** 20),
-    rss_after_changes_mb: Math.round(rssPeak / 2 ** 20),
-    extra_mb: Math.round((Math.max(rssConnected, rssPeak) - rssBefore) / 2 ** 20),
+    rss_before_mib: Math.round(rssBefore),
+    rss_connected_mib: Math.round(rssConnected),
+    rss_after_changes_mib: Math.round(rssPeak),
+    extra_mib: Math.round(Math.max(rssConnected, rssPeak) - rssBefore),
   };
 }
 
 // ---- Main ----------------------------------------------------------------------------------------
 
-async function measureSize(url: string, size: number) {
+async function measureSize(client: pg.Client, url: string, size: number) {
   const a = await startInstance(url, portA);
   const b = await startInstance(url, portB);
   try {
-    const truth = await checkTruth(url, a.base);
+    const truth = await checkTruth(client, a.base);
     const board = await timed(`${a.base}/api/live/board`);
     const queue = await timed(`${a.base}/api/live/queue?limit=100`);
     const country = await timed(`${a.base}/api/live/map?${COUNTRY}`);
@@ -414,22 +373,22 @@ async function measureSize(url: string, size: number) {
     console.log(JSON.stringify({ size, streams }, null, 2));
     return { size, truth, http, browser, streams };
   } finally {
-    stopInstance(a);
-    stopInstance(b);
+    a.server.stop();
+    b.server.stop();
     await new Promise((resolve) => setTimeout(resolve, 2_000));
   }
 }
 
 async function main(): Promise<void> {
   delete process.env.REDIS_URL;
-  await withScratchDatabase(server, async (url) => {
+  await withScratchClient(server, async (client, url) => {
     const results = [];
     let stored = 0;
     for (const size of SIZES) {
       // The first load holds the open calls, spread over its ages; later loads add closed calls only.
-      await seed(url, stored + 1, size, stored === 0 ? Math.round(size / OPEN) : 0);
+      await seed(client, stored + 1, size, stored === 0 ? Math.round(size / OPEN) : 0);
       stored = size;
-      results.push(await measureSize(url, size));
+      results.push(await measureSize(client, url, size));
     }
     console.log("\nRESULTS", JSON.stringify(results));
   });

@@ -1,7 +1,7 @@
-import { listQueryFrom } from "@/lib/calls/filters";
+import { filterQueryFrom } from "@/lib/calls/filters";
 import { apiRoute, json } from "@/lib/http/respond";
 import { readHourly } from "@/lib/live/board";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute("hourly", "GET", async ({ query }) => json(await readHourly(listQueryFrom(query).filters)));
+export const GET = apiRoute("hourly", "GET", async ({ query }) => json(await readHourly(filterQueryFrom(query).filters)));
