@@ -12,8 +12,9 @@
  */
 import { loadavg } from "node:os";
 import { gzipSync } from "node:zlib";
-import { chromium, type Browser } from "@playwright/test";
+import type { Browser } from "@playwright/test";
 import { TILE_PATTERN } from "../tests/e2e/dashboard-helpers";
+import { FIRST_MARKER_PROBE, launchBenchBrowser } from "./browser";
 import { withProductionServer } from "./production-server";
 import { percentile } from "./stats";
 
@@ -39,16 +40,6 @@ async function seed(): Promise<number> {
 }
 
 interface Run { firstMarkerMs: number; wallMs: number; firstListingMs: number; initialJsGzip: number; allJsGzip: number; scripts: number }
-
-// In the page: the moment (ms since navigation start) the first marker element enters the DOM.
-const FIRST_MARKER_PROBE = `
-  new MutationObserver((_, observer) => {
-    if (document.querySelector(".leaflet-marker-pane .leaflet-marker-icon")) {
-      window.__firstMarkerMs = performance.now();
-      observer.disconnect();
-    }
-  }).observe(document, { childList: true, subtree: true });
-`;
 
 async function measure(browser: Browser): Promise<Run> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
@@ -99,10 +90,7 @@ async function main(): Promise<void> {
   await withProductionServer(port, async () => {
     const seedMs = await seed();
     const total = ((await (await fetch(`${base}/api/calls?limit=1`)).json()) as { pagination: { total: number } }).pagination.total;
-    const browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-quic"],
-    });
+    const browser = await launchBenchBrowser();
     await measure(browser); // warms the server (route compilation caches, database), not counted
     const runs: Run[] = [];
     for (let i = 0; i < RUNS; i += 1) runs.push(await measure(browser));

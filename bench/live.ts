@@ -19,12 +19,13 @@
  */
 import { loadavg } from "node:os";
 import pg from "pg";
-import { chromium, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { mapCellsSql } from "../lib/live/map";
 import { specCallEvent } from "../lib/webhook/sample-events";
 import { TILE_PATTERN } from "../tests/e2e/dashboard-helpers";
 import { type ProductionServer, startProductionServer } from "./production-server";
 import { withScratchClient } from "./scratch-database";
+import { FIRST_MARKER_PROBE, launchBenchBrowser } from "./browser";
 import { percentile } from "./stats";
 
 const server = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/postgres";
@@ -153,15 +154,6 @@ async function checkTruth(client: pg.Client, base: string): Promise<Record<strin
 
 // ---- Browser -------------------------------------------------------------------------------------
 
-const FIRST_MARKER_PROBE = `
-  new MutationObserver((_, observer) => {
-    if (document.querySelector(".leaflet-marker-pane .leaflet-marker-icon")) {
-      window.__firstMarkerMs = performance.now();
-      observer.disconnect();
-    }
-  }).observe(document, { childList: true, subtree: true });
-`;
-
 /** Records each text the "<N> open" label takes, with the wall-clock time it took it. */
 const LABEL_PROBE = `
   window.__labels = [];
@@ -190,10 +182,7 @@ async function postCall(base: string, id: string): Promise<void> {
 }
 
 async function browserRun(a: Instance, b: Instance, size: number) {
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-quic"],
-  });
+  const browser = await launchBenchBrowser();
   try {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     const page = await context.newPage();
