@@ -22,6 +22,24 @@ const postgresUrl = optionalString.refine(
   "must be a postgres:// or postgresql:// URL",
 );
 
+/** D and T of incident grouping (docs/incidents.md), for one emergency type or as the default. */
+const groupingRule = z.strictObject({
+  // At most 1000 m: the grouping locks' grid cells (lib/incidents/grouping.ts) are at least that wide.
+  radius_m: z.number().min(1).max(1000).optional(),
+  window_min: z.number().min(1).max(24 * 60).optional(),
+});
+
+/** INCIDENT_GROUPING: JSON, e.g. {"default":{"radius_m":250,"window_min":60},"structure_fire":{"radius_m":400}}. */
+const incidentGrouping = optionalString.transform((value, context) => {
+  if (value === undefined) return {};
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    context.addIssue({ code: "custom", message: "must be JSON" });
+    return z.NEVER;
+  }
+}).pipe(z.record(z.string(), groupingRule));
+
 export const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -73,6 +91,8 @@ export const envSchema = z.object({
   /** The live map also shows calls resolved or failed within this many hours (faded). */
   LIVE_MAP_CLOSED_HOURS: z.coerce.number().int().min(0).max(168).default(6),
   /** The change feed is also read on this timer, in case a notification is lost. */
+  /** Incident grouping's distance and time window, per emergency type (docs/incidents.md). */
+  INCIDENT_GROUPING: incidentGrouping,
   LIVE_FEED_SAFETY_READ_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
 }).refine((env) => !env.VOICEAGENT_REQUIRE_SIGNATURE || env.VOICEAGENT_WEBHOOK_SECRET !== undefined, {
   // Requiring signatures that cannot be checked would turn every call away.

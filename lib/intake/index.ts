@@ -7,6 +7,8 @@ import type { Db } from "../db/client";
 import { uuid7 } from "../db/uuid7";
 import { getGeocoder, type GeocodeResult } from "../geocoding";
 import { DomainError, parseJson } from "../domain-error";
+import { storeInIncident } from "../incidents/store-call";
+import type { Tx } from "../incidents/grouping";
 import { log } from "../log";
 import { getObjectStore, type ObjectBody } from "../storage";
 import {
@@ -111,18 +113,18 @@ interface StoredCall {
  * taken; with no location they are cleared; otherwise they stay until geocoding answers, so a
  * failing geocoder on redelivery keeps the earlier point.
  */
-async function upsertCall(db: Db, call: WebhookCall, payloadKey: string): Promise<StoredCall> {
+async function upsertCall(db: Tx, call: WebhookCall, payloadKey: string, incidentId: string): Promise<StoredCall> {
   const keepCoordinates = !call.reported && call.location !== "";
   const [row] = await db.$queryRaw<StoredCall[]>`
     WITH upserted AS (
       INSERT INTO calls (id, conversation_id, occurred_at, agent_id, summary, call_successful, duration_secs,
                          transcript_length, emergency_type, location, latitude, longitude, geocode_source,
-                         severity, status, simulation, table_name, payload_key, caller_phone, failure_reason)
+                         severity, status, simulation, table_name, payload_key, caller_phone, failure_reason, incident_id)
       VALUES (${uuid7()}, ${call.conversationId}, ${call.occurredAt}, ${call.agentId}, ${call.summary},
               ${call.callSuccessful}, ${call.durationSecs}, ${call.transcriptLength}, ${call.emergencyType},
               ${call.location}, ${call.reported?.latitude ?? null}, ${call.reported?.longitude ?? null},
               ${call.reported ? "reported" : null}, ${call.severity}, ${call.status}, false, 'calls', ${payloadKey},
-              ${call.callerPhone}, ${call.failureReason})
+              ${call.callerPhone}, ${call.failureReason}, ${incidentId})
       ON CONFLICT (conversation_id) DO UPDATE SET
         occurred_at = EXCLUDED.occurred_at, agent_id = EXCLUDED.agent_id, summary = EXCLUDED.summary,
         call_successful = EXCLUDED.call_successful, duration_secs = EXCLUDED.duration_secs,
@@ -168,15 +170,15 @@ async function geocodeStoredCall(stored: StoredCall, location: string, hooks: In
  * A call that never connected. It only creates a record: a failure reported for a conversation
  * already stored (a transcription arrived) adds its reason and number and changes nothing else.
  */
-async function upsertFailedCall(db: Db, call: WebhookCall, payloadKey: string): Promise<void> {
+async function upsertFailedCall(db: Tx, call: WebhookCall, payloadKey: string, incidentId: string): Promise<void> {
   await db.$executeRaw`
     WITH upserted AS (
       INSERT INTO calls (id, conversation_id, occurred_at, agent_id, summary, call_successful, duration_secs,
                          transcript_length, emergency_type, location, severity, status, simulation, table_name,
-                         payload_key, caller_phone, failure_reason)
+                         payload_key, caller_phone, failure_reason, incident_id)
       VALUES (${uuid7()}, ${call.conversationId}, ${call.occurredAt}, ${call.agentId}, ${call.summary}, false, 0, 0,
               ${call.emergencyType}, '', ${call.severity}, ${call.status}, false, 'calls', ${payloadKey},
-              ${call.callerPhone}, ${call.failureReason})
+              ${call.callerPhone}, ${call.failureReason}, ${incidentId})
       ON CONFLICT (conversation_id) DO UPDATE SET
         failure_reason = EXCLUDED.failure_reason,
         caller_phone = COALESCE(calls.caller_phone, EXCLUDED.caller_phone),
@@ -185,6 +187,22 @@ async function upsertFailedCall(db: Db, call: WebhookCall, payloadKey: string): 
     )
     INSERT INTO call_status_changes (call_id, from_status, status, changed_by)
     SELECT id, NULL, status, 'webhook' FROM upserted WHERE inserted`;
+}
+
+/**
+ * The one seam with incidents (docs/incidents.md): a call is written inside the transaction that
+ * groups it. Without reported coordinates it is grouped by its location text; geocoding, after
+ * the insert, only moves its incident's centroid.
+ */
+function storeGrouped<T>(db: Db, call: WebhookCall, write: (tx: Tx, incidentId: string) => Promise<T>): Promise<T> {
+  return storeInIncident(db, call.conversationId, {
+    emergencyType: call.emergencyType,
+    severity: call.severity,
+    occurredAt: call.occurredAt,
+    latitude: call.reported?.latitude ?? null,
+    longitude: call.reported?.longitude ?? null,
+    location: call.location,
+  }, write);
 }
 
 /** Links a recording to its conversation, whether or not the call has arrived yet. */
@@ -227,14 +245,14 @@ export async function ingestArchivedEvent(
     }
     case "failure": {
       const call = toFailedCall(parsed.event);
-      await withCallStore((db) => upsertFailedCall(db, call, payloadKey));
+      await withCallStore((db) => storeGrouped(db, call, (tx, incidentId) => upsertFailedCall(tx, call, payloadKey, incidentId)));
       await hooks.onCallsChanged?.();
       log.info({ conversationId: call.conversationId, payloadKey, reason: call.failureReason }, "webhook failed call stored");
       return { kind: "stored", conversationId: call.conversationId, payloadKey, geocode: null };
     }
     case "call": {
       const call = toWebhookCall(parsed.event);
-      const stored = await withCallStore((db) => upsertCall(db, call, payloadKey));
+      const stored = await withCallStore((db) => storeGrouped(db, call, (tx, incidentId) => upsertCall(tx, call, payloadKey, incidentId)));
       await hooks.onCallsChanged?.();
       const geocode = !call.reported && call.location ? await geocodeStoredCall(stored, call.location, hooks) : null;
       log.info(

@@ -28,6 +28,21 @@ export interface GenerateOptions {
   now: Date;
   /** The integer part of call ids; never drawn from `random`, so seeded runs still get new ids. */
   callNumber: () => number;
+  /** Share of calls (0..1) reporting an event an earlier call of the request reported; default DUPLICATE_SHARE. */
+  duplicateShare?: number;
+}
+
+/** About 30% of simulated calls report an event already reported (docs/simulation.md, "Duplicates"). */
+export const DUPLICATE_SHARE = 0.3;
+/** A duplicate is placed within this many millionths of a degree of its event on each axis (< 100 m). */
+const DUPLICATE_OFFSET_MICRODEGREES = 600;
+/** A duplicate comes this many seconds after its event's first call. */
+const DUPLICATE_DELAY_SECS = { min: 1, max: 120 } as const;
+
+export interface GeneratedCalls {
+  calls: SimulatedCall[];
+  /** Per call, the event it reports (the call_id of the event's first call): grouping's ground truth. */
+  events: string[];
 }
 
 /** Offsets are drawn in millionths of a degree, so coordinates are exact 6-decimal values. */
@@ -42,6 +57,15 @@ function offsetCoordinate(random: RandomSource, center: number): string {
   return (micro / 1e6).toFixed(6);
 }
 
+/** A point near `reported`, still within the area's ±0.02° of its centre. */
+function nearCoordinate(random: RandomSource, reported: string, center: number): string {
+  const centre = Math.round(center * 1e6);
+  const near = Math.round(Number(reported) * 1e6)
+    + randomIntBetween(random, -DUPLICATE_OFFSET_MICRODEGREES, DUPLICATE_OFFSET_MICRODEGREES);
+  const micro = Math.min(centre + MAX_OFFSET_MICRODEGREES, Math.max(centre - MAX_OFFSET_MICRODEGREES, near));
+  return (micro / 1e6).toFixed(6);
+}
+
 /** `+1`, an area code of the scenario, then 7 digits whose first is 2-9 (a valid NANP number). */
 function callerPhone(random: RandomSource, areaCodes: readonly string[]): string {
   const exchange = randomIntBetween(random, 2, 9);
@@ -51,30 +75,57 @@ function callerPhone(random: RandomSource, areaCodes: readonly string[]): string
 
 /** Generates `numCalls` calls. Pure: no I/O, every random choice comes from `options`. */
 export function generateCalls(options: GenerateOptions): SimulatedCall[] {
+  return generateCallsWithEvents(options).calls;
+}
+
+/**
+ * The calls and the event each reports. A duplicate (share `duplicateShare`) reports the event of
+ * an earlier call of the request, picked uniformly (so big events draw more callers): at the same
+ * address, coordinates within about 70 m of the event's first call, the same type, a later time,
+ * its own caller.
+ */
+export function generateCallsWithEvents(options: GenerateOptions): GeneratedCalls {
   const { scenario, numCalls, random, now } = options;
-  const timestamp = Math.floor(now.getTime() / 1000);
-  const createdAt = now.toISOString();
+  const duplicateShare = options.duplicateShare ?? DUPLICATE_SHARE;
   const placesTaken = new Set<string>();
   const idsTaken = new Set<string>();
   const calls: SimulatedCall[] = [];
+  const events: string[] = [];
+  const firstCallOf = new Map<string, SimulatedCall>();
 
   for (let index = 0; index < numCalls; index++) {
-    const area = pick(random, scenario.areas);
+    const duplicateOf = index > 0 && random() < duplicateShare ? events[randomIntBetween(random, 0, index - 1)] : null;
+    const event = duplicateOf === null ? null : firstCallOf.get(duplicateOf)!;
+    const area = event ? scenario.areas.find((candidate) => candidate.name === event.location.area)! : pick(random, scenario.areas);
     let address: string;
     let latitude: string;
     let longitude: string;
     let place: string;
     // Rule 1: address + coordinates rounded to 4 decimals are distinct within a request.
-    // A clash is rare (about 10^12 combinations per area), so drawing again ends quickly.
+    // A clash is rare (about 10^12 combinations per area; a duplicate's 10^5 around its event),
+    // so drawing again ends quickly.
     do {
-      address = `${randomIntBetween(random, 100, 2999)} ${pick(random, area.streets)}, ${area.name}`;
-      latitude = offsetCoordinate(random, area.center.lat);
-      longitude = offsetCoordinate(random, area.center.lon);
+      if (event) {
+        address = event.location.address;
+        latitude = nearCoordinate(random, event.location.latitude, area.center.lat);
+        longitude = nearCoordinate(random, event.location.longitude, area.center.lon);
+      } else {
+        address = `${randomIntBetween(random, 100, 2999)} ${pick(random, area.streets)}, ${area.name}`;
+        latitude = offsetCoordinate(random, area.center.lat);
+        longitude = offsetCoordinate(random, area.center.lon);
+      }
       place = `${address}|${Number(latitude).toFixed(4)}|${Number(longitude).toFixed(4)}`;
     } while (placesTaken.has(place));
     placesTaken.add(place);
 
-    const kind = pickWeighted(random, scenario.emergencies, (candidate) => candidate.weight);
+    const at = event
+      ? new Date(Date.parse(event.created_at) + 1000 * randomIntBetween(random, DUPLICATE_DELAY_SECS.min, DUPLICATE_DELAY_SECS.max))
+      : now;
+    const timestamp = Math.floor(at.getTime() / 1000);
+    const createdAt = at.toISOString();
+    const kind = event
+      ? scenario.emergencies.find((candidate) => candidate.type === event.emergency_type)!
+      : pickWeighted(random, scenario.emergencies, (candidate) => candidate.weight);
     const severity = pickWeighted(random, SEVERITIES, (level) => kind.severity[level]);
     const description = pick(random, kind.descriptions);
     const summary = templateSummary(random, description, address);
@@ -102,6 +153,10 @@ export function generateCalls(options: GenerateOptions): SimulatedCall[] {
       scenario: scenario.id,
       scenario_name: scenario.name,
     });
+    const call = calls[calls.length - 1];
+    const eventId = duplicateOf ?? callId;
+    events.push(eventId);
+    if (duplicateOf === null) firstCallOf.set(eventId, call);
   }
-  return calls;
+  return { calls, events };
 }

@@ -1,7 +1,7 @@
 import { randomInt } from "node:crypto";
 import { getConfig } from "../config";
 import { summarizeWithModel, summaryModelFromConfig } from "./ai-summaries";
-import { generateCalls } from "./generate";
+import { generateCallsWithEvents } from "./generate";
 import { seededRandom, unseededRandom } from "./random";
 import type { SimulateRequest } from "./request";
 import type { GenerationMethod, SimulationResult } from "./result";
@@ -24,7 +24,7 @@ const randomCallNumber = () => randomInt(100_000_000_000, 1_000_000_000_000);
 export async function runSimulation(request: SimulateRequest, deps: SimulationDeps = {}): Promise<SimulationResult> {
   const { scenario, numCalls, tableName, seed } = request;
   const callNumber = deps.callNumber ?? randomCallNumber;
-  const calls = generateCalls({
+  const { calls, events } = generateCallsWithEvents({
     scenario,
     numCalls,
     random: seed === undefined ? unseededRandom() : seededRandom(seed),
@@ -46,7 +46,7 @@ export async function runSimulation(request: SimulateRequest, deps: SimulationDe
     if (fallbacks > 0) aiFallbacks = fallbacks;
   }
 
-  const { stored, errors } = await storeSimulatedCalls(calls, tableName, callNumber);
+  const { stored, errors } = await storeSimulatedCalls(calls, tableName, callNumber, events);
   return {
     message: `Generated ${stored.length} calls for ${scenario.name}`,
     scenario: scenario.id,

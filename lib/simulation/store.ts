@@ -2,6 +2,7 @@ import { bumpCallsVersion } from "../calls/cache";
 import { type Db, getDb } from "../db/client";
 import { uuid7 } from "../db/uuid7";
 import { databaseError } from "../domain-error";
+import { assignIncidents, discardEmptyIncidents, GROUPING_TRANSACTION, lockForGrouping } from "../incidents/grouping";
 import { log } from "../log";
 import { formatCallId, type SimulatedCall } from "./generate";
 
@@ -31,11 +32,40 @@ export interface StoreOutcome {
 interface Row {
   index: number;
   call: SimulatedCall;
+  /** The event the call reports (ground truth for grouping), stored as simulated_event. */
+  event: string | null;
 }
 
 class StoreUnavailable extends Error {}
 
+/**
+ * A batch is grouped into incidents set-wise (lib/incidents/grouping.ts) in the transaction that
+ * inserts it, under the grouping locks; incidents opened for calls whose call_id clashed go again.
+ */
 async function insertBatch(db: Db, tableName: string, rows: readonly Row[]): Promise<Set<string>> {
+  return db.$transaction(async (tx) => {
+    const arrivals = rows.map(({ call }) => ({
+      emergencyType: call.emergency_type,
+      severity: call.severity,
+      occurredAt: new Date(call.created_at),
+      latitude: Number(call.location.latitude),
+      longitude: Number(call.location.longitude),
+      location: call.location.address,
+    }));
+    await lockForGrouping(tx, arrivals);
+    const { incidentIds, created } = await assignIncidents(tx, arrivals);
+    const inserted = await insertCalls(tx, tableName, rows, incidentIds);
+    await discardEmptyIncidents(tx, created);
+    return inserted;
+  }, GROUPING_TRANSACTION);
+}
+
+async function insertCalls(
+  db: Pick<Db, "$queryRaw">,
+  tableName: string,
+  rows: readonly Row[],
+  incidentIds: readonly string[],
+): Promise<Set<string>> {
   const column = <T>(value: (call: SimulatedCall) => T) => rows.map((row) => value(row.call));
   const inserted = await db.$queryRaw<{ call_id: string }[]>`
     WITH inserted AS (
@@ -43,12 +73,12 @@ async function insertBatch(db: Db, tableName: string, rows: readonly Row[]): Pro
         id, conversation_id, call_id, occurred_at, created_at, updated_at, agent_id, summary,
         call_successful, duration_secs, transcript_length, emergency_type, location, latitude,
         longitude, geocode_source, severity, status, simulation, scenario, scenario_name,
-        table_name, area, caller_phone, description, simulated_record
+        table_name, area, caller_phone, description, simulated_record, incident_id, simulated_event
       )
       SELECT r.id, r.call_id, r.call_id, r.created_at, r.created_at, r.created_at, 'simulator', r.summary,
         true, r.duration_secs, 0, r.emergency_type, r.address, r.latitude,
         r.longitude, 'simulated', r.severity, r.status, true, r.scenario, r.scenario_name,
-        ${tableName}, r.area, r.caller_phone, r.description, r.record::jsonb
+        ${tableName}, r.area, r.caller_phone, r.description, r.record::jsonb, r.incident_id, r.event
       FROM unnest(
         ${column(() => uuid7())}::text[],
         ${column((call) => call.call_id)}::text[],
@@ -66,9 +96,12 @@ async function insertBatch(db: Db, tableName: string, rows: readonly Row[]): Pro
         ${column((call) => call.location.area)}::text[],
         ${column((call) => call.caller_phone)}::text[],
         ${column((call) => call.description)}::text[],
-        ${column((call) => JSON.stringify(call))}::text[]
+        ${column((call) => JSON.stringify(call))}::text[],
+        ${incidentIds}::text[],
+        ${rows.map((row) => row.event)}::text[]
       ) AS r(id, call_id, created_at, summary, duration_secs, emergency_type, address, latitude,
-        longitude, severity, status, scenario, scenario_name, area, caller_phone, description, record)
+        longitude, severity, status, scenario, scenario_name, area, caller_phone, description, record,
+        incident_id, event)
       ON CONFLICT DO NOTHING
       RETURNING id, call_id, status, created_at
     ), history AS (
@@ -102,6 +135,8 @@ export async function storeSimulatedCalls(
   tableName: string,
   /** New integer parts for call ids that are already taken. */
   callNumber: () => number,
+  /** Per call, the event it reports (generateCallsWithEvents); none for calls of unknown events. */
+  events: readonly string[] = [],
 ): Promise<StoreOutcome> {
   let db: Db;
   try {
@@ -135,14 +170,15 @@ export async function storeSimulatedCalls(
     }
   };
 
-  let pending: Row[] = calls.map((call, index) => ({ index, call }));
+  let pending: Row[] = calls.map((call, index) => ({ index, call, event: events[index] ?? null }));
   try {
     for (let attempt = 1; pending.length > 0 && attempt <= ID_ATTEMPTS; attempt++) {
       for (let start = 0; start < pending.length; start += BATCH_SIZE) {
         await write(pending.slice(start, start + BATCH_SIZE));
       }
-      pending = clashed.map(({ index, call }) => ({
+      pending = clashed.map(({ index, call, event }) => ({
         index,
+        event,
         call: { ...call, call_id: formatCallId(call.scenario, call.timestamp, callNumber()) },
       }));
       clashed = [];

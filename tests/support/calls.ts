@@ -29,8 +29,9 @@ const FIXTURE_LOCATIONS = [
 /** 2026-03-01T00:00:00Z: the fixture's calls spread over the three days from here. */
 export const FIXTURE_START_MS = Date.UTC(2026, 2, 1);
 
-// The change number and its time are the database's (a trigger assigns them on every write).
-export type CallInput = Omit<Call, "createdAt" | "updatedAt" | "changeNumber" | "changedAt">;
+// The change number and its time are the database's (a trigger assigns them on every write); each
+// fixture call gets an incident of its own from the column's default (migration incidents).
+export type CallInput = Omit<Call, "createdAt" | "updatedAt" | "changeNumber" | "changedAt" | "incidentId" | "simulatedEvent">;
 
 /**
  * Calls of both kinds as the writers store them: voice-agent calls (table `calls`, not simulated,
