@@ -27,6 +27,7 @@ export const LISTED_COLUMNS = {
   callerPhone: "caller_phone",
   description: "description",
   failureReason: "failure_reason",
+  incidentId: "incident_id",
 } as const satisfies Partial<Record<keyof Call, string>>;
 
 export type ListedCall = Pick<Call, keyof typeof LISTED_COLUMNS>;
@@ -56,6 +57,7 @@ export function toCallRecord(call: ListedCall): CallRecord {
     scenario: call.scenario,
     scenario_name: call.scenarioName,
     table_name: call.tableName,
+    incident_id: call.incidentId,
   };
   if (call.callId !== null) record.call_id = call.callId;
   if (call.area !== null) record.area = call.area;

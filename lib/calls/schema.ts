@@ -20,7 +20,8 @@ export const ISO_DATE_PATTERN =
 const digits = z.string().regex(/^\d+$/);
 const isoDate = z.string().regex(ISO_DATE_PATTERN);
 
-const pagingParameters = {
+/** limit and offset, as every paginated listing takes them (GET /api/calls, GET /api/incidents). */
+export const pagingParameters = {
   limit: queryParameter({
     schema: z
       .codec(digits, z.int().min(1).max(1000), { decode: Number, encode: String })
@@ -140,6 +141,7 @@ export const callRecordSchema = z
       .enum(["busy", "no-answer", "unknown"])
       .optional()
       .meta({ description: "Calls that never connected (status `failed`, from a call_initiation_failure event)" }),
+    incident_id: z.string().meta({ description: "The incident the call is grouped into (GET /api/incidents/{id})" }),
   });
 
 export type CallRecord = z.infer<typeof callRecordSchema>;

@@ -1,20 +1,9 @@
-import { DomainError, notFound } from "../domain-error";
+import { notFound } from "../domain-error";
 import { bumpCallsVersion } from "./cache";
 import { getCall } from "./detail";
 import { type CallDetail, type CallStatus } from "./schema";
 import { lockChangeFeed, withCallStore } from "./store";
-import { canTransition, nextStatuses } from "./workflow";
-
-function invalidTransition(from: CallStatus, to: CallStatus): DomainError {
-  const allowed = nextStatuses(from);
-  return new DomainError(
-    "INVALID_TRANSITION",
-    allowed.length > 0
-      ? `Cannot change status from ${from} to ${to}; allowed: ${allowed.join(", ")}`
-      : `Cannot change status from ${from} to ${to}; ${from} is final`,
-    { extra: { current_status: from, allowed_statuses: allowed } },
-  );
-}
+import { canTransition, invalidTransition } from "./workflow";
 
 /**
  * PATCH /api/calls/{id}. The row is locked (SELECT ... FOR UPDATE) while the rule is checked and

@@ -3,6 +3,7 @@
  * enroute -> resolved (skipping allowed), any non-final status -> failed; resolved and failed
  * are final. Pure functions: the API enforces it, the dashboard offers its buttons by it.
  */
+import { DomainError } from "../domain-error";
 import { STATUSES, type CallStatus } from "../vocabulary";
 
 /** The forward path; any status may skip ahead along it. */
@@ -23,3 +24,15 @@ export function nextStatuses(from: CallStatus): CallStatus[] {
 export const OPEN_STATUSES: readonly CallStatus[] = STATUSES.filter((status) => nextStatuses(status).length > 0);
 /** Final statuses. */
 export const CLOSED_STATUSES: readonly CallStatus[] = FINAL;
+
+/** The error of a move the workflow does not allow, naming the allowed ones. */
+export function invalidTransition(from: CallStatus, to: CallStatus): DomainError {
+  const allowed = nextStatuses(from);
+  return new DomainError(
+    "INVALID_TRANSITION",
+    allowed.length > 0
+      ? `Cannot change status from ${from} to ${to}; allowed: ${allowed.join(", ")}`
+      : `Cannot change status from ${from} to ${to}; ${from} is final`,
+    { extra: { current_status: from, allowed_statuses: allowed } },
+  );
+}

@@ -3,6 +3,10 @@ import { parseSessionRequest, sessionRequestSchema } from "../access/session";
 import { callDetailSchema, callFilterParameters, callListSchema, listQueryParameters, parseStatusUpdate, statusUpdateSchema } from "../calls/schema";
 import { healthQueryParameters, healthReportSchema } from "../health/report";
 import {
+  incidentDetailSchema, incidentListQueryParameters, incidentListSchema, mergeRequestSchema, parseMergeRequest,
+  parseSplitRequest, splitRequestSchema,
+} from "../incidents/schema";
+import {
   boardSchema, changePageSchema, changesQueryParameters, hourlySeriesSchema, mapQueryParameters, mapViewSchema,
   queuePageSchema, queueQueryParameters, streamQueryParameters,
 } from "../live/schema";
@@ -225,6 +229,79 @@ export const endpoints = {
           206: { description: "The range asked for", contentType: "audio/mpeg", body: { schema: z.string().meta({ format: "binary" }) } },
         },
         errors: ["NOT_FOUND", "RANGE_NOT_SATISFIABLE", "DATABASE_ERROR"],
+      },
+    },
+  },
+
+  // Incidents (lib/incidents, docs/incidents.md): calls about one emergency, grouped when stored.
+  incidents: {
+    path: "/api/incidents",
+    errorFormat: "calls",
+    protection: { apiKey: true, rateLimit: rateLimitPolicies.calls },
+    methods: {
+      GET: {
+        operationId: "listIncidents",
+        summary: "List incidents, latest call first, filtered and paginated",
+        query: incidentListQueryParameters,
+        responses: { 200: { description: "One page of matching incidents", body: { name: "IncidentList", schema: incidentListSchema } } },
+        errors: ["INVALID_PARAMETER", "DATABASE_ERROR"],
+      },
+    },
+  },
+
+  incident: {
+    path: "/api/incidents/:id",
+    errorFormat: "calls",
+    protection: { apiKey: true, rateLimit: rateLimitPolicies.calls },
+    params: z.object({ id: z.string().meta({ description: "The incident's id" }) }),
+    methods: {
+      GET: {
+        operationId: "getIncident",
+        summary: "One incident with all of its calls, oldest first",
+        responses: { 200: { description: "The incident", body: { name: "IncidentDetail", schema: incidentDetailSchema } } },
+        errors: ["NOT_FOUND", "DATABASE_ERROR"],
+      },
+      PATCH: {
+        operationId: "updateIncidentStatus",
+        summary: "Move an incident along the calls' status workflow, and its open calls with it",
+        description:
+          "The incident follows the calls' workflow. Each of its calls that may make the same move makes it, recorded " +
+          "in the call's history (changed by `api:incident`); a call already further along keeps its status.",
+        body: jsonBody({ name: "StatusUpdate", schema: statusUpdateSchema }, parseStatusUpdate),
+        responses: { 200: { description: "The incident after the change", body: { name: "IncidentDetail", schema: incidentDetailSchema } } },
+        errors: ["INVALID_PARAMETER", "NOT_FOUND", "INVALID_TRANSITION", "DATABASE_ERROR"],
+      },
+    },
+  },
+
+  incidentMerge: {
+    path: "/api/incidents/:id/merge",
+    errorFormat: "calls",
+    protection: { apiKey: true, rateLimit: rateLimitPolicies.calls },
+    params: z.object({ id: z.string().meta({ description: "The incident that receives the calls" }) }),
+    methods: {
+      POST: {
+        operationId: "mergeIncidents",
+        summary: "Move every call of other_id into this incident; other_id ceases to exist",
+        body: jsonBody({ name: "MergeRequest", schema: mergeRequestSchema }, parseMergeRequest),
+        responses: { 200: { description: "The merged incident", body: { name: "IncidentDetail", schema: incidentDetailSchema } } },
+        errors: ["INVALID_PARAMETER", "NOT_FOUND", "DATABASE_ERROR"],
+      },
+    },
+  },
+
+  incidentSplit: {
+    path: "/api/incidents/:id/split",
+    errorFormat: "calls",
+    protection: { apiKey: true, rateLimit: rateLimitPolicies.calls },
+    params: z.object({ id: z.string().meta({ description: "The incident the call leaves" }) }),
+    methods: {
+      POST: {
+        operationId: "splitIncident",
+        summary: "Move one call out of this incident into a new incident of its own",
+        body: jsonBody({ name: "SplitRequest", schema: splitRequestSchema }, parseSplitRequest),
+        responses: { 200: { description: "The new incident", body: { name: "IncidentDetail", schema: incidentDetailSchema } } },
+        errors: ["INVALID_PARAMETER", "NOT_FOUND", "DATABASE_ERROR"],
       },
     },
   },

@@ -134,6 +134,8 @@ describe("GET /api/calls", () => {
       area: simulated.area,
       caller_phone: simulated.callerPhone,
       description: simulated.description,
+      // Added by incidents (docs/incidents.md): each fixture call has an incident of its own.
+      incident_id: expect.any(String),
     });
     const shownVoice = body.calls.find((call) => call.conversation_id === voice.conversationId)!;
     expect(shownVoice).toMatchObject({ agent_id: "agent_911", simulation: false, scenario: null, scenario_name: null, table_name: "calls" });

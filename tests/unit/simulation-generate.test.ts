@@ -81,6 +81,8 @@ describe("generateCalls", () => {
       random: seededRandom(1),
       now: NOW,
       callNumber: () => repeats.shift()!,
+      // A duplicate's later time alone would make its id distinct: no duplicates here.
+      duplicateShare: 0,
     });
     expect(calls.map((call) => call.call_id.split("-")[2])).toEqual(["7", "8", "9"]);
   });

@@ -1,0 +1,31 @@
+import { withCallStore } from "../calls/store";
+import type { Prisma } from "../db/generated/client";
+import type { QueryValues } from "../query-parameters";
+import { toIncidentRecord } from "./record";
+import type { IncidentList, incidentListQueryParameters } from "./schema";
+
+/** GET /api/incidents: one page of matching incidents, latest call first, with the matching total. */
+export async function listIncidents(values: QueryValues<typeof incidentListQueryParameters>): Promise<IncidentList> {
+  const limit = values.limit ?? 50;
+  const offset = values.offset ?? 0;
+  const where: Prisma.IncidentWhereInput = {
+    status: values.status,
+    emergencyType: values.emergency_type,
+    severity: values.severity,
+  };
+  const [incidents, total] = await withCallStore((db) =>
+    Promise.all([
+      db.incident.findMany({ where, orderBy: [{ lastCallAt: "desc" }, { id: "asc" }], take: limit, skip: offset }),
+      db.incident.count({ where }),
+    ]),
+  );
+  return {
+    incidents: incidents.map(toIncidentRecord),
+    pagination: { limit, offset, total, has_more: offset + incidents.length < total },
+    filters: {
+      status: values.status ?? null,
+      emergency_type: values.emergency_type ?? null,
+      severity: values.severity ?? null,
+    },
+  };
+}

@@ -1,0 +1,15 @@
+import { lockChangeFeed } from "../calls/store";
+import { notFound } from "../domain-error";
+import type { Tx } from "./grouping";
+
+/**
+ * Dispatcher actions write calls, so they take the change feed's lock first, then the incident
+ * rows (FOR UPDATE): the lock order of every writer of calls, and grouping waits for them.
+ */
+export async function lockIncident(tx: Tx, id: string): Promise<{ id: string; status: string }> {
+  await lockChangeFeed(tx);
+  const [incident] = await tx.$queryRaw<{ id: string; status: string }[]>`
+    SELECT id, status FROM incidents WHERE id = ${id} FOR UPDATE`;
+  if (!incident) throw notFound(`No incident with id ${id}`);
+  return incident;
+}

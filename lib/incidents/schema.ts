@@ -1,0 +1,92 @@
+import { z } from "zod";
+import { callRecordSchema, pagingParameters, severitySchema, statusSchema } from "../calls/schema";
+import { invalidParameter } from "../domain-error";
+import { queryParameter } from "../query-parameters";
+import { EMERGENCY_TYPES, SEVERITIES, STATUSES } from "../vocabulary";
+
+/**
+ * The zod schemas of the incidents API (docs/incidents.md): requests are validated by them and the
+ * OpenAPI document is generated from them. No database import: the endpoint registry loads this.
+ */
+
+export const incidentFilterParameters = {
+  status: queryParameter({
+    schema: statusSchema,
+    description: "Exact incident status.",
+    label: "Invalid parameter",
+    message: `status must be one of ${STATUSES.join(", ")}`,
+  }),
+  emergency_type: queryParameter({
+    schema: z.string().max(100),
+    description: `Exact emergency type, e.g. ${EMERGENCY_TYPES.slice(0, 3).join(", ")}.`,
+    label: "Invalid parameter",
+    message: "emergency_type must be at most 100 characters",
+  }),
+  severity: queryParameter({
+    schema: severitySchema,
+    description: "Exact severity (the highest of the incident's calls).",
+    label: "Invalid parameter",
+    message: `severity must be one of ${SEVERITIES.join(", ")}`,
+  }),
+};
+
+/** GET /api/incidents's query: paging as GET /api/calls, then the filters. */
+export const incidentListQueryParameters = { ...pagingParameters, ...incidentFilterParameters };
+
+export const incidentRecordSchema = z.object({
+  id: z.string(),
+  emergency_type: z.string(),
+  severity: z.string().meta({ description: "The highest severity of its calls" }),
+  status: statusSchema,
+  location: z.string().meta({ description: "The first call's location text" }),
+  latitude: z.number().nullable().meta({ description: "Centroid of its calls with coordinates; null when none has" }),
+  longitude: z.number().nullable(),
+  first_call_at: z.string().meta({ description: "ISO 8601 UTC time of its earliest call" }),
+  last_call_at: z.string().meta({ description: "ISO 8601 UTC time of its latest call" }),
+  call_count: z.int().meta({ description: "Number of its calls" }),
+});
+
+export type IncidentRecord = z.infer<typeof incidentRecordSchema>;
+
+export const incidentListSchema = z.object({
+  incidents: z.array(incidentRecordSchema),
+  pagination: z.object({
+    limit: z.int(),
+    offset: z.int(),
+    total: z.int().meta({ description: "Incidents matching the filters" }),
+    has_more: z.boolean(),
+  }),
+  filters: z.object({
+    status: z.string().nullable(),
+    emergency_type: z.string().nullable(),
+    severity: z.string().nullable(),
+  }),
+});
+
+export type IncidentList = z.infer<typeof incidentListSchema>;
+
+export const incidentDetailSchema = incidentRecordSchema.extend({
+  calls: z.array(callRecordSchema).meta({ description: "Every call of the incident, oldest first" }),
+});
+
+export type IncidentDetail = z.infer<typeof incidentDetailSchema>;
+
+export const mergeRequestSchema = z.object({
+  other_id: z.string().min(1).max(100).meta({ description: "The incident whose calls move into this one; it ceases to exist" }),
+});
+
+export const splitRequestSchema = z.object({
+  call_id: z.string().min(1).max(1000).meta({ description: "conversation_id of a call of this incident" }),
+});
+
+export function parseMergeRequest(body: unknown): z.infer<typeof mergeRequestSchema> {
+  const result = mergeRequestSchema.safeParse(body);
+  if (!result.success) throw invalidParameter("Invalid other_id", "other_id must be an incident id");
+  return result.data;
+}
+
+export function parseSplitRequest(body: unknown): z.infer<typeof splitRequestSchema> {
+  const result = splitRequestSchema.safeParse(body);
+  if (!result.success) throw invalidParameter("Invalid call_id", "call_id must be a call's conversation_id");
+  return result.data;
+}

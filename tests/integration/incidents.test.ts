@@ -1,0 +1,213 @@
+import { randomInt } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PATCH as patchCall } from "@/app/api/calls/[id]/route";
+import { GET as listCalls } from "@/app/api/calls/route";
+import { GET as getIncident, PATCH as patchIncident } from "@/app/api/incidents/[id]/route";
+import { POST as merge } from "@/app/api/incidents/[id]/merge/route";
+import { POST as split } from "@/app/api/incidents/[id]/split/route";
+import { GET as listIncidents } from "@/app/api/incidents/route";
+import { POST as webhook } from "@/app/api/voiceagent-webhook/route";
+import { resetConfigForTests } from "@/lib/config";
+import { getDb } from "@/lib/db/client";
+import { INCIDENT_CHANGED_BY } from "@/lib/incidents/status";
+import { incidentDetailSchema, incidentListSchema } from "@/lib/incidents/schema";
+import { specCallEvent } from "@/lib/webhook/sample-events";
+import { webhookRequest } from "../support/webhook-request";
+
+const originalSecret = process.env.VOICEAGENT_WEBHOOK_SECRET;
+beforeAll(() => {
+  delete process.env.VOICEAGENT_WEBHOOK_SECRET;
+  resetConfigForTests();
+});
+afterAll(() => {
+  if (originalSecret !== undefined) process.env.VOICEAGENT_WEBHOOK_SECRET = originalSecret;
+  resetConfigForTests();
+});
+
+let counter = 0;
+const runId = randomInt(1_000_000);
+const START = 1_767_225_600;
+
+/** A webhook call about a place, with coordinates when given (as the agent collects them). */
+function callEvent(
+  options: { lat?: number; lon?: number; location?: string; type?: string; at?: number } = {},
+): { id: string; event: ReturnType<typeof specCallEvent> } {
+  const id = `conv_incident_${runId}_${++counter}`;
+  const event = specCallEvent(id, { location: options.location ?? `${runId} Nowhere Rd`, eventTimestamp: options.at ?? START });
+  const results = event.data.analysis.data_collection_results as Record<string, { value: unknown; rationale: string }>;
+  if (options.type) results.emergency_type = { value: options.type, rationale: "test" };
+  if (options.lat !== undefined && options.lon !== undefined) {
+    results.latitude = { value: options.lat, rationale: "test" };
+    results.longitude = { value: options.lon, rationale: "test" };
+  }
+  return { id, event };
+}
+
+async function post(event: unknown): Promise<void> {
+  const response = await webhook(webhookRequest(event), undefined);
+  expect(response.status).toBe(200);
+}
+
+const context = (id: string) => ({ params: Promise.resolve({ id }) });
+const jsonRequest = (url: string, method: string, body: unknown) =>
+  new Request(url, { method, headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+
+async function incidentOf(conversationId: string): Promise<string> {
+  const call = await (await getDb()).call.findUniqueOrThrow({ where: { conversationId } });
+  return call.incidentId;
+}
+
+async function detail(id: string) {
+  const response = await getIncident(new Request(`http://localhost/api/incidents/${id}`), context(id));
+  expect(response.status).toBe(200);
+  return incidentDetailSchema.parse(await response.json());
+}
+
+/** A point of its own for each test, far from the others (a random spot in the Pacific). */
+function place() {
+  return { lat: -40 + randomInt(1_000_000) / 100_000, lon: -150 + randomInt(1_000_000) / 100_000 };
+}
+
+describe("automatic grouping", () => {
+  it("50 webhook calls about one event, posted in parallel, end in exactly one incident", async () => {
+    const { lat, lon } = place();
+    // Within about 70 m of the event and 10 minutes of each other, each its own caller.
+    const calls = Array.from({ length: 50 }, (_, index) =>
+      callEvent({ lat: lat + ((index % 7) - 3) * 0.0002, lon: lon + ((index % 5) - 2) * 0.0002, at: START + index * 12 }),
+    );
+    await Promise.all(calls.map(({ event }) => post(event)));
+
+    const incidents = new Set(await Promise.all(calls.map(({ id }) => incidentOf(id))));
+    expect(incidents.size).toBe(1);
+    const incident = await detail([...incidents][0]);
+    expect(incident.call_count).toBe(50);
+    expect(incident.calls).toHaveLength(50);
+    expect(incident.severity).toBe("critical");
+    expect(incident.first_call_at).toBe(new Date(START * 1000).toISOString());
+    expect(incident.last_call_at).toBe(new Date((START + 49 * 12) * 1000).toISOString());
+    expect(incident.calls.map((call) => call.timestamp)).toEqual([...incident.calls.map((call) => call.timestamp)].sort());
+  });
+
+  it("opens separate incidents beyond D, beyond T, for another type, and groups text-only calls by normalised location", async () => {
+    const { lat, lon } = place();
+    const first = callEvent({ lat, lon });
+    const far = callEvent({ lat: lat + 0.01, lon }); // about 1.1 km away
+    const later = callEvent({ lat, lon, at: START + 2 * 3600 });
+    const otherType = callEvent({ lat, lon, type: "Gas Leak" });
+    const near = callEvent({ lat: lat + 0.001, lon }); // about 110 m away
+    for (const { event } of [first, far, later, otherType, near]) await post(event);
+    const ids = await Promise.all([first, far, later, otherType, near].map(({ id }) => incidentOf(id)));
+    expect(new Set(ids.slice(0, 4)).size).toBe(4);
+    expect(ids[4]).toBe(ids[0]);
+
+    const street = `${runId} Elm Street, Springfield`;
+    const texts = [street, `  ${street.toUpperCase()} `, street.replaceAll(" ", "  ").replace(",", ";")].map((location) =>
+      callEvent({ location }),
+    );
+    await Promise.all(texts.map(({ event }) => post(event)));
+    expect(new Set(await Promise.all(texts.map(({ id }) => incidentOf(id)))).size).toBe(1);
+  });
+
+  it("gives every call of /api/calls its incident_id", async () => {
+    const response = await listCalls(new Request("http://localhost/api/calls?limit=20"));
+    const { calls } = (await response.json()) as { calls: { incident_id: string }[] };
+    expect(calls.length).toBeGreaterThan(0);
+    expect(calls.every((call) => typeof call.incident_id === "string" && call.incident_id !== "")).toBe(true);
+  });
+});
+
+describe("dispatcher actions", () => {
+  it("merge then split restores the original grouping, with exact counts", async () => {
+    const a = place();
+    const b = place();
+    const calls = [callEvent(a), callEvent({ lat: a.lat + 0.0005, lon: a.lon }), callEvent(b)];
+    for (const { event } of calls) await post(event);
+    const [a1, a2, b1] = await Promise.all(calls.map(({ id }) => incidentOf(id)));
+    expect(a2).toBe(a1);
+    expect(b1).not.toBe(a1);
+
+    const merged = await merge(jsonRequest(`http://localhost/api/incidents/${a1}/merge`, "POST", { other_id: b1 }), context(a1));
+    expect(merged.status).toBe(200);
+    expect(incidentDetailSchema.parse(await merged.json()).call_count).toBe(3);
+    expect(await (await getDb()).incident.findUnique({ where: { id: b1 } })).toBeNull();
+
+    const response = await split(
+      jsonRequest(`http://localhost/api/incidents/${a1}/split`, "POST", { call_id: calls[2].id }),
+      context(a1),
+    );
+    expect(response.status).toBe(200);
+    const separated = incidentDetailSchema.parse(await response.json());
+    expect(separated.calls.map((call) => call.conversation_id)).toEqual([calls[2].id]);
+    expect(separated.call_count).toBe(1);
+    expect(separated.latitude).toBeCloseTo(b.lat, 9);
+    const original = await detail(a1);
+    expect(original.calls.map((call) => call.conversation_id).sort()).toEqual([calls[0].id, calls[1].id].sort());
+    expect(original.call_count).toBe(2);
+  });
+
+  it("refuses a merge into itself, an unknown incident, and splitting an incident's only call", async () => {
+    const { id, event } = callEvent(place());
+    await post(event);
+    const incident = await incidentOf(id);
+    const self = await merge(jsonRequest("http://localhost/x", "POST", { other_id: incident }), context(incident));
+    expect(self.status).toBe(400);
+    const unknown = await merge(jsonRequest("http://localhost/x", "POST", { other_id: "nope" }), context(incident));
+    expect(unknown.status).toBe(404);
+    const only = await split(jsonRequest("http://localhost/x", "POST", { call_id: id }), context(incident));
+    expect(only.status).toBe(400);
+    expect((await detail(incident)).call_count).toBe(1);
+  });
+
+  it("an incident's status change is in every affected call's history, with who changed it", async () => {
+    const { lat, lon } = place();
+    const calls = [callEvent({ lat, lon }), callEvent({ lat, lon: lon + 0.0003 }), callEvent({ lat, lon: lon - 0.0003 })];
+    for (const { event } of calls) await post(event);
+    const incident = await incidentOf(calls[0].id);
+    // One call already en route, one resolved: the incident's move to dispatched leaves both.
+    for (const [index, status] of [[1, "enroute"], [2, "resolved"]] as const) {
+      const id = calls[index].id;
+      expect((await patchCall(jsonRequest(`http://localhost/api/calls/${id}`, "PATCH", { status }), context(id))).status).toBe(200);
+    }
+    const patch = (status: string) =>
+      patchIncident(jsonRequest(`http://localhost/api/incidents/${incident}`, "PATCH", { status }), context(incident));
+
+    expect((await patch("dispatched")).status).toBe(200);
+    const after = await patch("resolved");
+    expect(after.status).toBe(200);
+    expect(incidentDetailSchema.parse(await after.json()).calls.map((call) => call.status)).toEqual(["resolved", "resolved", "resolved"]);
+
+    const db = await getDb();
+    const historyOf = async (conversationId: string) =>
+      (await db.call.findUniqueOrThrow({ where: { conversationId }, include: { history: { orderBy: { id: "asc" } } } }))
+        .history.map(({ fromStatus, status, changedBy }) => ({ fromStatus, status, changedBy }));
+    expect(await historyOf(calls[0].id)).toEqual([
+      { fromStatus: null, status: "active", changedBy: "webhook" },
+      { fromStatus: "active", status: "dispatched", changedBy: INCIDENT_CHANGED_BY },
+      { fromStatus: "dispatched", status: "resolved", changedBy: INCIDENT_CHANGED_BY },
+    ]);
+    expect(await historyOf(calls[1].id)).toEqual([
+      { fromStatus: null, status: "active", changedBy: "webhook" },
+      { fromStatus: "active", status: "enroute", changedBy: "api" },
+      { fromStatus: "enroute", status: "resolved", changedBy: INCIDENT_CHANGED_BY },
+    ]);
+    expect(await historyOf(calls[2].id)).toEqual([
+      { fromStatus: null, status: "active", changedBy: "webhook" },
+      { fromStatus: "active", status: "resolved", changedBy: "api" },
+    ]);
+
+    const final = await patch("dispatched");
+    expect(final.status).toBe(409);
+  });
+
+  it("lists incidents with filters and pagination", async () => {
+    const response = await listIncidents(new Request("http://localhost/api/incidents?status=resolved&limit=1"));
+    expect(response.status).toBe(200);
+    const body = incidentListSchema.parse(await response.json());
+    expect(body.incidents).toHaveLength(1);
+    expect(body.incidents[0].status).toBe("resolved");
+    expect(body.pagination).toMatchObject({ limit: 1, offset: 0 });
+    expect(body.pagination.total).toBeGreaterThanOrEqual(1);
+    const bad = await listIncidents(new Request("http://localhost/api/incidents?limit=0"));
+    expect(bad.status).toBe(400);
+  });
+});
