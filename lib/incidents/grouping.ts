@@ -10,7 +10,8 @@ import { uuid7 } from "../db/uuid7";
  * nearest open incident of its emergency type whose centroid is within D metres and whose calls
  * span a time within T of it; without coordinates, the open incident of its type whose normalised
  * location text is the same. Calls of one batch that match no incident are grouped among
- * themselves by the same rule: each joins the incident of the earliest compatible call before it.
+ * themselves by the same rule: each joins the incident of the nearest compatible call before it
+ * (in time, then batch order), or opens one when there is none.
  */
 
 export type Tx = Pick<Db, "$queryRaw" | "$executeRaw">;
@@ -137,26 +138,27 @@ export async function assignIncidents(
           + power(coalesce((inc.longitude - a.lon) * cos(radians(a.lat)), 0), 2), inc.last_call_at DESC
         LIMIT 1) AS incident_id,
       (SELECT b.i FROM a b
-        WHERE b.type = a.type AND b.at <= a.at AND b.at >= a.at - a.win
+        WHERE b.type = a.type AND (b.at, b.i) < (a.at, a.i) AND b.at >= a.at - a.win
           AND CASE WHEN a.lat IS NULL OR a.lon IS NULL THEN a.key <> '' AND b.key = a.key
             ELSE b.lat IS NOT NULL AND b.lon IS NOT NULL
               AND ${METRES_PER_DEGREE} * sqrt(power(b.lat - a.lat, 2)
                 + power((b.lon - a.lon) * cos(radians(a.lat)), 2)) <= a.radius
           END
-        ORDER BY b.at, b.i LIMIT 1) AS anchor
+        ORDER BY power(coalesce(b.lat - a.lat, 0), 2) + power(coalesce((b.lon - a.lon) * cos(radians(a.lat)), 0), 2), b.at, b.i
+        LIMIT 1) AS anchor
     FROM a`;
 
   const byIndex = new Map(matches.map((match) => [match.i, match]));
   const resolved = new Map<number, string>();
   const created: number[] = [];
-  // The anchor is the earliest compatible call (itself included), so following anchors ends.
+  // The anchor is a call strictly before it (time, then batch order), so following anchors ends.
   const incidentOf = (index: number): string => {
     const known = resolved.get(index);
     if (known) return known;
     const match = byIndex.get(index)!;
     let incidentId: string;
     if (match.incident_id) incidentId = match.incident_id;
-    else if (match.anchor === null || match.anchor === index) {
+    else if (match.anchor === null) {
       incidentId = uuid7(arrivals[index].occurredAt.getTime());
       created.push(index);
     } else incidentId = incidentOf(match.anchor);
