@@ -71,6 +71,11 @@ export const envSchema = z.object({
     .string()
     .trim()
     .default("https://tile.openstreetmap.org/{z}/{x}/{y}.png"),
+  /**
+   * How often each instance looks for payloads deferred while the database was down (by any
+   * instance); one that deferred payloads itself retries every second until they are recorded.
+   */
+  RECONCILE_INTERVAL_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(30_000),
   /** Statement timeout for every database query, so requests answer inside 30 s. */
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(25_000).default(10_000),
 }).refine((env) => !env.VOICEAGENT_REQUIRE_SIGNATURE || env.VOICEAGENT_WEBHOOK_SECRET !== undefined, {

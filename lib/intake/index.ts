@@ -8,6 +8,7 @@ import { getGeocoder, type GeocodeResult } from "../geocoding";
 import { ApiError, withCause } from "../http/api-error";
 import { parseJson } from "../http/body";
 import { log } from "../log";
+import { type Deferred, recordOrDefer } from "../reconcile/pending";
 import { getObjectStore } from "../storage";
 import { normaliseIdentifier, parseEvent, toWebhookCall, type WebhookCall } from "../webhook/payload";
 import { verifySignature } from "../webhook/signature";
@@ -134,15 +135,39 @@ async function geocodeStoredCall(stored: StoredCall, location: string, hooks: In
   return result;
 }
 
+/** Records a call whose raw payload is already archived under `payloadKey`; idempotent. */
+async function ingestArchivedCall(call: WebhookCall, payloadKey: string, hooks: IntakeHooks): Promise<IntakeOutcome> {
+  const stored = await withCallStore((db) => upsertCall(db, call, payloadKey));
+  await hooks.onCallsChanged?.();
+  const geocode = !call.reported && call.location ? await geocodeStoredCall(stored, call.location, hooks) : null;
+  log.info(
+    { conversationId: call.conversationId, payloadKey, geocode: geocode?.precision ?? null },
+    "webhook call stored",
+  );
+  return { kind: "stored", conversationId: call.conversationId, payloadKey, geocode };
+}
+
+/** The raw bytes of an archived payload into stored data: what the reconciler repeats. */
+export async function ingestPayload(
+  rawBody: Buffer,
+  payloadKey: string,
+  hooks: IntakeHooks = { onCallsChanged: bumpCallsVersion },
+): Promise<IntakeOutcome> {
+  const parsed = parseEvent(parseJson(rawBody.toString("utf8")));
+  if (parsed.kind === "other") return { kind: "ignored", type: parsed.type, payloadKey };
+  return ingestArchivedCall(toWebhookCall(parsed.event), payloadKey, hooks);
+}
+
 /**
  * The order that loses nothing: verify the signature over the raw bytes, parse, archive the
- * payload, upsert the record, geocode. A failure answers 500 at the step that failed; the
- * platform's retry then redoes every step, and each one is idempotent (same key, same record).
+ * payload, upsert the record, geocode. Once the payload is archived, a database that cannot be
+ * reached defers the record (lib/reconcile) and the delivery succeeds; any other failure answers
+ * 500 at the step that failed, and the platform's retry redoes every step, each one idempotent.
  */
 export async function receiveWebhook(
   delivery: WebhookDelivery,
   hooks: IntakeHooks = { onCallsChanged: bumpCallsVersion },
-): Promise<IntakeOutcome> {
+): Promise<IntakeOutcome | Deferred> {
   const config = getConfig();
   verifySignature(delivery.signatureHeader, delivery.rawBody, {
     secret: config.VOICEAGENT_WEBHOOK_SECRET,
@@ -161,12 +186,5 @@ export async function receiveWebhook(
   const call = toWebhookCall(parsed.event);
   const payloadKey = callPayloadKey(call.conversationId, parsed.event.event_timestamp);
   await archive(payloadKey, rawText);
-  const stored = await withCallStore((db) => upsertCall(db, call, payloadKey));
-  await hooks.onCallsChanged?.();
-  const geocode = !call.reported && call.location ? await geocodeStoredCall(stored, call.location, hooks) : null;
-  log.info(
-    { conversationId: call.conversationId, payloadKey, geocode: geocode?.precision ?? null },
-    "webhook call stored",
-  );
-  return { kind: "stored", conversationId: call.conversationId, payloadKey, geocode };
+  return recordOrDefer(payloadKey, () => ingestArchivedCall(call, payloadKey, hooks));
 }

@@ -11,6 +11,10 @@ export interface ObjectStore {
   get(key: string): Promise<Buffer | undefined>;
   /** Throws when the store cannot take writes right now. */
   checkWritable(): Promise<void>;
+  /** Keys of the objects directly under `folder` (e.g. "pending/"), sorted. */
+  list(folder: string): Promise<string[]>;
+  /** Removes the object; no error when there is none. */
+  delete(key: string): Promise<void>;
 }
 
 let store: ObjectStore | undefined;

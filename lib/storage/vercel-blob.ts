@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { BlobNotFoundError, del, head, put } from "@vercel/blob";
+import { BlobNotFoundError, del, head, list, put } from "@vercel/blob";
 import type { ObjectStore } from "./index";
 
 /** Every call to the blob API answers (or fails) within this, so a request stays under 30 s. */
@@ -42,6 +42,22 @@ export class VercelBlobObjectStore implements ObjectStore {
     if (response.status === 404) return undefined;
     if (!response.ok) throw new Error(`Blob read failed with status ${response.status}`);
     return Buffer.from(await response.arrayBuffer());
+  }
+
+  async list(folder: string): Promise<string[]> {
+    const prefix = folder.endsWith("/") ? folder : `${folder}/`;
+    const keys: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await list({ prefix, cursor, limit: 1000, token: this.token, abortSignal: AbortSignal.timeout(BLOB_TIMEOUT_MS) });
+      for (const blob of page.blobs) if (!blob.pathname.slice(prefix.length).includes("/")) keys.push(blob.pathname);
+      cursor = page.hasMore ? page.cursor : undefined;
+    } while (cursor);
+    return keys.sort();
+  }
+
+  async delete(key: string): Promise<void> {
+    await del(key, { token: this.token, abortSignal: AbortSignal.timeout(BLOB_TIMEOUT_MS) });
   }
 
   async checkWritable(): Promise<void> {
