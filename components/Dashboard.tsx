@@ -4,6 +4,7 @@ import dynamic from "next/dynamic";
 import { useCallback, useState } from "react";
 import { SEVERITIES } from "@/lib/vocabulary";
 import { ApiRequestError } from "./api";
+import { BacklogBanner } from "./BacklogBanner";
 import { SEVERITY_LABEL } from "./call-status";
 import type { MapCommand } from "./CallMap";
 import { CallQueue } from "./CallQueue";
@@ -83,6 +84,7 @@ function DashboardView({ tileUrl }: { tileUrl: string }) {
       <header className="top-bar">
         <h1>Mayday dispatch</h1>
         <LiveStatus updatedAt={live.updatedAt} error={live.error} />
+        <BacklogBanner />
       </header>
       <main className="dashboard">
         <section className="panel map-panel" aria-labelledby="map-title">

@@ -1,6 +1,9 @@
 import { z } from "zod";
 import { getDatabaseInfo, getDb } from "./db/client";
 import { listMigrationNames } from "./db/migrations";
+import { getRateLimiter } from "./rate-limit";
+import { countPending } from "./reconcile/pending";
+import { getRedis } from "./redis";
 import { getObjectStore } from "./storage";
 
 /** The body of GET /api/health (also the source of its OpenAPI schema). */
@@ -14,6 +17,23 @@ export const healthReportSchema = z.object({
   }),
   migrations: z.object({ ok: z.boolean(), pending: z.array(z.string()), error: z.string().optional() }),
   storage: z.object({ ok: z.boolean(), kind: z.string().optional(), error: z.string().optional() }),
+  backlog: z
+    .object({
+      ok: z.boolean(),
+      pending: z.number().int().optional().describe("Webhook payloads accepted while the database was down, not yet recorded"),
+      error: z.string().optional(),
+    })
+    .describe("Deferred webhook payloads (docs/webhook.md); a backlog does not make the service unavailable"),
+  redis: z
+    .array(
+      z.object({
+        name: z.string(),
+        state: z.enum(["closed", "open"]).describe("open: the store failed or hung, fallbacks apply, probed in the background"),
+        since: z.string().optional(),
+        lastError: z.string().optional(),
+      }),
+    )
+    .describe("Circuit breakers of the Redis / Upstash connections in use; empty without either"),
 });
 
 export type HealthReport = z.infer<typeof healthReportSchema>;
@@ -31,6 +51,16 @@ async function pendingMigrations(): Promise<string[]> {
   return (await listMigrationNames()).filter((name) => !applied.has(name));
 }
 
+/** The REDIS_URL connection's breaker, and the rate limiter's when it has another (Upstash). */
+function breakers(): HealthReport["redis"] {
+  const statuses = new Map<string, HealthReport["redis"][number]>();
+  const redis = getRedis();
+  if (redis) statuses.set(redis.breaker.status().name, redis.breaker.status());
+  const limiter = getRateLimiter().breakerStatus?.();
+  if (limiter) statuses.set(limiter.name, limiter);
+  return [...statuses.values()];
+}
+
 /** Is the service able to take calls: database reachable and migrated, payload store writable. */
 export async function checkHealth(): Promise<HealthReport> {
   const report: HealthReport = {
@@ -38,6 +68,8 @@ export async function checkHealth(): Promise<HealthReport> {
     database: { ok: false },
     migrations: { ok: false, pending: [] },
     storage: { ok: false },
+    backlog: { ok: false },
+    redis: breakers(),
   };
   try {
     const db = await getDb();
@@ -59,6 +91,11 @@ export async function checkHealth(): Promise<HealthReport> {
     report.storage = { ok: true, kind: store.kind };
   } catch (error) {
     report.storage = { ok: false, kind: store.kind, error: reason(error) };
+  }
+  try {
+    report.backlog = { ok: true, pending: await countPending(store) };
+  } catch (error) {
+    report.backlog.error = reason(error);
   }
   if (!report.database.ok || !report.migrations.ok || !report.storage.ok) report.status = "unavailable";
   return report;
