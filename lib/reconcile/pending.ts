@@ -97,7 +97,10 @@ export async function recordOrDefer<T>(payloadKey: string, record: () => Promise
   } catch (error) {
     if (!isDatabaseUnavailable(error)) throw error;
     await markPending(payloadKey);
-    log.warn({ payloadKey, err: (error as Error).cause ?? error }, "database unavailable: payload kept, recording deferred");
+    // One short line per deferred payload: an outage defers thousands, each with the same cause.
+    const cause = (error as Error).cause ?? error;
+    const reason = (cause instanceof Error ? cause.message : String(cause)).trim().split("\n").at(-1);
+    log.warn({ payloadKey, reason }, "database unavailable: payload kept, recording deferred");
     return { kind: "pending", payloadKey };
   }
 }
