@@ -20,7 +20,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createWriteStream } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -338,29 +338,33 @@ async function redisPart(server: Server, redis: DisposableRedis) {
 
 async function main(): Promise<void> {
   const work = await mkdtemp(path.join(tmpdir(), "mayday-bench-resilience-"));
+  // The cluster runs as the postgres OS user, which must reach its directory inside this one.
+  await chmod(work, 0o755);
   const postgres = new PrivatePostgres(path.join(work, "pg"), Number(values["pg-port"]));
   const redis = await DisposableRedis.start();
-  postgres.start();
-  const admin = new pg.Client({ connectionString: postgres.url.replace(/\/bench$/, "/postgres") });
-  await admin.connect();
-  await admin.query("CREATE DATABASE bench");
-  await admin.end();
-
   const dataDir = path.join(work, "data");
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: "production",
-    PORT: values.port,
-    DATABASE_URL: postgres.url,
-    REDIS_URL: redis.url,
-    DATA_DIR: dataDir,
-    TRUST_PROXY: "1",
-    VOICEAGENT_WEBHOOK_SECRET: SECRET,
-    LOG_LEVEL: "warn",
-  };
-  const server = new Server(Number(values.port), env, path.join(work, "server.log"));
+  const server = new Server(
+    Number(values.port),
+    {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: values.port,
+      DATABASE_URL: postgres.url,
+      REDIS_URL: redis.url,
+      DATA_DIR: dataDir,
+      TRUST_PROXY: "1",
+      VOICEAGENT_WEBHOOK_SECRET: SECRET,
+      LOG_LEVEL: "warn",
+    },
+    path.join(work, "server.log"),
+  );
   const report: Record<string, unknown> = {};
   try {
+    postgres.start();
+    const admin = new pg.Client({ connectionString: postgres.url.replace(/\/bench$/, "/postgres") });
+    await admin.connect();
+    await admin.query("CREATE DATABASE bench");
+    await admin.end();
     await server.start();
     console.error(`server up; logs in ${path.join(work, "server.log")}`);
     if (values.part === "all" || values.part === "redis") report.redis = await redisPart(server, redis);
