@@ -1,11 +1,12 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { ApiError } from "./lib/http/api-error";
-import { allowedMethods, endpointForPath } from "./lib/http/endpoints";
+import { allowedMethods, declaredMethods, endpointForPath } from "./lib/http/endpoints";
 import { errorResponse } from "./lib/http/error-format";
 
 /**
  * Next answers a method a route file does not export with an empty 405. This gives it the
- * endpoint's documented error body and an `Allow` header; everything else passes through.
+ * endpoint's documented error body and an `Allow` header, from the endpoint registry;
+ * everything else passes through.
  */
 export function proxy(request: NextRequest): Response {
   const endpoint = endpointForPath(request.nextUrl.pathname);
@@ -13,14 +14,12 @@ export function proxy(request: NextRequest): Response {
   const allow = allowedMethods(endpoint);
   if (allow.includes(request.method)) return NextResponse.next();
   const error = new ApiError(
-    405,
     "METHOD_NOT_ALLOWED",
-    "Method not allowed",
-    `${request.method} is not allowed on ${endpoint.path}; use ${endpoint.methods.join(" or ")}`,
+    `${request.method} is not allowed on ${endpoint.path}; use ${declaredMethods(endpoint).join(" or ")}`,
     {},
-    { allow: allow.join(", ") },
+    { headers: { allow: allow.join(", ") } },
   );
-  return errorResponse(error, endpoint.format);
+  return errorResponse(error, endpoint.errorFormat);
 }
 
 export const config = { matcher: "/api/:path*" };

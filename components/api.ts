@@ -4,7 +4,7 @@
  */
 
 import type { CallDetail, CallList as CallsPage, CallRecord } from "@/lib/calls/schema";
-import type { SimulationResult as SimulateResult } from "@/lib/simulation/run";
+import type { SimulationResult as SimulateResult } from "@/lib/simulation/result";
 import type { CallStatus } from "@/lib/vocabulary";
 
 // The response shapes are the API's own zod schemas (type-only imports: nothing server-side is

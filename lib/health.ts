@@ -1,42 +1,12 @@
-import { z } from "zod";
 import { getDatabaseInfo, getDb } from "./db/client";
 import { listMigrationNames } from "./db/migrations";
+import type { HealthReport } from "./health-report";
 import { getRateLimiter } from "./rate-limit";
 import { countPending } from "./reconcile/pending";
 import { getRedis } from "./redis";
 import { getObjectStore } from "./storage";
 
-/** The body of GET /api/health (also the source of its OpenAPI schema). */
-export const healthReportSchema = z.object({
-  status: z.enum(["ok", "unavailable"]),
-  database: z.object({
-    ok: z.boolean(),
-    kind: z.string().optional(),
-    location: z.string().optional(),
-    error: z.string().optional(),
-  }),
-  migrations: z.object({ ok: z.boolean(), pending: z.array(z.string()), error: z.string().optional() }),
-  storage: z.object({ ok: z.boolean(), kind: z.string().optional(), error: z.string().optional() }),
-  backlog: z
-    .object({
-      ok: z.boolean(),
-      pending: z.number().int().optional().describe("Webhook payloads accepted while the database was down, not yet recorded"),
-      error: z.string().optional(),
-    })
-    .describe("Deferred webhook payloads (docs/webhook.md); a backlog does not make the service unavailable"),
-  redis: z
-    .array(
-      z.object({
-        name: z.string(),
-        state: z.enum(["closed", "open"]).describe("open: the store failed or hung, fallbacks apply, probed in the background"),
-        since: z.string().optional(),
-        lastError: z.string().optional(),
-      }),
-    )
-    .describe("Circuit breakers of the Redis / Upstash connections in use; empty without either"),
-});
-
-export type HealthReport = z.infer<typeof healthReportSchema>;
+export { healthReportSchema, type HealthReport } from "./health-report";
 
 function reason(error: unknown): string {
   return error instanceof Error ? error.message.split("\n")[0] : String(error);

@@ -1,14 +1,15 @@
+import { createHash } from "node:crypto";
 import { z } from "zod";
-import { listQueryParameters, callDetailSchema, callListSchema, statusUpdateSchema } from "./calls/schema";
-import { healthReportSchema } from "./health";
+import { errorStatus, type ErrorCode } from "./http/api-error";
+import type { DocumentedSchema, Endpoint, Operation } from "./http/endpoint";
+import { declaredMethods, endpoints } from "./http/endpoints";
+import type { ErrorFormat } from "./http/error-format";
 import { errorBodySchemas } from "./http/error-schemas";
-import { simulationResultSchema } from "./simulation";
-import { simulateRequestSchema } from "./simulation/request";
-import { callEventSchema, webhookAnswerSchema } from "./webhook/payload";
 
 /**
- * GET /api/openapi.json: an OpenAPI 3.1 document generated from the zod schemas that validate the
- * requests and type the responses, so it cannot drift from the code.
+ * GET /api/openapi.json: an OpenAPI 3.1 document generated from the endpoint registry
+ * (lib/http/endpoints.ts), whose zod schemas also validate the requests and type the responses,
+ * so it cannot drift from the code. Built once per process and served from memory.
  */
 
 type JsonSchema = Record<string, unknown>;
@@ -21,181 +22,164 @@ function jsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
   return generated;
 }
 
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const jsonContent = (schema: JsonSchema) => ({ "application/json": { schema } });
-const response = (description: string, schemaName: string) => ({ description, content: jsonContent(ref(schemaName)) });
-
-const schemas = {
-  CallList: jsonSchema(callListSchema, "output"),
-  CallDetail: jsonSchema(callDetailSchema, "output"),
-  StatusUpdate: jsonSchema(statusUpdateSchema, "input"),
-  SimulateRequest: jsonSchema(simulateRequestSchema, "input"),
-  SimulateResponse: jsonSchema(simulationResultSchema, "output"),
-  WebhookEvent: jsonSchema(callEventSchema, "input"),
-  WebhookResponse: jsonSchema(webhookAnswerSchema, "output"),
-  HealthReport: jsonSchema(healthReportSchema, "output"),
-  CallsError: jsonSchema(errorBodySchemas.calls, "output"),
-  SimulationError: jsonSchema(errorBodySchemas.simulation, "output"),
-  WebhookError: jsonSchema(errorBodySchemas.webhook, "output"),
+const errorSchemaNames: Record<ErrorFormat, string> = {
+  calls: "CallsError",
+  simulation: "SimulationError",
+  webhook: "WebhookError",
 };
 
-type SchemaName = keyof typeof schemas;
+/** Collects named schemas into components/schemas; one name, one schema. */
+class Components {
+  readonly schemas: Record<string, JsonSchema> = {};
+  private readonly sources = new Map<string, z.ZodType>();
 
-function errors(schemaName: SchemaName, cases: Record<number, string>) {
-  return Object.fromEntries(Object.entries(cases).map(([status, description]) => [status, response(description, schemaName)]));
+  use({ schema, name }: DocumentedSchema, io: "input" | "output"): JsonSchema {
+    if (!name) return jsonSchema(schema, io);
+    const known = this.sources.get(name);
+    if (known && known !== schema) throw new Error(`Two different schemas are named ${name}`);
+    if (!known) {
+      this.sources.set(name, schema);
+      this.schemas[name] = jsonSchema(schema, io);
+    }
+    return { $ref: `#/components/schemas/${name}` };
+  }
 }
 
-const bearerOptional = [{}, { apiKey: [] }];
+const jsonContent = (schema: JsonSchema, contentType = "application/json") => ({ [contentType]: { schema } });
 
-/** Answers every /api/calls operation can give besides its own. */
-const callsCommonErrors = {
-  401: "Missing or wrong API key when API_KEY is set (UNAUTHORIZED)",
-  429: "Rate limit exceeded (RATE_LIMITED)",
-  500: "Call store failure (DATABASE_ERROR)",
-};
+/** The codes an operation can answer: its own, its protection's, its body's, and the 500 of the unexpected. */
+function errorCodes(endpoint: Endpoint, operation: Operation): ErrorCode[] {
+  const codes = new Set<ErrorCode>(operation.errors);
+  if (endpoint.protection.apiKey) codes.add("UNAUTHORIZED");
+  const policy = endpoint.protection.rateLimit;
+  if (policy) codes.add("RATE_LIMITED");
+  if (policy?.whenStoreDown === "refuse") codes.add("SERVICE_UNAVAILABLE");
+  if (operation.body?.kind === "json") {
+    for (const code of ["UNSUPPORTED_MEDIA_TYPE", "PAYLOAD_TOO_LARGE", "INVALID_JSON"] as const) codes.add(code);
+  }
+  codes.add("INTERNAL_ERROR");
+  return [...codes];
+}
+
+function operationObject(endpoint: Endpoint, operation: Operation, components: Components): Record<string, unknown> {
+  const parameters = [
+    ...Object.entries(operation.query ?? {}).map(([name, parameter]) => ({
+      name,
+      in: "query",
+      required: false,
+      description: parameter.description,
+      schema: jsonSchema(parameter.schema, "output"),
+    })),
+    ...Object.entries(operation.headers ?? {}).map(([name, header]) => ({
+      name,
+      in: "header",
+      required: header.required,
+      description: header.description,
+      schema: { type: "string" },
+    })),
+  ];
+
+  const responses: Record<string, unknown> = {};
+  for (const [status, spec] of Object.entries(operation.responses)) {
+    responses[status] = spec.body
+      ? { description: spec.description, content: jsonContent(components.use(spec.body, "output"), spec.contentType) }
+      : { description: spec.description };
+  }
+  const errorSchema = components.use(
+    { name: errorSchemaNames[endpoint.errorFormat], schema: errorBodySchemas[endpoint.errorFormat] },
+    "output",
+  );
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of errorCodes(endpoint, operation)) {
+    const { status } = errorStatus[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
+    if (responses[status]) continue;
+    const description = codes.map((code) => `${errorStatus[code].label} (${code})`).join("; ");
+    responses[status] = { description, content: jsonContent(errorSchema) };
+  }
+
+  return {
+    operationId: operation.operationId,
+    summary: operation.summary,
+    ...(operation.description ? { description: operation.description } : {}),
+    ...(endpoint.protection.apiKey ? { security: [{}, { apiKey: [] }] } : {}),
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(operation.body
+      ? { requestBody: { required: true, content: jsonContent(components.use(operation.body.documented, "input")) } }
+      : {}),
+    responses,
+  };
+}
+
+/** The path's `:name` segments as OpenAPI path parameters. */
+function pathParameters(endpoint: Endpoint): Record<string, unknown>[] {
+  if (!endpoint.params) return [];
+  return Object.entries(endpoint.params.shape).map(([name, schema]) => {
+    const { description, ...rest } = jsonSchema(schema as z.ZodType, "input");
+    return { name, in: "path", required: true, ...(description ? { description } : {}), schema: rest };
+  });
+}
 
 export function buildOpenApiDocument(): Record<string, unknown> {
-  const listParameters = Object.entries(listQueryParameters).map(([name, parameter]) => ({
-    name,
-    in: "query",
-    required: false,
-    description: parameter.description,
-    schema: jsonSchema(parameter.schema, "output"),
-  }));
-  const idParameter = {
-    name: "id",
-    in: "path",
-    required: true,
-    description: "The call's conversation_id (a simulated call's call_id), URL-encoded.",
-    schema: { type: "string" },
-  };
-
+  const components = new Components();
+  const paths: Record<string, unknown> = {};
+  for (const endpoint of Object.values(endpoints) as Endpoint[]) {
+    const item: Record<string, unknown> = {};
+    const parameters = pathParameters(endpoint);
+    if (parameters.length > 0) item.parameters = parameters;
+    for (const method of declaredMethods(endpoint)) {
+      item[method.toLowerCase()] = operationObject(endpoint, endpoint.methods[method]!, components);
+    }
+    paths[endpoint.path.replace(/:(\w+)/g, "{$1}")] = item;
+  }
   return {
     openapi: "3.1.0",
     info: {
       title: "Mayday emergency-call service",
       version: "1.0.0",
-      description:
-        "Disaster-call simulation, call listing and status workflow, and voice-agent webhook intake.",
+      description: "Disaster-call simulation, call listing and status workflow, and voice-agent webhook intake.",
     },
-    paths: {
-      "/api/calls": {
-        get: {
-          operationId: "listCalls",
-          summary: "List stored calls, newest first, filtered and paginated",
-          security: bearerOptional,
-          parameters: listParameters,
-          responses: {
-            200: response("One page of matching calls", "CallList"),
-            ...errors("CallsError", {
-              ...callsCommonErrors,
-              400: "Invalid parameter (INVALID_PARAMETER)",
-            }),
-          },
-        },
-      },
-      "/api/calls/{id}": {
-        parameters: [idParameter],
-        get: {
-          operationId: "getCall",
-          summary: "One call with its status history",
-          security: bearerOptional,
-          responses: {
-            200: response("The call", "CallDetail"),
-            ...errors("CallsError", {
-              ...callsCommonErrors,
-              404: "No such call (NOT_FOUND)",
-            }),
-          },
-        },
-        patch: {
-          operationId: "updateCallStatus",
-          summary: "Move a call along its status workflow",
-          description:
-            "Forward along active, dispatched, enroute, resolved (skipping allowed); any non-final status to failed. " +
-            "resolved and failed are final. Setting the current status again changes nothing.",
-          security: bearerOptional,
-          requestBody: { required: true, content: jsonContent(ref("StatusUpdate")) },
-          responses: {
-            200: response("The call after the change", "CallDetail"),
-            ...errors("CallsError", {
-              ...callsCommonErrors,
-              400: "Unknown status (INVALID_PARAMETER) or malformed JSON (INVALID_JSON)",
-              404: "No such call (NOT_FOUND)",
-              409: "Transition not allowed (INVALID_TRANSITION)",
-              415: "Content-Type is not application/json",
-            }),
-          },
-        },
-      },
-      "/api/simulate": {
-        post: {
-          operationId: "simulate",
-          summary: "Generate synthetic emergency calls for a disaster scenario",
-          security: bearerOptional,
-          requestBody: { required: true, content: jsonContent(ref("SimulateRequest")) },
-          responses: {
-            200: response("The request was processed", "SimulateResponse"),
-            ...errors("SimulationError", {
-              400: "Unknown scenario, invalid num_calls or table_name, malformed JSON",
-              401: "Missing or wrong API key when API_KEY is set (UNAUTHORIZED)",
-              415: "Content-Type is not application/json",
-              429: "Rate limit exceeded (RATE_LIMITED)",
-              500: "Call store failure",
-            }),
-          },
-        },
-      },
-      "/api/voiceagent-webhook": {
-        post: {
-          operationId: "voiceAgentWebhook",
-          summary: "Post-call event from the voice-agent platform",
-          parameters: [
-            {
-              name: "voiceagent-signature",
-              in: "header",
-              required: false,
-              description: "`t=<unix seconds>,v0=<hex HMAC-SHA256 of \"<t>.<raw body>\">`",
-              schema: { type: "string" },
-            },
-          ],
-          requestBody: { required: true, content: jsonContent(ref("WebhookEvent")) },
-          responses: {
-            200: response("Received (or ignored when the type is not post_call_transcription)", "WebhookResponse"),
-            ...errors("WebhookError", {
-              400: "Malformed JSON (INVALID_JSON) or missing fields (MISSING_FIELDS)",
-              401: "Signature verification failed (INVALID_SIGNATURE)",
-              413: "Body over 5 MB (PAYLOAD_TOO_LARGE)",
-              415: "Content-Type is not application/json",
-              429: "Rate limit exceeded (RATE_LIMITED)",
-              500: "Storage, database or geocoding failure",
-            }),
-          },
-        },
-      },
-      "/api/health": {
-        get: {
-          operationId: "health",
-          summary: "Readiness: database reachable and migrated, payload storage writable",
-          responses: {
-            200: response("Ready", "HealthReport"),
-            503: response("Not ready; the failing part carries an error", "HealthReport"),
-          },
-        },
-      },
-      "/api/openapi.json": {
-        get: {
-          operationId: "openapi",
-          summary: "This document",
-          responses: { 200: { description: "OpenAPI 3.1 document", content: jsonContent({ type: "object" }) } },
-        },
-      },
-    },
+    paths,
     components: {
-      schemas,
+      schemas: components.schemas,
       securitySchemes: {
         apiKey: { type: "http", scheme: "bearer", description: "Required when the server sets API_KEY" },
       },
     },
   };
+}
+
+interface ServedDocument {
+  body: string;
+  etag: string;
+}
+
+let served: ServedDocument | undefined;
+
+/** The document as served: serialised and hashed once, since the registry does not change at run time. */
+function servedDocument(): ServedDocument {
+  if (!served) {
+    const body = JSON.stringify(buildOpenApiDocument());
+    served = { body, etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"` };
+  }
+  return served;
+}
+
+/** Whether If-None-Match names the ETag (weak comparison, as RFC 9110 asks for GET). */
+function matches(ifNoneMatch: string | null, etag: string): boolean {
+  if (ifNoneMatch === null) return false;
+  return ifNoneMatch.split(",").some((tag) => {
+    const candidate = tag.trim();
+    return candidate === "*" || candidate.replace(/^W\//, "") === etag;
+  });
+}
+
+/** 200 with the document, or 304 when the client already holds it. */
+export function openApiResponse(request: Request): Response {
+  const { body, etag } = servedDocument();
+  const headers = { etag, "cache-control": "no-cache" };
+  if (matches(request.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers });
+  return new Response(body, { headers: { ...headers, "content-type": "application/json; charset=utf-8" } });
 }

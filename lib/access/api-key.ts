@@ -1,6 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import type { Config } from "../config";
-import { ApiError } from "../http/api-error";
+import { DomainError } from "../domain-error";
 import { log } from "../log";
 
 /** The dashboard's cookie: proof that its browser was given the API key once. */
@@ -46,13 +46,9 @@ export function requireApiKey(request: Request, apiKey: string | undefined): voi
   if (bearer !== undefined && sameSecret(bearer, apiKey)) return;
   const session = cookie(request, SESSION_COOKIE);
   if (session !== undefined && sameSecret(session, sessionToken(apiKey))) return;
-  throw new ApiError(
-    401,
+  throw new DomainError(
     "UNAUTHORIZED",
-    "Unauthorized",
     bearer === undefined && session === undefined ? "An API key is required" : "The API key is not valid",
-    {},
-    { "www-authenticate": 'Bearer realm="mayday"' },
   );
 }
 

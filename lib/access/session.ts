@@ -1,5 +1,15 @@
-import { ApiError } from "../http/api-error";
+import { z } from "zod";
+import { DomainError, invalidParameter } from "../domain-error";
 import { isApiKey, SESSION_COOKIE, SESSION_MAX_AGE_SECONDS, sessionToken } from "./api-key";
+
+/** The body of POST /api/session. */
+export const sessionRequestSchema = z.object({ api_key: z.string().min(1).max(1024) });
+
+export function parseSessionRequest(body: unknown): z.infer<typeof sessionRequestSchema> {
+  const parsed = sessionRequestSchema.safeParse(body);
+  if (!parsed.success) throw invalidParameter("Invalid api_key", "api_key must be a non-empty string");
+  return parsed.data;
+}
 
 /** httpOnly: scripts never see it; SameSite=Strict: no other site can make the browser send it. */
 function cookieHeader(value: string, maxAge: number, secure: boolean): string {
@@ -15,7 +25,7 @@ function cookieHeader(value: string, maxAge: number, secure: boolean): string {
 export function openSession(presentedKey: string, apiKey: string | undefined, secure: boolean): string | undefined {
   if (apiKey === undefined) return undefined;
   if (!isApiKey(presentedKey, apiKey)) {
-    throw new ApiError(401, "UNAUTHORIZED", "Unauthorized", "The API key is not valid");
+    throw new DomainError("UNAUTHORIZED", "The API key is not valid");
   }
   return cookieHeader(sessionToken(apiKey), SESSION_MAX_AGE_SECONDS, secure);
 }

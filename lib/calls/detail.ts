@@ -1,4 +1,4 @@
-import { notFound } from "../http/api-error";
+import { notFound } from "../domain-error";
 import { toCallDetail } from "./record";
 import type { CallDetail } from "./schema";
 import { withCallStore } from "./store";

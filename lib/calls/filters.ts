@@ -1,5 +1,5 @@
-import type { z } from "zod";
-import { ApiError, invalidParameter } from "../http/api-error";
+import { invalidParameter } from "../domain-error";
+import { parseQueryParameters, type QueryValues } from "../query-parameters";
 import {
   type CallStatus,
   type FilterEcho,
@@ -80,44 +80,19 @@ function fail(name: ListQueryParameterName): never {
   throw invalidParameter(label, message);
 }
 
-/** One value per parameter; an empty value counts as not given. */
-function single(params: URLSearchParams, name: ListQueryParameterName): string | undefined {
-  const values = params.getAll(name).filter((value) => value !== "");
-  if (values.length > 1) {
-    throw invalidParameter(listQueryParameters[name].label, `${name} must be given only once`);
-  }
-  return values[0];
-}
+export type ListQueryValues = QueryValues<typeof listQueryParameters>;
 
-/** The parameter's validated value; its default, or undefined, when it is not given. */
-function parse<N extends ListQueryParameterName>(
-  params: URLSearchParams,
-  name: N,
-): z.output<(typeof listQueryParameters)[N]["schema"]> | undefined {
-  const raw = single(params, name);
-  const result = listQueryParameters[name].schema.safeParse(raw);
-  if (result.success) return result.data as z.output<(typeof listQueryParameters)[N]["schema"]>;
-  if (raw === undefined) return undefined;
-  fail(name);
-}
-
-/** Validates GET /api/calls's query; throws 400 INVALID_PARAMETER naming the first bad parameter. */
-export function parseListQuery(params: URLSearchParams): ListQuery {
-  const limit = parse(params, "limit")!;
-  const offset = parse(params, "offset")!;
-  const emergencyType = parse(params, "emergency_type");
-  const severity = parse(params, "severity");
-  const status = parse(params, "status");
-  const location = parse(params, "location");
-  const simulation = parse(params, "simulation");
-  const tableName = parse(params, "table_name");
-  const startDate = parse(params, "start_date");
-  const endDate = parse(params, "end_date");
+/** GET /api/calls's validated parameters as a query; throws INVALID_PARAMETER for an impossible date range. */
+export function listQueryFrom(values: ListQueryValues): ListQuery {
+  const { emergency_type: emergencyType, severity, status, location, simulation } = values;
+  const { table_name: tableName, start_date: startDate, end_date: endDate } = values;
+  const limit = values.limit!;
+  const offset = values.offset!;
 
   const from = startDate === undefined ? undefined : (parseDateBound(startDate, "start") ?? fail("start_date"));
   const to = endDate === undefined ? undefined : (parseDateBound(endDate, "end") ?? fail("end_date"));
   if (from && to && from.ms > to.ms) {
-    throw new ApiError(400, "INVALID_PARAMETER", "Invalid date range", "start_date must not be after end_date");
+    throw invalidParameter("Invalid date range", "start_date must not be after end_date");
   }
 
   const echo: FilterEcho = {
@@ -146,4 +121,9 @@ export function parseListQuery(params: URLSearchParams): ListQuery {
       toSeconds: to?.seconds,
     },
   };
+}
+
+/** GET /api/calls's query string as a query (validation and range). */
+export function parseListQuery(params: URLSearchParams): ListQuery {
+  return listQueryFrom(parseQueryParameters(params, listQueryParameters));
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { invalidParameter } from "../http/api-error";
+import { invalidParameter } from "../domain-error";
+import { queryParameter } from "../query-parameters";
 import { EMERGENCY_TYPES, SEVERITIES, STATUSES, TABLE_NAME_PATTERN } from "../vocabulary";
 
 /**
@@ -19,21 +20,9 @@ export const ISO_DATE_PATTERN =
 const digits = z.string().regex(/^\d+$/);
 const isoDate = z.string().regex(ISO_DATE_PATTERN);
 
-/**
- * One query parameter of GET /api/calls: the schema that validates it (its output type is what
- * OpenAPI documents), and the error it answers when the value is not acceptable.
- */
-interface QueryParameter<S extends z.ZodType> {
-  schema: S;
-  description: string;
-  label: string;
-  message: string;
-}
-
-const parameter = <S extends z.ZodType>(definition: QueryParameter<S>) => definition;
-
+/** GET /api/calls's query, in the order its parameters are checked. */
 export const listQueryParameters = {
-  limit: parameter({
+  limit: queryParameter({
     schema: z
       .codec(digits, z.int().min(1).max(1000), { decode: Number, encode: String })
       .default(50),
@@ -41,7 +30,7 @@ export const listQueryParameters = {
     label: "Invalid limit",
     message: "limit must be an integer from 1 to 1000",
   }),
-  offset: parameter({
+  offset: queryParameter({
     schema: z
       .codec(digits, z.int().min(0).max(Number.MAX_SAFE_INTEGER), { decode: Number, encode: String })
       .default(0),
@@ -49,55 +38,55 @@ export const listQueryParameters = {
     label: "Invalid offset",
     message: "offset must be a non-negative integer",
   }),
-  emergency_type: parameter({
+  emergency_type: queryParameter({
     schema: z.string().max(100),
     description: `Exact emergency type, e.g. ${EMERGENCY_TYPES.slice(0, 3).join(", ")}.`,
     label: "Invalid parameter",
     message: "emergency_type must be at most 100 characters",
   }),
-  severity: parameter({
+  severity: queryParameter({
     schema: severitySchema,
     description: "Exact severity.",
     label: "Invalid parameter",
     message: `severity must be one of ${SEVERITIES.join(", ")}`,
   }),
-  status: parameter({
+  status: queryParameter({
     schema: statusSchema,
     description: "Exact status.",
     label: "Invalid parameter",
     message: `status must be one of ${STATUSES.join(", ")}`,
   }),
-  start_date: parameter({
+  location: queryParameter({
+    schema: z.string().max(200),
+    description: "Case-insensitive substring of the record's location; `%` and `_` match themselves.",
+    label: "Invalid parameter",
+    message: "location must be at most 200 characters",
+  }),
+  simulation: queryParameter({
+    schema: z.stringbool({ truthy: ["true"], falsy: ["false"], case: "sensitive" }),
+    description: "`true`: simulated calls only; `false`: real calls only.",
+    label: "Invalid parameter",
+    message: "simulation must be true or false",
+  }),
+  table_name: queryParameter({
+    schema: z.string().regex(TABLE_NAME_PATTERN),
+    description: "Exact call-store table (`calls` for voice-agent calls, the simulation's table_name otherwise).",
+    label: "Invalid parameter",
+    message: `table_name must match ${TABLE_NAME_PATTERN.source}`,
+  }),
+  start_date: queryParameter({
     schema: isoDate,
     description:
       "Inclusive lower bound on `timestamp`: ISO 8601 date or date-time (no offset means UTC).",
     label: "Invalid date format",
     message: "start_date must be in ISO 8601 format",
   }),
-  end_date: parameter({
+  end_date: queryParameter({
     schema: isoDate,
     description:
       "Inclusive upper bound on `timestamp`: ISO 8601 date (covers that whole UTC day) or date-time.",
     label: "Invalid date format",
     message: "end_date must be in ISO 8601 format",
-  }),
-  location: parameter({
-    schema: z.string().max(200),
-    description: "Case-insensitive substring of the record's location; `%` and `_` match themselves.",
-    label: "Invalid parameter",
-    message: "location must be at most 200 characters",
-  }),
-  simulation: parameter({
-    schema: z.stringbool({ truthy: ["true"], falsy: ["false"], case: "sensitive" }),
-    description: "`true`: simulated calls only; `false`: real calls only.",
-    label: "Invalid parameter",
-    message: "simulation must be true or false",
-  }),
-  table_name: parameter({
-    schema: z.string().regex(TABLE_NAME_PATTERN),
-    description: "Exact call-store table (`calls` for voice-agent calls, the simulation's table_name otherwise).",
-    label: "Invalid parameter",
-    message: `table_name must match ${TABLE_NAME_PATTERN.source}`,
   }),
 };
 

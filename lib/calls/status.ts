@@ -1,20 +1,18 @@
-import { ApiError, notFound } from "../http/api-error";
+import { DomainError, notFound } from "../domain-error";
 import { bumpCallsVersion } from "./cache";
 import { getCall } from "./detail";
 import { type CallDetail, type CallStatus } from "./schema";
 import { withCallStore } from "./store";
 import { canTransition, nextStatuses } from "./workflow";
 
-function invalidTransition(from: CallStatus, to: CallStatus): ApiError {
+function invalidTransition(from: CallStatus, to: CallStatus): DomainError {
   const allowed = nextStatuses(from);
-  return new ApiError(
-    409,
+  return new DomainError(
     "INVALID_TRANSITION",
-    "Invalid transition",
     allowed.length > 0
       ? `Cannot change status from ${from} to ${to}; allowed: ${allowed.join(", ")}`
       : `Cannot change status from ${from} to ${to}; ${from} is final`,
-    { current_status: from, allowed_statuses: allowed },
+    { extra: { current_status: from, allowed_statuses: allowed } },
   );
 }
 

@@ -1,5 +1,5 @@
 import { type Db, getDb } from "../db/client";
-import { ApiError, databaseError, withCause } from "../http/api-error";
+import { databaseError, DomainError } from "../domain-error";
 
 /**
  * Runs call-store work; any failure of the store itself (server down, timeout, bad connection)
@@ -9,7 +9,7 @@ export async function withCallStore<T>(work: (db: Db) => Promise<T>): Promise<T>
   try {
     return await work(await getDb());
   } catch (error) {
-    if (error instanceof ApiError) throw error;
-    throw withCause(databaseError(), error);
+    if (error instanceof DomainError) throw error;
+    throw databaseError(error);
   }
 }

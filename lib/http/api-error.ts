@@ -1,53 +1,66 @@
-/**
- * The one typed error of the API. Domain code throws it; lib/http/respond turns it into the body
- * format of the endpoint that was called.
- */
-export type ErrorCode =
-  | "INVALID_PARAMETER"
-  | "INVALID_JSON"
-  | "MISSING_FIELDS"
-  | "INVALID_SIGNATURE"
+import { DomainError, type DomainErrorCode } from "../domain-error";
+
+/** Codes only the HTTP layer raises: they concern the request as HTTP, not the domain. */
+export type HttpErrorCode =
   | "UNSUPPORTED_MEDIA_TYPE"
   | "PAYLOAD_TOO_LARGE"
   | "METHOD_NOT_ALLOWED"
-  | "NOT_FOUND"
-  | "INVALID_TRANSITION"
-  | "UNAUTHORIZED"
   | "RATE_LIMITED"
-  | "STORAGE_ERROR"
-  | "DATABASE_ERROR"
-  | "GEOCODING_ERROR"
   | "SERVICE_UNAVAILABLE"
   | "INTERNAL_ERROR";
 
+export type ErrorCode = DomainErrorCode | HttpErrorCode;
+
+interface HttpMapping {
+  status: number;
+  /** The body's "error" field unless the error brings its own. */
+  label: string;
+  headers?: Record<string, string>;
+}
+
+/** Every error code's HTTP status: the one place a domain error becomes HTTP. */
+export const errorStatus: Record<ErrorCode, HttpMapping> = {
+  INVALID_PARAMETER: { status: 400, label: "Invalid parameter" },
+  INVALID_JSON: { status: 400, label: "Invalid JSON" },
+  MISSING_FIELDS: { status: 400, label: "Missing fields" },
+  INVALID_SIGNATURE: { status: 401, label: "Invalid signature" },
+  UNAUTHORIZED: { status: 401, label: "Unauthorized", headers: { "www-authenticate": 'Bearer realm="mayday"' } },
+  NOT_FOUND: { status: 404, label: "Not found" },
+  METHOD_NOT_ALLOWED: { status: 405, label: "Method not allowed" },
+  INVALID_TRANSITION: { status: 409, label: "Invalid transition" },
+  PAYLOAD_TOO_LARGE: { status: 413, label: "Payload too large" },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, label: "Unsupported media type" },
+  RATE_LIMITED: { status: 429, label: "Rate limit exceeded" },
+  STORAGE_ERROR: { status: 500, label: "Storage error" },
+  DATABASE_ERROR: { status: 500, label: "Database error" },
+  GEOCODING_ERROR: { status: 500, label: "Geocoding error" },
+  INTERNAL_ERROR: { status: 500, label: "Internal error" },
+  SERVICE_UNAVAILABLE: { status: 503, label: "Service unavailable" },
+};
+
+/** An error as HTTP: status, label and headers from errorStatus. */
 export class ApiError extends Error {
+  readonly status: number;
+  readonly label: string;
+  readonly headers: Record<string, string>;
+
   constructor(
-    readonly status: number,
     readonly code: ErrorCode,
-    /** Short label, the spec's "error" field (e.g. "Invalid limit"). */
-    readonly label: string,
-    /** What went wrong, for the caller (the spec's "message" or "details"). */
+    /** What went wrong, for the caller (the body's "message" or "details"). */
     message: string,
-    /** Fields added to the body as they are (e.g. available_scenarios). */
+    /** Fields added to the body as they are. */
     readonly extra: Record<string, unknown> = {},
-    /** Headers the response carries (e.g. Retry-After, Allow). */
-    readonly headers: Record<string, string> = {},
+    options: { label?: string; headers?: Record<string, string>; cause?: unknown } = {},
   ) {
-    super(message);
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    const mapping = errorStatus[code];
     this.name = "ApiError";
+    this.status = mapping.status;
+    this.label = options.label ?? mapping.label;
+    this.headers = { ...mapping.headers, ...options.headers };
+  }
+
+  static fromDomain(error: DomainError): ApiError {
+    return new ApiError(error.code, error.message, error.extra, { label: error.label, cause: error.cause });
   }
 }
-
-/** `error` with what caused it attached: logged with a 500, never put in the body. */
-export function withCause(error: ApiError, cause: unknown): ApiError {
-  error.cause = cause;
-  return error;
-}
-
-export const invalidParameter = (label: string, message: string) =>
-  new ApiError(400, "INVALID_PARAMETER", label, message);
-
-export const notFound = (message: string) => new ApiError(404, "NOT_FOUND", "Not found", message);
-
-export const databaseError = () =>
-  new ApiError(500, "DATABASE_ERROR", "Database error", "The call store is not available");

@@ -1,3 +1,4 @@
+import { parseJson } from "../domain-error";
 import { ApiError } from "./api-error";
 
 /** Bodies larger than this are refused with 413 before they are read whole. */
@@ -6,19 +7,14 @@ export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 export function requireJsonContentType(request: Request): void {
   const type = request.headers.get("content-type") ?? "";
   if (!/^application\/(.+\+)?json\s*(;|$)/i.test(type.trim())) {
-    throw new ApiError(
-      415,
-      "UNSUPPORTED_MEDIA_TYPE",
-      "Unsupported media type",
-      "Content-Type must be application/json",
-    );
+    throw new ApiError("UNSUPPORTED_MEDIA_TYPE", "Content-Type must be application/json");
   }
 }
 
 /** The raw body bytes as received, read as a stream so an oversized body is refused early. */
 export async function readBodyBytes(request: Request, maxBytes = DEFAULT_MAX_BODY_BYTES): Promise<Buffer> {
   const tooLarge = () =>
-    new ApiError(413, "PAYLOAD_TOO_LARGE", "Payload too large", `Request body exceeds ${maxBytes} bytes`);
+    new ApiError("PAYLOAD_TOO_LARGE", `Request body exceeds ${maxBytes} bytes`);
   const declared = Number(request.headers.get("content-length"));
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
   if (!request.body) return Buffer.alloc(0);
@@ -41,14 +37,6 @@ export async function readBodyBytes(request: Request, maxBytes = DEFAULT_MAX_BOD
 /** The raw body as UTF-8 text (see readBodyBytes). */
 export async function readBodyText(request: Request, maxBytes = DEFAULT_MAX_BODY_BYTES): Promise<string> {
   return (await readBodyBytes(request, maxBytes)).toString("utf8");
-}
-
-export function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new ApiError(400, "INVALID_JSON", "Invalid JSON", "Request body is not valid JSON");
-  }
 }
 
 /** Content-Type check, size limit and JSON parsing for an ordinary JSON POST/PATCH body. */

@@ -1,72 +1,209 @@
+import { z } from "zod";
+import { parseSessionRequest, sessionRequestSchema } from "../access/session";
+import { callDetailSchema, callListSchema, listQueryParameters, parseStatusUpdate, statusUpdateSchema } from "../calls/schema";
+import { healthReportSchema } from "../health-report";
 import type { RateLimitPolicy } from "../rate-limit";
-import type { ErrorFormat } from "./error-format";
+import { parseSimulateRequest, simulateRequestSchema } from "../simulation/request";
+import { simulationResultSchema } from "../simulation/result";
+import { callEventSchema, webhookAnswerSchema } from "../webhook/payload";
+import { type Endpoint, jsonBody, type Method, rawBody } from "./endpoint";
 
 /**
- * Every API endpoint and its protection, in one table. `apiRoute(route, handler)` looks
- * its route up here for the error format, the rate limit and the API-key requirement; proxy.ts uses the paths and
- * methods to answer 405 in the endpoint's own error format.
+ * Every API endpoint's contract, one entry each: path, protection, and per method the request
+ * schemas, answers and error codes. apiRoute validates from it, proxy.ts answers 405 from it and
+ * lib/openapi.ts generates the OpenAPI document from it. How to add one: docs/endpoints.md.
  */
-export type RouteName = "simulate" | "calls" | "call" | "webhook" | "health" | "openapi" | "session";
-
-export interface Endpoint {
-  /** Path under the origin, `:id` for one path segment. */
-  path: string;
-  /** Methods the route file exports; HEAD (with GET) and OPTIONS are answered by Next itself. */
-  methods: readonly string[];
-  format: ErrorFormat;
-  /** Requires API_KEY (when it is set), as a Bearer token or the dashboard's session cookie. */
-  apiKey: boolean;
-  rateLimit?: RateLimitPolicy;
-}
 
 const MINUTE = 60_000;
 
-/** The listing, one call and its status changes share one budget per client. */
-const callsPolicy: RateLimitPolicy = { bucket: "calls", limit: 1000, windowMs: MINUTE, whenStoreDown: "local" };
+/** Every rate-limit policy; endpoints naming the same policy share one budget per client. */
+export const rateLimitPolicies = {
+  /** The listing, one call and its status changes. */
+  calls: { bucket: "calls", limit: 1000, windowMs: MINUTE, whenStoreDown: "local" },
+  // Each request may write 1000 calls: with the shared count gone, refusing is the safe answer.
+  simulate: { bucket: "simulate", limit: 100, windowMs: MINUTE, whenStoreDown: "refuse" },
+  // A refused delivery may be a lost emergency call: never refuse for want of a counter.
+  webhook: { bucket: "webhook", limit: 1000, windowMs: MINUTE, whenStoreDown: "allow" },
+  // The only place a key can be guessed without a valid one: few tries per client.
+  session: { bucket: "session", limit: 10, windowMs: MINUTE, whenStoreDown: "local" },
+} satisfies Record<string, RateLimitPolicy>;
 
-export const endpoints: Record<RouteName, Endpoint> = {
+export const endpoints = {
+  calls: {
+    path: "/api/calls",
+    errorFormat: "calls",
+    protection: { apiKey: true, rateLimit: rateLimitPolicies.calls },
+    methods: {
+      GET: {
+        operationId: "listCalls",
+        summary: "List stored calls, newest first, filtered and paginated",
+        query: listQueryParameters,
+        responses: { 200: { description: "One page of matching calls", body: { name: "CallList", schema: callListSchema } } },
+        errors: ["INVALID_PARAMETER", "DATABASE_ERROR"],
+      },
+    },
+  },
+
+  call: {
+    path: "/api/calls/:id",
+    errorFormat: "calls",
+    protection: { apiKey: true, rateLimit: rateLimitPolicies.calls },
+    params: z.object({
+      id: z.string().meta({ description: "The call's conversation_id (a simulated call's call_id), URL-encoded." }),
+    }),
+    methods: {
+      GET: {
+        operationId: "getCall",
+        summary: "One call with its status history",
+        responses: { 200: { description: "The call", body: { name: "CallDetail", schema: callDetailSchema } } },
+        errors: ["NOT_FOUND", "DATABASE_ERROR"],
+      },
+      PATCH: {
+        operationId: "updateCallStatus",
+        summary: "Move a call along its status workflow",
+        description:
+          "Forward along active, dispatched, enroute, resolved (skipping allowed); any non-final status to failed. " +
+          "resolved and failed are final. Setting the current status again changes nothing.",
+        body: jsonBody({ name: "StatusUpdate", schema: statusUpdateSchema }, parseStatusUpdate),
+        responses: { 200: { description: "The call after the change", body: { name: "CallDetail", schema: callDetailSchema } } },
+        errors: ["INVALID_PARAMETER", "NOT_FOUND", "INVALID_TRANSITION", "DATABASE_ERROR"],
+      },
+    },
+  },
+
   simulate: {
     path: "/api/simulate",
-    methods: ["POST"],
-    format: "simulation",
-    apiKey: true,
-    // Each request may write 1000 calls: with the shared count gone, refusing is the safe answer.
-    rateLimit: { bucket: "simulate", limit: 100, windowMs: MINUTE, whenStoreDown: "refuse" },
+    errorFormat: "simulation",
+    protection: { apiKey: true, rateLimit: rateLimitPolicies.simulate },
+    methods: {
+      POST: {
+        operationId: "simulate",
+        summary: "Generate synthetic emergency calls for a disaster scenario",
+        body: jsonBody({ name: "SimulateRequest", schema: simulateRequestSchema }, parseSimulateRequest),
+        responses: {
+          200: { description: "The request was processed", body: { name: "SimulateResponse", schema: simulationResultSchema } },
+        },
+        errors: ["INVALID_PARAMETER", "DATABASE_ERROR"],
+      },
+    },
   },
-  calls: { path: "/api/calls", methods: ["GET"], format: "calls", apiKey: true, rateLimit: callsPolicy },
-  call: { path: "/api/calls/:id", methods: ["GET", "PATCH"], format: "calls", apiKey: true, rateLimit: callsPolicy },
+
   webhook: {
     path: "/api/voiceagent-webhook",
-    methods: ["POST"],
-    format: "webhook",
-    apiKey: false,
-    // A refused delivery may be a lost emergency call: never refuse for want of a counter.
-    rateLimit: { bucket: "webhook", limit: 1000, windowMs: MINUTE, whenStoreDown: "allow" },
+    errorFormat: "webhook",
+    protection: { apiKey: false, rateLimit: rateLimitPolicies.webhook },
+    methods: {
+      POST: {
+        operationId: "voiceAgentWebhook",
+        summary: "Post-call event from the voice-agent platform",
+        headers: {
+          "voiceagent-signature": {
+            description: '`t=<unix seconds>,v0=<hex HMAC-SHA256 of "<t>.<raw body>">`',
+            required: false,
+          },
+        },
+        body: rawBody(
+          { name: "WebhookEvent", schema: callEventSchema },
+          "The signature covers the raw bytes: lib/intake reads and validates the body itself (lib/webhook/payload.ts).",
+        ),
+        responses: {
+          200: {
+            description:
+              "Received (or ignored when the type is not post_call_transcription). Also when the database is down: " +
+              "the archived payload is recorded once it is back (docs/webhook.md).",
+            body: { name: "WebhookResponse", schema: webhookAnswerSchema },
+          },
+        },
+        errors: [
+          "UNSUPPORTED_MEDIA_TYPE",
+          "PAYLOAD_TOO_LARGE",
+          "INVALID_JSON",
+          "MISSING_FIELDS",
+          "INVALID_SIGNATURE",
+          "STORAGE_ERROR",
+          "GEOCODING_ERROR",
+        ],
+      },
+    },
   },
+
   // Probed by load balancers and monitors, often from one address: not limited.
-  health: { path: "/api/health", methods: ["GET"], format: "calls", apiKey: false },
-  openapi: { path: "/api/openapi.json", methods: ["GET"], format: "calls", apiKey: false },
+  health: {
+    path: "/api/health",
+    errorFormat: "calls",
+    protection: { apiKey: false },
+    methods: {
+      GET: {
+        operationId: "health",
+        summary: "Readiness: database reachable and migrated, payload storage writable",
+        responses: {
+          200: { description: "Ready", body: { name: "HealthReport", schema: healthReportSchema } },
+          503: { description: "Not ready; the failing part carries an error", body: { name: "HealthReport", schema: healthReportSchema } },
+        },
+        errors: [],
+      },
+    },
+  },
+
+  openapi: {
+    path: "/api/openapi.json",
+    errorFormat: "calls",
+    protection: { apiKey: false },
+    methods: {
+      GET: {
+        operationId: "openapi",
+        summary: "This document",
+        description: "Built once per process; answers 304 to an If-None-Match naming its ETag.",
+        responses: {
+          200: { description: "OpenAPI 3.1 document", body: { schema: z.record(z.string(), z.unknown()) } },
+          304: { description: "Unchanged since the ETag given in If-None-Match" },
+        },
+        errors: [],
+      },
+    },
+  },
+
   session: {
     path: "/api/session",
-    methods: ["POST", "DELETE"],
-    format: "calls",
-    apiKey: false,
-    // The only place a key can be guessed without a valid one: few tries per client.
-    rateLimit: { bucket: "session", limit: 10, windowMs: MINUTE, whenStoreDown: "local" },
+    errorFormat: "calls",
+    protection: { apiKey: false, rateLimit: rateLimitPolicies.session },
+    methods: {
+      POST: {
+        operationId: "openSession",
+        summary: "Exchange the API key for the dashboard's session cookie",
+        description: "204 with an httpOnly, SameSite=Strict cookie (none when the server sets no API_KEY).",
+        body: jsonBody({ name: "SessionRequest", schema: sessionRequestSchema }, parseSessionRequest, { maxBytes: 4096 }),
+        responses: { 204: { description: "Signed in (Set-Cookie)" } },
+        errors: ["INVALID_PARAMETER", "UNAUTHORIZED"],
+      },
+      DELETE: {
+        operationId: "closeSession",
+        summary: "Forget the session cookie (sign out)",
+        responses: { 204: { description: "Signed out (Set-Cookie clears the cookie)" } },
+        errors: [],
+      },
+    },
   },
-};
+} satisfies Record<string, Endpoint>;
+
+export type RouteName = keyof typeof endpoints;
+
+/** Methods declared for the endpoint. */
+export function declaredMethods(endpoint: Endpoint): Method[] {
+  return Object.keys(endpoint.methods) as Method[];
+}
 
 /** Methods a client may use on the endpoint, as in an `Allow` header. */
 export function allowedMethods(endpoint: Endpoint): string[] {
-  const methods = new Set([...endpoint.methods, "OPTIONS"]);
+  const methods = new Set<string>([...declaredMethods(endpoint), "OPTIONS"]);
   if (methods.has("GET")) methods.add("HEAD");
   return [...methods].sort();
 }
 
 /** Each endpoint with its path as a pattern, compiled once rather than on every /api request. */
-const pathPatterns = Object.values(endpoints).map((endpoint) => ({
+const pathPatterns = Object.values(endpoints).map((endpoint: Endpoint) => ({
   endpoint,
-  pattern: new RegExp(`^${endpoint.path.replace(/[.]/g, "\\.").replace(/:id/g, "[^/]+")}$`),
+  pattern: new RegExp(`^${endpoint.path.replace(/[.]/g, "\\.").replace(/:\w+/g, "[^/]+")}$`),
 }));
 
 /** The endpoint a path belongs to, if it is one of the table's. */

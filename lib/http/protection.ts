@@ -3,7 +3,7 @@ import { getConfig } from "../config";
 import { getRateLimiter, type RateLimitDecision } from "../rate-limit";
 import { ApiError } from "./api-error";
 import { clientAddress } from "./client-address";
-import { endpoints, type RouteName } from "./endpoints";
+import type { Endpoint } from "./endpoint";
 
 /** `RateLimit-*` fields (IETF draft "RateLimit header fields"): reset in seconds from now. */
 function rateLimitHeaders(decision: RateLimitDecision): Record<string, string> {
@@ -19,35 +19,29 @@ function rateLimitHeaders(decision: RateLimitDecision): Record<string, string> {
  * Counts the request against its endpoint's limit. Answers the headers every response of the
  * endpoint carries; throws the 429 (or the 503 of a "refuse" policy whose store is down).
  */
-export async function applyRateLimit(request: Request, route: RouteName): Promise<Record<string, string>> {
-  const policy = endpoints[route].rateLimit;
+export async function applyRateLimit(request: Request, endpoint: Endpoint): Promise<Record<string, string>> {
+  const policy = endpoint.protection.rateLimit;
   if (!policy) return {};
   const client = clientAddress(request.headers, getConfig().TRUST_PROXY);
   const decision = await getRateLimiter().check(policy, client);
   if (decision.outcome === "unmetered") return {};
   if (decision.outcome === "unavailable") {
-    throw new ApiError(
-      503,
-      "SERVICE_UNAVAILABLE",
-      "Service unavailable",
-      "Request limits cannot be checked right now; try again shortly",
-      {},
-      { "retry-after": "5" },
-    );
+    throw new ApiError("SERVICE_UNAVAILABLE", "Request limits cannot be checked right now; try again shortly", {}, {
+      headers: { "retry-after": "5" },
+    });
   }
   const headers = rateLimitHeaders(decision);
   if (decision.outcome === "limited") {
     const message = `Too many requests (limit ${decision.limit}); retry in ${headers["ratelimit-reset"]} s`;
     // The same four fields on every endpoint, whatever its usual error format.
-    throw new ApiError(429, "RATE_LIMITED", "Rate limit exceeded", message, { error: "Rate limit exceeded", message }, {
-      ...headers,
-      "retry-after": headers["ratelimit-reset"],
+    throw new ApiError("RATE_LIMITED", message, { error: "Rate limit exceeded", message }, {
+      headers: { ...headers, "retry-after": headers["ratelimit-reset"] },
     });
   }
   return headers;
 }
 
 /** The API key, on the endpoints that hold call data or create it. */
-export function requireAccess(request: Request, route: RouteName): void {
-  if (endpoints[route].apiKey) requireApiKey(request, getConfig().API_KEY);
+export function requireAccess(request: Request, endpoint: Endpoint): void {
+  if (endpoint.protection.apiKey) requireApiKey(request, getConfig().API_KEY);
 }

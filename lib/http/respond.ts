@@ -1,25 +1,36 @@
+import { DomainError } from "../domain-error";
 import { log } from "../log";
+import { parseQueryParameters } from "../query-parameters";
 import { ApiError } from "./api-error";
-import { errorResponse, type ErrorFormat } from "./error-format";
+import { readJsonBody } from "./body";
+import type { Endpoint, Method, Operation, RouteInput } from "./endpoint";
 import { endpoints, type RouteName } from "./endpoints";
+import { errorResponse, type ErrorFormat } from "./error-format";
 import { applyRateLimit, requireAccess } from "./protection";
 
 export { errorBody, errorResponse, json, type ErrorFormat } from "./error-format";
 
-/** Unknown failures become a 500 without internals; the details go to the log only. */
+/** Domain errors answer with their code's status; unknown failures become a 500 without internals, the details logged. */
 export function toErrorResponse(error: unknown, format: ErrorFormat, route: string): Response {
-  if (error instanceof ApiError) {
-    if (error.status >= 500) log.error({ route, code: error.code, err: error.cause ?? error }, error.message);
-    return errorResponse(error, format);
+  const apiError = error instanceof DomainError ? ApiError.fromDomain(error) : error;
+  if (apiError instanceof ApiError) {
+    if (apiError.status >= 500) log.error({ route, code: apiError.code, err: apiError.cause ?? apiError }, apiError.message);
+    return errorResponse(apiError, format);
   }
   log.error({ route, err: error }, "unhandled error");
-  return errorResponse(
-    new ApiError(500, "INTERNAL_ERROR", "Internal error", "The request could not be processed"),
-    format,
-  );
+  return errorResponse(new ApiError("INTERNAL_ERROR", "The request could not be processed"), format);
 }
 
-type Handler<Context> = (request: Request, context: Context) => Promise<Response>;
+/** The second argument Next passes a route handler. */
+interface RouteContext {
+  params?: Promise<Record<string, string | string[] | undefined>>;
+}
+
+type RouteHandler = (request: Request, context?: RouteContext) => Promise<Response>;
+
+type EndpointOf<R extends RouteName> = (typeof endpoints)[R];
+type MethodOf<R extends RouteName> = keyof EndpointOf<R>["methods"] & Method;
+type OperationOf<R extends RouteName, M extends MethodOf<R>> = EndpointOf<R>["methods"][M];
 
 function withHeaders(response: Response, headers: Record<string, string>): Response {
   if (Object.keys(headers).length === 0) return response;
@@ -28,24 +39,57 @@ function withHeaders(response: Response, headers: Record<string, string>): Respo
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers: merged });
 }
 
+/** The request's query, path parameters and JSON body, validated as the operation declares them. */
+async function parseInput(endpoint: Endpoint, operation: Operation, request: Request, context?: RouteContext) {
+  const query = operation.query ? parseQueryParameters(new URL(request.url).searchParams, operation.query) : {};
+  let params = {};
+  if (endpoint.params) {
+    const parsed = endpoint.params.safeParse((await context?.params) ?? {});
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new DomainError("INVALID_PARAMETER", issue.message, { label: `Invalid ${String(issue.path[0])}` });
+    }
+    params = parsed.data;
+  }
+  const body = operation.body?.kind === "json" ? operation.body.parse(await readJsonBody(request, operation.body.maxBytes)) : undefined;
+  return { request, query, params, body };
+}
+
 /**
- * Wraps a route handler so every failure answers in the endpoint's documented format. `route`
- * names the endpoint: its error format, rate limit and API-key requirement come from
- * lib/http/endpoints, so route files stay free of them. Limits are counted before the key is checked, so guessing keys
- * is limited too.
+ * The endpoint's rate limit (counted before the key is checked, so guessing keys is limited
+ * too) and API key around `handler`, every failure answered in the endpoint's error format.
  */
-export function apiRoute<Context = unknown>(route: RouteName, handler: Handler<Context>): Handler<Context> {
-  const { format } = endpoints[route];
+export function guardRoute(route: RouteName, handler: RouteHandler): RouteHandler {
+  const endpoint: Endpoint = endpoints[route];
   return async (request, context) => {
     let limitHeaders: Record<string, string> = {};
     let response: Response;
     try {
-      limitHeaders = await applyRateLimit(request, route);
-      requireAccess(request, route);
+      limitHeaders = await applyRateLimit(request, endpoint);
+      requireAccess(request, endpoint);
       response = await handler(request, context);
     } catch (error) {
-      response = toErrorResponse(error, format, route);
+      response = toErrorResponse(error, endpoint.errorFormat, route);
     }
     return withHeaders(response, limitHeaders);
   };
+}
+
+/**
+ * The handler of one method of one endpoint in lib/http/endpoints: guarded as guardRoute does,
+ * with query, path parameters and JSON body validated as the registry declares them. The
+ * handler gets the validated input and calls the domain.
+ */
+export function apiRoute<R extends RouteName, M extends MethodOf<R>>(
+  route: R,
+  method: M,
+  handler: (input: RouteInput<EndpointOf<R>, OperationOf<R, M>>) => Promise<Response> | Response,
+): RouteHandler {
+  const endpoint: Endpoint = endpoints[route];
+  const operation = endpoint.methods[method];
+  if (!operation) throw new Error(`${method} ${endpoint.path} is not declared in lib/http/endpoints.ts`);
+  return guardRoute(route, async (request, context) => {
+    const input = await parseInput(endpoint, operation, request, context);
+    return handler(input as RouteInput<EndpointOf<R>, OperationOf<R, M>>);
+  });
 }

@@ -5,8 +5,7 @@ import { getConfig } from "../config";
 import type { Db } from "../db/client";
 import { uuid7 } from "../db/uuid7";
 import { getGeocoder, type GeocodeResult } from "../geocoding";
-import { ApiError, withCause } from "../http/api-error";
-import { parseJson } from "../http/body";
+import { DomainError, parseJson } from "../domain-error";
 import { log } from "../log";
 import { type Deferred, recordOrDefer } from "../reconcile/pending";
 import { getObjectStore } from "../storage";
@@ -35,13 +34,10 @@ export type IntakeOutcome =
   | { kind: "ignored"; type: string; payloadKey: string };
 
 const storageError = (cause: unknown) =>
-  withCause(new ApiError(500, "STORAGE_ERROR", "Storage error", "The payload could not be stored"), cause);
+  new DomainError("STORAGE_ERROR", "The payload could not be stored", { cause });
 
 const geocodingError = (cause: unknown) =>
-  withCause(
-    new ApiError(500, "GEOCODING_ERROR", "Geocoding error", "The call was stored but its location could not be geocoded"),
-    cause,
-  );
+  new DomainError("GEOCODING_ERROR", "The call was stored but its location could not be geocoded", { cause });
 
 /** `20260314_091502` for a Unix time, in UTC. */
 function stamp(unixSeconds: number): string {

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { ApiError, withCause } from "../http/api-error";
+import { DomainError } from "../domain-error";
 import { log } from "../log";
 import { getObjectStore, type ObjectStore } from "../storage";
 
@@ -55,7 +55,7 @@ export async function markPending(payloadKey: string, store: ObjectStore = getOb
   try {
     await store.put(key, JSON.stringify({ payloadKey }), "application/json");
   } catch (error) {
-    throw withCause(new ApiError(500, "STORAGE_ERROR", "Storage error", "The payload could not be stored"), error);
+    throw new DomainError("STORAGE_ERROR", "The payload could not be stored", { cause: error });
   }
   for (const listener of listeners()) listener();
   return parsePendingMarker(key)!;
@@ -78,7 +78,7 @@ export async function countPending(store: ObjectStore = getObjectStore()): Promi
 }
 
 export function isDatabaseUnavailable(error: unknown): boolean {
-  return error instanceof ApiError && error.code === "DATABASE_ERROR";
+  return error instanceof DomainError && error.code === "DATABASE_ERROR";
 }
 
 export interface Deferred {

@@ -1,6 +1,6 @@
 import { bumpCallsVersion } from "../calls/cache";
 import { type DatabaseKind, type Db, getDatabaseInfo, getDb } from "../db/client";
-import { ApiError } from "../http/api-error";
+import { DomainError } from "../domain-error";
 import { ingestPayload } from "../intake";
 import { log } from "../log";
 import { getObjectStore, type ObjectStore } from "../storage";
@@ -113,7 +113,7 @@ async function recordOne(group: PendingMarker[], store: ObjectStore, onChanged: 
     if (isDatabaseUnavailable(error)) throw new DatabaseGone();
     // Recorded, but not geocoded, or content no longer accepted: retrying cannot help, and the
     // payload stays archived under its key.
-    const code = error instanceof ApiError ? error.code : "INTERNAL_ERROR";
+    const code = error instanceof DomainError ? error.code : "INTERNAL_ERROR";
     log.error({ payloadKey, code, err: error }, "pending payload could not be fully recorded; marker removed");
   }
   for (const marker of group) await store.delete(marker.key);

@@ -1,3 +1,4 @@
-export { AI_THRESHOLD, runSimulation, simulationResultSchema, type SimulationResult } from "./run";
+export { AI_THRESHOLD, runSimulation } from "./run";
+export { simulationResultSchema, type SimulationResult } from "./result";
 export { DEFAULT_TABLE_NAME, MAX_CALLS, MIN_CALLS, parseSimulateRequest } from "./request";
 export { generateCalls, type SimulatedCall } from "./generate";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ApiError, invalidParameter } from "../http/api-error";
+import { DomainError, invalidParameter } from "../domain-error";
 import { DEFAULT_SCENARIO_ID, findScenario, type Scenario, SCENARIO_IDS } from "../scenarios";
 import { TABLE_NAME_PATTERN } from "../vocabulary";
 
@@ -47,13 +47,10 @@ export function parseSimulateRequest(body: unknown): SimulateRequest {
   const scenarioId = (body as { scenario?: unknown }).scenario ?? DEFAULT_SCENARIO_ID;
   const scenario = typeof scenarioId === "string" ? findScenario(scenarioId) : undefined;
   if (!scenario) {
-    throw new ApiError(
-      400,
-      "INVALID_PARAMETER",
-      `Unknown scenario: ${typeof scenarioId === "string" ? scenarioId : JSON.stringify(scenarioId)}`,
-      `scenario must be one of: ${SCENARIO_IDS.join(", ")}`,
-      { available_scenarios: [...SCENARIO_IDS] },
-    );
+    throw new DomainError("INVALID_PARAMETER", `scenario must be one of: ${SCENARIO_IDS.join(", ")}`, {
+      label: `Unknown scenario: ${typeof scenarioId === "string" ? scenarioId : JSON.stringify(scenarioId)}`,
+      extra: { available_scenarios: [...SCENARIO_IDS] },
+    });
   }
   const parsed = bodySchema.safeParse(body);
   if (!parsed.success) {

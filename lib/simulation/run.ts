@@ -1,34 +1,16 @@
 import { randomInt } from "node:crypto";
-import { z } from "zod";
 import { getConfig } from "../config";
 import { summarizeWithModel, summaryModelFromConfig } from "./ai-summaries";
 import { generateCalls } from "./generate";
 import { seededRandom, unseededRandom } from "./random";
 import type { SimulateRequest } from "./request";
+import type { GenerationMethod, SimulationResult } from "./result";
 import { storeSimulatedCalls } from "./store";
 
 /** Up to this many calls the summaries are asked of the hosted model; above it, templates. */
 export const AI_THRESHOLD = 20;
 const SAMPLE_SIZE = 5;
 
-export const GENERATION_METHODS = ["Hosted AI", "Templates (fast mode)", "Templates (fallback)"] as const;
-export type GenerationMethod = (typeof GENERATION_METHODS)[number];
-
-/** The success body of POST /api/simulate. */
-export const simulationResultSchema = z.object({
-  message: z.string(),
-  scenario: z.string(),
-  total_requested: z.int(),
-  successful: z.int(),
-  failed: z.int(),
-  generation_method: z.enum(GENERATION_METHODS),
-  /** Only with `Templates (fallback)`: how many summaries came from templates. */
-  ai_fallbacks: z.int().optional(),
-  sample_calls: z.array(z.object({ call_id: z.string(), location: z.string(), emergency_type: z.string() })),
-  errors: z.array(z.string()),
-});
-
-export type SimulationResult = z.infer<typeof simulationResultSchema>;
 
 export interface SimulationDeps {
   now?: () => Date;

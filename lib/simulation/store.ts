@@ -1,7 +1,7 @@
 import { bumpCallsVersion } from "../calls/cache";
 import { type Db, getDb } from "../db/client";
 import { uuid7 } from "../db/uuid7";
-import { databaseError, withCause } from "../http/api-error";
+import { databaseError } from "../domain-error";
 import { log } from "../log";
 import { formatCallId, type SimulatedCall } from "./generate";
 
@@ -107,7 +107,7 @@ export async function storeSimulatedCalls(
   try {
     db = await getDb();
   } catch (error) {
-    throw withCause(databaseError(), error);
+    throw databaseError(error);
   }
   const stored = new Map<number, SimulatedCall>();
   const errors: StoreOutcome["errors"] = [];
@@ -151,7 +151,7 @@ export async function storeSimulatedCalls(
   } catch (error) {
     if (!(error instanceof StoreUnavailable)) throw error;
     // Down before anything was stored: the request failed as a whole.
-    if (stored.size === 0) throw withCause(databaseError(), error);
+    if (stored.size === 0) throw databaseError(error);
     log.error({ err: error.cause }, "call store became unavailable during a simulation");
     const failed = new Set(errors.map((entry) => entry.index));
     calls.forEach((_, index) => {

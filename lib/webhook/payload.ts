@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ApiError } from "../http/api-error";
+import { DomainError } from "../domain-error";
 import { SEVERITIES, type Severity } from "../vocabulary";
 
 /**
@@ -61,9 +61,9 @@ const envelopeSchema = z.object({
   data: z.object({ conversation_id: conversationId.optional().catch(undefined) }).optional().catch(undefined),
 });
 
-function missingFields(paths: string[]): ApiError {
+function missingFields(paths: string[]): DomainError {
   const unique = [...new Set(paths)];
-  return new ApiError(400, "MISSING_FIELDS", "Missing fields", `Missing or invalid fields: ${unique.join(", ")}`);
+  return new DomainError("MISSING_FIELDS", `Missing or invalid fields: ${unique.join(", ")}`);
 }
 
 function fieldPaths(error: z.ZodError): string[] {

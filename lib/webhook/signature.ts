@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { ApiError } from "../http/api-error";
+import { DomainError } from "../domain-error";
 
 /** The platform's header and ElevenLabs' own name for it; both carry `t=<unix>,v0=<hex>`. */
 export const SIGNATURE_HEADERS = ["voiceagent-signature", "elevenlabs-signature"] as const;
@@ -16,7 +16,7 @@ export function signatureHeaderOf(headers: Headers): string | null {
   return null;
 }
 
-const invalidSignature = (message: string) => new ApiError(401, "INVALID_SIGNATURE", "Invalid signature", message);
+const invalidSignature = (message: string) => new DomainError("INVALID_SIGNATURE", message);
 
 interface ParsedHeader {
   timestamp?: string;

@@ -3,13 +3,13 @@ import { DELETE as deleteSession, POST as postSession } from "@/app/api/session/
 import { SESSION_COOKIE, sessionToken, warnWhenApiIsOpen } from "@/lib/access/api-key";
 import { resetConfigForTests } from "@/lib/config";
 import type { RouteName } from "@/lib/http/endpoints";
-import { apiRoute, json } from "@/lib/http/respond";
+import { guardRoute, json } from "@/lib/http/respond";
 import { log } from "@/lib/log";
 import { setRateLimiterForTests } from "@/lib/rate-limit";
 import { MemoryRateLimiter } from "@/lib/rate-limit/memory";
 
 const KEY = "k3y-for-tests-0123456789";
-const route = (name: RouteName) => apiRoute(name, async () => json({ ok: true }));
+const route = (name: RouteName) => guardRoute(name, async () => json({ ok: true }));
 const get = (name: RouteName, headers: Record<string, string> = {}) =>
   route(name)(new Request("http://localhost/api/calls", { headers }), undefined);
 const session = (body: string, headers: Record<string, string> = { "content-type": "application/json" }) =>

@@ -4,15 +4,16 @@ import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { proxy } from "@/proxy";
 import { resetConfigForTests } from "@/lib/config";
-import { allowedMethods, endpoints, type Endpoint } from "@/lib/http/endpoints";
+import type { Endpoint } from "@/lib/http/endpoint";
+import { allowedMethods, declaredMethods, endpoints } from "@/lib/http/endpoints";
 import { setRateLimiterForTests } from "@/lib/rate-limit";
 import { MemoryRateLimiter } from "@/lib/rate-limit/memory";
 
 const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
-const table = Object.entries(endpoints);
-const samplePath = (endpoint: Endpoint) => endpoint.path.replace(":id", "CALL-1");
+const table = Object.entries(endpoints as Record<string, Endpoint>);
+const samplePath = (endpoint: Endpoint) => endpoint.path.replace(/:\w+/g, "CALL-1");
 const routeFile = (endpoint: Endpoint) =>
-  path.join(process.cwd(), "app", endpoint.path.replace(":id", "[id]"), "route.ts");
+  path.join(process.cwd(), "app", endpoint.path.replace(/:(\w+)/g, "[$1]"), "route.ts");
 /** Route files present in this checkout (other endpoints arrive from other branches). */
 const present = table.filter(([, endpoint]) => existsSync(routeFile(endpoint)));
 
@@ -34,7 +35,7 @@ describe("405 for methods an endpoint does not have", () => {
     expect(response.headers.get("allow")).toBe(allowedMethods(endpoint).join(", "));
     const body = await response.json();
     expect(body.error_code).toBe("METHOD_NOT_ALLOWED");
-    if (endpoint.format === "webhook") expect(body.status).toBe("error");
+    if (endpoint.errorFormat === "webhook") expect(body.status).toBe("error");
     else expect(body.error).toBe("Method not allowed");
   });
 
@@ -51,13 +52,13 @@ describe("405 for methods an endpoint does not have", () => {
   it.each(present)("%s: the table lists exactly the methods its route file exports", async (_name, endpoint) => {
     const routeModule = (await import(routeFile(endpoint))) as Record<string, unknown>;
     const exported = METHODS.filter((method) => typeof routeModule[method] === "function");
-    expect(exported.sort()).toEqual([...endpoint.methods].sort());
+    expect(exported.sort()).toEqual(declaredMethods(endpoint).sort());
   });
 });
 
 describe("415 and 413 on every POST and PATCH", () => {
   const bodied = present.flatMap(([name, endpoint]) =>
-    endpoint.methods.filter((method) => method === "POST" || method === "PATCH").map((method) => [name, method, endpoint] as const),
+    declaredMethods(endpoint).filter((method) => method === "POST" || method === "PATCH").map((method) => [name, method, endpoint] as const),
   );
 
   it.each(bodied)("%s %s: 415 for a body that is not JSON", async (_name, method, endpoint) => {

@@ -62,14 +62,17 @@ describe("GET /api/openapi.json", () => {
     expect(validateList({ calls: [{ conversation_id: 1 }], pagination: {}, filters: {} })).toBe(false);
   });
 
-  it("covers every endpoint and method", async () => {
-    const { paths } = await document();
-    expect(Object.keys(paths).sort()).toEqual(
-      ["/api/calls", "/api/calls/{id}", "/api/health", "/api/openapi.json", "/api/simulate", "/api/voiceagent-webhook"].sort(),
-    );
-    expect(Object.keys(paths["/api/calls/{id}"]).sort()).toEqual(["get", "parameters", "patch"]);
+  it("answers 304 to If-None-Match with its ETag, from one build", async () => {
+    const first = await GET(new Request("http://localhost/api/openapi.json"), undefined);
+    const etag = first.headers.get("etag");
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    const again = await GET(new Request("http://localhost/api/openapi.json", { headers: { "if-none-match": `W/${etag}` } }), undefined);
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe("");
+    const stale = await GET(new Request("http://localhost/api/openapi.json", { headers: { "if-none-match": '"other"' } }), undefined);
+    expect(stale.status).toBe(200);
+    expect(await stale.text()).toBe(await first.text());
   });
-
   it("documents the listing's parameters from the schemas that validate them", async () => {
     const { paths } = await document();
     const parameters = paths["/api/calls"].get.parameters;
@@ -96,7 +99,7 @@ describe("GET /api/openapi.json", () => {
   });
 
   it("describes the error bodies respond.ts actually writes", () => {
-    const error = new ApiError(400, "INVALID_PARAMETER", "Invalid limit", "limit must be an integer from 1 to 1000");
+    const error = new ApiError("INVALID_PARAMETER", "limit must be an integer from 1 to 1000", {}, { label: "Invalid limit" });
     for (const format of ["calls", "simulation", "webhook"] as const) {
       expect(errorBodySchemas[format].safeParse(errorBody(error, format)).success).toBe(true);
     }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetConfigForTests } from "@/lib/config";
-import { endpoints } from "@/lib/http/endpoints";
+import { rateLimitPolicies } from "@/lib/http/endpoints";
 import { createConfiguredRateLimiter } from "@/lib/rate-limit";
 import { connect, deleteKeys, uniquePrefix } from "../support/redis";
 import { startUpstashStandIn } from "../support/upstash-stand-in";
@@ -34,7 +34,7 @@ describe("Upstash backend", () => {
   it("is chosen over REDIS_URL when its URL and token are set, and counts through the REST API", async () => {
     const limiter = createConfiguredRateLimiter();
     expect(limiter.backend).toBe("upstash");
-    const policy = endpoints.session.rateLimit!;
+    const policy = rateLimitPolicies.session;
     const client = `upstash-test-${uniquePrefix("client").replace(/:/g, "-")}`;
     const outcomes = [];
     for (let i = 0; i < policy.limit + 1; i++) outcomes.push((await limiter.check(policy, client)).outcome);
@@ -45,7 +45,7 @@ describe("Upstash backend", () => {
   it("applies the policy when the REST API does not answer", async () => {
     await standIn.close();
     const limiter = createConfiguredRateLimiter();
-    expect((await limiter.check(endpoints.webhook.rateLimit!, "198.51.100.1")).outcome).toBe("unmetered");
-    expect((await limiter.check(endpoints.simulate.rateLimit!, "198.51.100.1")).outcome).toBe("unavailable");
+    expect((await limiter.check(rateLimitPolicies.webhook, "198.51.100.1")).outcome).toBe("unmetered");
+    expect((await limiter.check(rateLimitPolicies.simulate, "198.51.100.1")).outcome).toBe("unavailable");
   });
 });

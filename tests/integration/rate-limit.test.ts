@@ -1,8 +1,9 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { resetConfigForTests } from "@/lib/config";
 import { appendPeer } from "@/lib/http/client-address";
-import { endpoints, type RouteName } from "@/lib/http/endpoints";
-import { apiRoute, json } from "@/lib/http/respond";
+import type { Endpoint } from "@/lib/http/endpoint";
+import { endpoints, rateLimitPolicies, type RouteName } from "@/lib/http/endpoints";
+import { guardRoute, json } from "@/lib/http/respond";
 import { createConfiguredRateLimiter, setRateLimiterForTests, type RateLimiter } from "@/lib/rate-limit";
 import { MemoryRateLimiter } from "@/lib/rate-limit/memory";
 import { closeRedis } from "@/lib/redis";
@@ -17,7 +18,9 @@ import {
 } from "../support/redis";
 
 /** A route of the given name whose handler only answers 200: what is tested is apiRoute's guard. */
-const route = (name: RouteName) => apiRoute(name, async () => json({ ok: true }));
+const rateLimitPolicyOf = (name: RouteName) => (endpoints[name] as Endpoint).protection.rateLimit!;
+
+const route = (name: RouteName) => guardRoute(name, async () => json({ ok: true }));
 
 /** A request as scripts/server.ts hands it to Next: the socket peer appended to x-forwarded-for. */
 function request(peer = "198.51.100.7", forwardedFor?: string): Request {
@@ -71,7 +74,7 @@ describe("rate limits on real Redis", () => {
 
   it.each(limited)("%s: the table's limit per client and window, then 429 until the window ends", async (name) => {
     setRateLimiterForTests(limiterWithPrefix(name));
-    const limit = endpoints[name].rateLimit!.limit;
+    const limit = rateLimitPolicyOf(name).limit;
     const allowed = await send(name, limit);
     expect(allowed.map((response) => response.status)).toEqual(Array(limit).fill(200));
     expect(allowed[0].headers.get("ratelimit-limit")).toBe(String(limit));
@@ -107,11 +110,11 @@ describe("rate limits on real Redis", () => {
   ] as const)("%s: 429 with Retry-After, RateLimit-* and error, message, timestamp, RATE_LIMITED", async (name, extra) => {
     setRateLimiterForTests(limiterWithPrefix(`body-${name}`));
     vi.setSystemTime(WINDOW_START + 15_000);
-    await send(name, endpoints[name].rateLimit!.limit);
+    await send(name, rateLimitPolicyOf(name).limit);
     const [response] = await send(name, 1);
     expect(response.status).toBe(429);
     expect(response.headers.get("retry-after")).toBe("45");
-    expect(response.headers.get("ratelimit-limit")).toBe(String(endpoints[name].rateLimit!.limit));
+    expect(response.headers.get("ratelimit-limit")).toBe(String(rateLimitPolicyOf(name).limit));
     expect(response.headers.get("ratelimit-remaining")).toBe("0");
     expect(response.headers.get("ratelimit-reset")).toBe("45");
     expect(response.headers.get("content-type")).toMatch(/^application\/json/);
@@ -166,7 +169,7 @@ describe("the configured Redis limiter", () => {
     resetConfigForTests();
     try {
       const limiter = createConfiguredRateLimiter();
-      expect((await limiter.check(endpoints.session.rateLimit!, "198.51.100.20")).outcome).toBe("allowed");
+      expect((await limiter.check(rateLimitPolicies.session, "198.51.100.20")).outcome).toBe("allowed");
       const keys = [];
       for await (const batch of redis.scanIterator({ MATCH: `${prefix}ratelimit:*` })) keys.push(...batch);
       expect(keys.length).toBeGreaterThan(0);
@@ -248,7 +251,7 @@ describe("Redis stopped mid-test", () => {
     const instances = [redisConnection(server.url, 100), redisConnection(server.url, 100)];
     const prefix = uniquePrefix("paused");
     const [first, second] = instances.map((connection) => redisLimiter(connection, prefix));
-    const policy = endpoints.session.rateLimit!;
+    const policy = rateLimitPolicies.session;
     try {
       expect((await first.check(policy, "198.51.100.30")).outcome).toBe("allowed");
       server.pause();

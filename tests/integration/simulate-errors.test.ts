@@ -86,7 +86,7 @@ describe("POST /api/simulate: bad requests change nothing", () => {
 
   it("validates the scenario before the other fields", () => {
     expect(() => parseSimulateRequest({ scenario: "nope", num_calls: 0 })).toThrow(
-      expect.objectContaining({ status: 400, label: "Unknown scenario: nope" }),
+      expect.objectContaining({ code: "INVALID_PARAMETER", label: "Unknown scenario: nope" }),
     );
   });
 });

@@ -1,6 +1,6 @@
-import { apiRoute, json } from "@/lib/http/respond";
-import { buildOpenApiDocument } from "@/lib/openapi";
+import { apiRoute } from "@/lib/http/respond";
+import { openApiResponse } from "@/lib/openapi";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute("openapi", async () => json(buildOpenApiDocument()));
+export const GET = apiRoute("openapi", "GET", async ({ request }) => openApiResponse(request));

@@ -1,12 +1,12 @@
-import { apiRoute, json } from "@/lib/http/respond";
 import { readBodyBytes, requireJsonContentType } from "@/lib/http/body";
+import { apiRoute, json } from "@/lib/http/respond";
 import { receiveWebhook, WEBHOOK_MAX_BODY_BYTES } from "@/lib/intake";
 import { signatureHeaderOf } from "@/lib/webhook/signature";
 
 export const dynamic = "force-dynamic";
 
-/** Post-call events from the voice-agent platform (see docs/webhook.md). */
-export const POST = apiRoute("webhook", async (request) => {
+/** Post-call events from the voice-agent platform (see docs/webhook.md); the body is read raw, for the signature. */
+export const POST = apiRoute("webhook", "POST", async ({ request }) => {
   requireJsonContentType(request);
   const rawBody = await readBodyBytes(request, WEBHOOK_MAX_BODY_BYTES);
   const outcome = await receiveWebhook({ rawBody, signatureHeader: signatureHeaderOf(request.headers) });

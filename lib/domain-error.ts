@@ -1,0 +1,58 @@
+/**
+ * The one typed error of the domain: a code and a message for the caller, never an HTTP status.
+ * lib/http/api-error.ts maps each code to its status; the route's error format writes the body.
+ */
+export type DomainErrorCode =
+  | "INVALID_PARAMETER"
+  | "INVALID_JSON"
+  | "MISSING_FIELDS"
+  | "INVALID_SIGNATURE"
+  | "UNAUTHORIZED"
+  | "NOT_FOUND"
+  | "INVALID_TRANSITION"
+  | "STORAGE_ERROR"
+  | "DATABASE_ERROR"
+  | "GEOCODING_ERROR";
+
+export interface DomainErrorOptions {
+  /** Short label replacing the code's usual one (the body's "error" field, e.g. "Invalid limit"). */
+  label?: string;
+  /** Fields added to the body as they are (e.g. available_scenarios). */
+  extra?: Record<string, unknown>;
+  /** What caused it: logged with a server-side failure, never put in the body. */
+  cause?: unknown;
+}
+
+export class DomainError extends Error {
+  readonly label?: string;
+  readonly extra: Record<string, unknown>;
+
+  constructor(
+    readonly code: DomainErrorCode,
+    /** What went wrong, for the caller (the body's "message" or "details"). */
+    message: string,
+    options: DomainErrorOptions = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "DomainError";
+    this.label = options.label;
+    this.extra = options.extra ?? {};
+  }
+}
+
+export const invalidParameter = (label: string, message: string) =>
+  new DomainError("INVALID_PARAMETER", message, { label });
+
+export const notFound = (message: string) => new DomainError("NOT_FOUND", message);
+
+export const databaseError = (cause: unknown) =>
+  new DomainError("DATABASE_ERROR", "The call store is not available", { cause });
+
+/** JSON text parsed, or INVALID_JSON. */
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new DomainError("INVALID_JSON", "Request body is not valid JSON");
+  }
+}

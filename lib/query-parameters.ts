@@ -1,0 +1,36 @@
+import type { z } from "zod";
+import { invalidParameter } from "./domain-error";
+
+/**
+ * One query parameter: the schema that validates it (its output type is what OpenAPI documents),
+ * and the error it answers when the value is not acceptable.
+ */
+export interface QueryParameter<S extends z.ZodType = z.ZodType> {
+  schema: S;
+  description: string;
+  label: string;
+  message: string;
+}
+
+export type QueryParameters = Record<string, QueryParameter>;
+
+/** Each parameter's validated value; its default, or undefined, when it is not given. */
+export type QueryValues<Q extends QueryParameters> = { [K in keyof Q]: z.output<Q[K]["schema"]> | undefined };
+
+export const queryParameter = <S extends z.ZodType>(definition: QueryParameter<S>) => definition;
+
+/**
+ * Validates a query string against its parameters, in their declared order, throwing
+ * INVALID_PARAMETER for the first bad one. One value per parameter; an empty value counts as not given.
+ */
+export function parseQueryParameters<Q extends QueryParameters>(params: URLSearchParams, definitions: Q): QueryValues<Q> {
+  const values: Record<string, unknown> = {};
+  for (const [name, { schema, label, message }] of Object.entries(definitions)) {
+    const given = params.getAll(name).filter((value) => value !== "");
+    if (given.length > 1) throw invalidParameter(label, `${name} must be given only once`);
+    const result = schema.safeParse(given[0]);
+    if (result.success) values[name] = result.data;
+    else if (given[0] !== undefined) throw invalidParameter(label, message);
+  }
+  return values as QueryValues<Q>;
+}

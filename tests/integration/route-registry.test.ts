@@ -1,0 +1,57 @@
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import type { Endpoint } from "@/lib/http/endpoint";
+import { declaredMethods, endpoints } from "@/lib/http/endpoints";
+import { buildOpenApiDocument } from "@/lib/openapi";
+
+/**
+ * Every route file under app/api against the endpoint registry and the OpenAPI document: a
+ * route or method missing from either fails here, and so does a registry entry without its route.
+ */
+const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+const apiDirectory = path.join(process.cwd(), "app", "api");
+
+/** `calls/[id]/route.ts` -> `/api/calls/:id`. */
+function routeFiles(): { file: string; path: string }[] {
+  return readdirSync(apiDirectory, { recursive: true, encoding: "utf8" })
+    .filter((entry) => path.basename(entry) === "route.ts")
+    .map((entry) => ({
+      file: path.join(apiDirectory, entry),
+      path: `/api/${path.dirname(entry).split(path.sep).join("/")}`.replace(/\[(\w+)\]/g, ":$1"),
+    }));
+}
+
+async function exportedMethods(file: string): Promise<string[]> {
+  const routeModule = (await import(file)) as Record<string, unknown>;
+  return HTTP_METHODS.filter((method) => typeof routeModule[method] === "function").sort();
+}
+
+const registry = Object.values(endpoints as Record<string, Endpoint>);
+const files = routeFiles();
+
+describe("the endpoint registry and the OpenAPI document cover every route file", () => {
+  it("finds the route files", () => {
+    expect(files.map((route) => route.path)).toEqual(expect.arrayContaining(["/api/calls", "/api/calls/:id", "/api/session"]));
+  });
+
+  it.each(files.map((route) => [route.path, route.file]))("%s: registry and document list its exported methods", async (routePath, file) => {
+    const methods = await exportedMethods(file);
+    expect(methods.length).toBeGreaterThan(0);
+    const endpoint = registry.find((candidate) => candidate.path === routePath);
+    expect(endpoint, `${routePath} is missing from lib/http/endpoints.ts`).toBeDefined();
+    expect(declaredMethods(endpoint!).sort()).toEqual(methods);
+
+    const pathItem = (buildOpenApiDocument().paths as Record<string, Record<string, unknown>>)[
+      routePath.replace(/:(\w+)/g, "{$1}")
+    ];
+    expect(pathItem, `${routePath} is missing from the OpenAPI document`).toBeDefined();
+    const documented = Object.keys(pathItem).filter((key) => HTTP_METHODS.includes(key.toUpperCase()));
+    expect(documented.map((method) => method.toUpperCase()).sort()).toEqual(methods);
+  });
+
+  it("has a route file for every registry entry", () => {
+    const routePaths = files.map((route) => route.path);
+    for (const endpoint of registry) expect(routePaths, endpoint.path).toContain(endpoint.path);
+  });
+});
