@@ -11,8 +11,8 @@
  *   each must be answered 200 the first time. Then: every conversation stored exactly once, every
  *   payload byte-identical, and the time from the cluster's restart to an empty backlog.
  * redis: webhooks (16 in flight) and listings (4 in flight) for --phase-s with Redis up, stopped,
- *   and paused (SIGSTOP) for --phase-s: p50, max and errors of each; and after each restart or
- *   resume, the time until a rate-limit check is counted in Redis again.
+ *   paused (SIGSTOP) for --phase-s, and up again: p50, max and errors of each; and after each
+ *   restart or resume, the time until a rate-limit check is counted in Redis again.
  *
  * The webhook limit is 1000 a minute per client: as in bench/webhook.ts the server runs with
  * TRUST_PROXY=1 and the bench is that proxy, spreading deliveries over documentation addresses.
@@ -21,7 +21,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createWriteStream } from "node:fs";
 import { chmod, mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
@@ -324,11 +324,14 @@ async function redisPart(server: Server, redis: DisposableRedis) {
   const paused = await load(server, phaseMs);
   const resumedAt = await resume;
   const afterResume = await sharedAgainMs(server, redis.url, resumedAt);
+  // Up again at the end: the machine's load drifts, and "up" is the yardstick of the other phases.
+  const upAgain = await load(server, phaseMs);
   return {
     phaseSeconds: phaseMs / 1000,
     up,
     stopped,
     paused,
+    upAgain,
     sharedAgainSeconds: {
       afterRestart: Number((afterRestart / 1000).toFixed(2)),
       afterResume: Number((afterResume / 1000).toFixed(2)),
@@ -369,6 +372,8 @@ async function main(): Promise<void> {
     console.error(`server up; logs in ${path.join(work, "server.log")}`);
     if (values.part === "all" || values.part === "redis") report.redis = await redisPart(server, redis);
     if (values.part === "all" || values.part === "postgres") report.postgres = await postgresPart(server, postgres, path.join(dataDir, "blobs"));
+    // Other work shares the machine: its load average says how much the figures suffered.
+    report.loadAverage = loadavg().map((value) => Number(value.toFixed(1)));
     console.log(JSON.stringify(report, null, 2));
   } finally {
     server.stop();

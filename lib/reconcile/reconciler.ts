@@ -16,7 +16,7 @@ export interface ReconcileOptions {
   db?: Db;
   kind?: DatabaseKind;
   store?: ObjectStore;
-  /** Payloads recorded at once (each is a few statements; the pool has 10 connections). */
+  /** Conversations recorded at once (each payload is a few statements; the pool has 10 connections). */
   concurrency?: number;
 }
 
@@ -71,31 +71,24 @@ function conversationOf(payloadKey: string): string {
 
 /**
  * Markers grouped by payload (a payload redelivered during the outage has several markers and is
- * recorded once), then cut into batches recorded concurrently. A batch never holds two payloads
- * of one conversation, so a conversation's payloads are recorded in the order they arrived.
+ * recorded once), and payloads by conversation, both in arrival order: conversations are recorded
+ * concurrently, each one's payloads one after another, in the order they arrived.
  */
-function batches(markers: PendingMarker[], size: number): PendingMarker[][][] {
+function byConversation(markers: PendingMarker[]): PendingMarker[][][] {
   const byPayload = new Map<string, PendingMarker[]>();
   for (const marker of markers) {
     const group = byPayload.get(marker.payloadKey);
     if (group) group.push(marker);
     else byPayload.set(marker.payloadKey, [marker]);
   }
-  const result: PendingMarker[][][] = [];
-  let batch: PendingMarker[][] = [];
-  let conversations = new Set<string>();
+  const conversations = new Map<string, PendingMarker[][]>();
   for (const group of byPayload.values()) {
     const conversation = conversationOf(group[0].payloadKey);
-    if (batch.length >= size || conversations.has(conversation)) {
-      result.push(batch);
-      batch = [];
-      conversations = new Set();
-    }
-    batch.push(group);
-    conversations.add(conversation);
+    const payloads = conversations.get(conversation);
+    if (payloads) payloads.push(group);
+    else conversations.set(conversation, [group]);
   }
-  if (batch.length > 0) result.push(batch);
-  return result;
+  return [...conversations.values()];
 }
 
 /** Records one payload and removes its markers; false when it must stay pending. */
@@ -130,21 +123,32 @@ export async function reconcilePending(options: ReconcileOptions = {}): Promise<
 
   const outcome = await withReconcileLock(db, kind, async () => {
     // Listed again under the lock: another instance may have drained some meanwhile.
-    const markers = await listPending(store);
+    const conversations = byConversation(await listPending(store));
     let recorded = 0;
     let changed = false;
-    try {
-      for (const batch of batches(markers, concurrency)) {
-        const results = await Promise.all(batch.map((group) => recordOne(group, store, () => (changed = true))));
-        recorded += results.filter(Boolean).length;
+    let gone = false;
+    let next = 0;
+    // A pool of workers rather than batches: one slow payload does not hold up the others.
+    const worker = async () => {
+      while (!gone && next < conversations.length) {
+        for (const group of conversations[next++]) {
+          if (gone) return;
+          try {
+            if (await recordOne(group, store, () => (changed = true))) recorded++;
+          } catch (error) {
+            if (!(error instanceof DatabaseGone)) throw error;
+            gone = true;
+          }
+        }
       }
-    } catch (error) {
-      if (!(error instanceof DatabaseGone)) throw error;
-      log.warn({ recorded }, "database unavailable again: reconciliation paused");
-    } finally {
-      // One version bump per pass rather than per payload.
-      if (changed) await bumpCallsVersion();
-    }
+    };
+    // Every worker settles before the bump and before the lock is released.
+    const outcomes = await Promise.allSettled(Array.from({ length: Math.min(concurrency, conversations.length) }, worker));
+    // One version bump per pass rather than per payload.
+    if (changed) await bumpCallsVersion();
+    const failure = outcomes.find((outcome) => outcome.status === "rejected");
+    if (failure) throw failure.reason;
+    if (gone) log.warn({ recorded }, "database unavailable again: reconciliation paused");
     return recorded;
   });
   const remaining = (await listPending(store)).length;
