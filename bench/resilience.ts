@@ -10,9 +10,10 @@
  *   cluster stopped (`pg_ctl stop -m fast`) for --outage-s in the middle. No delivery is retried:
  *   each must be answered 200 the first time. Then: every conversation stored exactly once, every
  *   payload byte-identical, and the time from the cluster's restart to an empty backlog.
- * redis: webhooks (16 in flight) and listings (4 in flight) for --phase-s with Redis up, stopped,
- *   paused (SIGSTOP) for --phase-s, and up again: p50, max and errors of each; and after each
- *   restart or resume, the time until a rate-limit check is counted in Redis again.
+ * redis: webhooks (16 in flight) and listings (4 in flight) for --phase-s each with Redis up,
+ *   stopped, up, paused (SIGSTOP), up: p50, max and errors of each, each outage's p50 over the mean
+ *   of the "up" phases around it; and after each restart or resume, the time until a rate-limit
+ *   check is counted in Redis again.
  *
  * The webhook limit is 1000 a minute per client: as in bench/webhook.ts the server runs with
  * TRUST_PROXY=1 and the bench is that proxy, spreading deliveries over documentation addresses.
@@ -304,18 +305,25 @@ async function sharedAgainMs(server: Server, redisUrl: string, since: number): P
   }
 }
 
+/** p50 of a phase over the mean p50 of the "up" phases just before and after it. */
+function ratio(phase: { p50: number }, before: { p50: number }, after: { p50: number }): number {
+  return Number((phase.p50 / ((before.p50 + after.p50) / 2)).toFixed(2));
+}
+
 async function redisPart(server: Server, redis: DisposableRedis) {
   const phaseMs = Number(values["phase-s"]) * 1000;
   // Warm-up, not counted: routes compiled into memory, connections open.
   await load(server, 3_000);
-  const up = await load(server, phaseMs);
+  // Other work shares the machine and its load drifts: each outage phase sits between two "up"
+  // phases and is compared with their mean.
+  const up1 = await load(server, phaseMs);
 
   await redis.stop();
   const stopped = await load(server, phaseMs);
   await redis.start();
   const afterRestart = await sharedAgainMs(server, redis.url, performance.now());
+  const up2 = await load(server, phaseMs);
 
-  await load(server, 3_000);
   redis.pause();
   const resume = sleep(phaseMs).then(() => {
     redis.resume();
@@ -324,14 +332,14 @@ async function redisPart(server: Server, redis: DisposableRedis) {
   const paused = await load(server, phaseMs);
   const resumedAt = await resume;
   const afterResume = await sharedAgainMs(server, redis.url, resumedAt);
-  // Up again at the end: the machine's load drifts, and "up" is the yardstick of the other phases.
-  const upAgain = await load(server, phaseMs);
+  const up3 = await load(server, phaseMs);
   return {
     phaseSeconds: phaseMs / 1000,
-    up,
-    stopped,
-    paused,
-    upAgain,
+    phases: { up1, stopped, up2, paused, up3 },
+    p50OverUp: {
+      stopped: { webhook: ratio(stopped.webhook, up1.webhook, up2.webhook), listing: ratio(stopped.listing, up1.listing, up2.listing) },
+      paused: { webhook: ratio(paused.webhook, up2.webhook, up3.webhook), listing: ratio(paused.listing, up2.listing, up3.listing) },
+    },
     sharedAgainSeconds: {
       afterRestart: Number((afterRestart / 1000).toFixed(2)),
       afterResume: Number((afterResume / 1000).toFixed(2)),
