@@ -1,6 +1,5 @@
 import { parseConfig, resetConfigForTests } from "../lib/config";
-import { closeDb, openMigrationTarget } from "../lib/db/client";
-import { applyMigrations } from "../lib/db/migrations";
+import { closeDb, migrateDatabase } from "../lib/db/client";
 import { admin, dropDatabase, withDatabase } from "../tests/setup/test-database";
 
 /**
@@ -12,12 +11,7 @@ export async function withScratchDatabase<T>(server: string, work: (url: string)
   const url = withDatabase(server, name);
   await admin(server, (client) => client.query(`CREATE DATABASE "${name}"`));
   try {
-    const target = await openMigrationTarget(parseConfig({ DATABASE_URL: url }));
-    try {
-      await applyMigrations(target.adapterFactory);
-    } finally {
-      await target.close();
-    }
+    await migrateDatabase(parseConfig({ DATABASE_URL: url }));
     process.env.DATABASE_URL = url;
     resetConfigForTests();
     return await work(url);

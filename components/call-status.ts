@@ -1,5 +1,5 @@
 import { nextStatuses } from "@/lib/calls/workflow";
-import { SEVERITIES, STATUSES, type CallStatus, type Severity } from "@/lib/vocabulary";
+import { SEVERITIES, severityOrFallback, STATUSES, type CallStatus, type Severity } from "@/lib/vocabulary";
 
 const OPEN_STATUSES: readonly string[] = STATUSES.filter((status) => nextStatuses(status).length > 0);
 
@@ -29,10 +29,8 @@ export function statusLabel(status: string): string {
 /** 0 is the most urgent: the order of SEVERITIES. */
 export const SEVERITY_RANK = Object.fromEntries(SEVERITIES.map((level, rank) => [level, rank])) as Record<Severity, number>;
 
-/** Unknown severities (a voice agent may say anything) sort and draw like moderate. */
-export function severityOf(value: string): Severity {
-  return (SEVERITIES as readonly string[]).includes(value) ? (value as Severity) : "moderate";
-}
+/** A severity outside the scale sorts and draws like the server's fallback (lib/vocabulary.ts). */
+export const severityOf = severityOrFallback;
 
 export const SEVERITY_LABEL: Record<Severity, string> = { critical: "Critical", high: "High", moderate: "Moderate" };
 

@@ -78,6 +78,8 @@ export const envSchema = z.object({
   RECONCILE_INTERVAL_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(30_000),
   /** Statement timeout for every database query, so requests answer inside 30 s. */
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(25_000).default(10_000),
+  /** GET /api/health re-runs its readiness checks at most this often; 0: on every request. */
+  HEALTH_CHECK_INTERVAL_MS: z.coerce.number().int().min(0).max(300_000).default(5_000),
 }).refine((env) => !env.VOICEAGENT_REQUIRE_SIGNATURE || env.VOICEAGENT_WEBHOOK_SECRET !== undefined, {
   // Requiring signatures that cannot be checked would turn every call away.
   message: "is true but VOICEAGENT_WEBHOOK_SECRET is not set",

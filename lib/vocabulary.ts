@@ -7,6 +7,17 @@
 export const SEVERITIES = ["critical", "high", "moderate"] as const;
 export type Severity = (typeof SEVERITIES)[number];
 
+/**
+ * What a severity outside the scale (or missing) counts as, on the server and on the screen alike:
+ * `high`, so the call gets triaged rather than buried (docs/webhook.md).
+ */
+export const SEVERITY_FALLBACK: Severity = "high";
+
+/** The value itself when it is on the scale, else SEVERITY_FALLBACK. */
+export function severityOrFallback(value: string): Severity {
+  return (SEVERITIES as readonly string[]).includes(value) ? (value as Severity) : SEVERITY_FALLBACK;
+}
+
 export const STATUSES = ["active", "dispatched", "enroute", "resolved", "failed"] as const;
 export type CallStatus = (typeof STATUSES)[number];
 

@@ -5,25 +5,20 @@
  */
 import { loadEnvConfig } from "@next/env";
 import { getConfig } from "../lib/config";
-import { applyMigrations, createMigration } from "../lib/db/migrations";
-import { openMigrationTarget } from "../lib/db/client";
+import { migrateDatabase } from "../lib/db/client";
+import { createMigration } from "../lib/db/new-migration";
 
 async function main(): Promise<void> {
   const [command, name] = process.argv.slice(2);
   // The same .env files Next reads (`npm run dev` migrates, then serves with them).
   loadEnvConfig(process.cwd(), process.env.NODE_ENV !== "production");
   if (command === "deploy") {
-    const target = await openMigrationTarget(getConfig());
-    try {
-      const applied = await applyMigrations(target.adapterFactory);
-      console.log(
-        applied.length > 0
-          ? `Applied ${applied.length} migration(s) to ${target.description}: ${applied.join(", ")}`
-          : `${target.description} is up to date.`,
-      );
-    } finally {
-      await target.close();
-    }
+    const { applied, description } = await migrateDatabase(getConfig());
+    console.log(
+      applied.length > 0
+        ? `Applied ${applied.length} migration(s) to ${description}: ${applied.join(", ")}`
+        : `${description} is up to date.`,
+    );
     return;
   }
   if (command === "new" && name) {

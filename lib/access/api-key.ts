@@ -39,13 +39,20 @@ export function isApiKey(presented: string, apiKey: string): boolean {
   return sameSecret(presented, apiKey);
 }
 
-/** Passes when no key is configured, or the request carries it (Bearer) or the session cookie. */
-export function requireApiKey(request: Request, apiKey: string | undefined): void {
-  if (apiKey === undefined) return;
+/** True when no key is configured, or the request carries it (Bearer) or the session cookie. */
+export function hasApiKey(request: Request, apiKey: string | undefined): boolean {
+  if (apiKey === undefined) return true;
   const bearer = bearerToken(request);
-  if (bearer !== undefined && sameSecret(bearer, apiKey)) return;
+  if (bearer !== undefined && sameSecret(bearer, apiKey)) return true;
   const session = cookie(request, SESSION_COOKIE);
-  if (session !== undefined && sameSecret(session, sessionToken(apiKey))) return;
+  return session !== undefined && sameSecret(session, sessionToken(apiKey));
+}
+
+/** Passes when hasApiKey does; else the 401. */
+export function requireApiKey(request: Request, apiKey: string | undefined): void {
+  if (hasApiKey(request, apiKey)) return;
+  const bearer = bearerToken(request);
+  const session = cookie(request, SESSION_COOKIE);
   throw new DomainError(
     "UNAUTHORIZED",
     bearer === undefined && session === undefined ? "An API key is required" : "The API key is not valid",

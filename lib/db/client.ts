@@ -4,6 +4,7 @@ import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapt
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { type Config, getConfig } from "../config";
 import { PrismaClient } from "./generated/client";
+import { applyMigrations, type SqlSession } from "./migrations";
 import { embeddedDatabaseDir, openEmbeddedDatabase } from "./pglite";
 
 export type Db = PrismaClient;
@@ -12,8 +13,10 @@ export type DatabaseKind = "postgresql" | "pglite";
 interface Connection {
   adapterFactory: SqlMigrationAwareDriverAdapterFactory;
   kind: DatabaseKind;
-  /** Where the data lives, without credentials, for logs and /api/health. */
+  /** Where the data lives, without credentials, for start-up logs (never for HTTP answers). */
   description: string;
+  /** Plain SQL on one connection of its own (the migrator's). */
+  withSession<T>(work: (session: SqlSession) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -35,6 +38,20 @@ export async function openMigrationTarget(config: Config): Promise<Connection> {
       adapterFactory: new PrismaPg(pool),
       kind: "postgresql",
       description: redact(config.DATABASE_URL),
+      async withSession(work) {
+        const client = await pool.connect();
+        try {
+          return await work({
+            query: async <Row>(sql: string, params?: unknown[]) => (await client.query(sql, params)).rows as Row[],
+            // Without parameters pg sends the simple-query protocol, which takes several statements.
+            execute: async (script) => {
+              await client.query(script);
+            },
+          });
+        } finally {
+          client.release();
+        }
+      },
       close: () => pool.end(),
     };
   }
@@ -44,14 +61,33 @@ export async function openMigrationTarget(config: Config): Promise<Connection> {
     adapterFactory: new PrismaPGlite(embedded.pglite),
     kind: "pglite",
     description: `embedded PGlite at ${directory}`,
+    withSession: (work) =>
+      work({
+        query: async <Row>(sql: string, params?: unknown[]) => (await embedded.pglite.query<Row>(sql, params)).rows,
+        execute: async (script) => {
+          await embedded.pglite.exec(script);
+        },
+      }),
     close: () => embedded.close(),
   };
+}
+
+/**
+ * Opens the configured database (creating the embedded one on first use), applies its pending
+ * migrations and closes it again: what every start does before serving.
+ */
+export async function migrateDatabase(config: Config): Promise<{ applied: string[]; description: string }> {
+  const target = await openMigrationTarget(config);
+  try {
+    return { applied: await target.withSession((session) => applyMigrations(session)), description: target.description };
+  } finally {
+    await target.close();
+  }
 }
 
 interface DatabaseHandle {
   prisma: PrismaClient;
   kind: DatabaseKind;
-  description: string;
   close(): Promise<void>;
 }
 
@@ -63,7 +99,6 @@ async function connect(config: Config): Promise<DatabaseHandle> {
   return {
     prisma,
     kind: connection.kind,
-    description: connection.description,
     close: async () => {
       await prisma.$disconnect();
       await connection.close();
@@ -87,9 +122,8 @@ export async function getDb(): Promise<Db> {
   return (await handle()).prisma;
 }
 
-export async function getDatabaseInfo(): Promise<{ kind: DatabaseKind; description: string }> {
-  const { kind, description } = await handle();
-  return { kind, description };
+export async function getDatabaseKind(): Promise<DatabaseKind> {
+  return (await handle()).kind;
 }
 
 /** Closes the connection (and releases the embedded database's lock). */

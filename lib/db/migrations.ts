@@ -1,178 +1,115 @@
+import { createHash, randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
+import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import {
-  bindMigrationAwareSqlAdapterFactory,
-  type SqlDriverAdapter,
-  type SqlMigrationAwareDriverAdapterFactory,
-} from "@prisma/driver-adapter-utils";
-import type {
-  MigrationList,
-  SchemaEngine,
-} from "@prisma/schema-engine-wasm/schema_engine_bg";
-import pg from "pg";
-import { PrismaPGlite } from "pglite-prisma-adapter";
-import { openEmbeddedDatabase } from "./pglite";
 
 /**
- * Migrations with Prisma's own schema engine, compiled to WebAssembly: the native engine cannot be
- * downloaded on these machines. The files it reads and the `_prisma_migrations` rows it writes are
- * the ones `prisma migrate deploy` uses, so a machine with the native engine can take over.
+ * The migrator every start uses (npm start, start:production, tests, benches): each pending
+ * `prisma/migrations/<name>/migration.sql` in name order, each in a transaction of its own together
+ * with its `_prisma_migrations` row. The rows are the ones `prisma migrate deploy` writes (checksum:
+ * SHA-256 of the file), so Prisma's CLI, or the schema engine behind `npm run db:new-migration`,
+ * sees the same history. Plain SQL through the database driver: no Prisma CLI or schema engine,
+ * so it runs with production dependencies only.
+ *
+ * A migration must be able to run inside a transaction (no CREATE INDEX CONCURRENTLY, no
+ * BEGIN/COMMIT of its own); in exchange a failure leaves nothing half-applied and no row behind.
  */
-const projectRoot = process.cwd();
-export const migrationsDir = path.join(projectRoot, "prisma", "migrations");
-const schemaPath = path.join(projectRoot, "prisma", "schema.prisma");
-const lockFileName = "migration_lock.toml";
-const noFilter = { externalTables: [], externalEnums: [] };
+export const migrationsDir = path.join(process.cwd(), "prisma", "migrations");
 
-type SchemaEngineModule = typeof import("@prisma/schema-engine-wasm/schema_engine_bg");
-let enginePromise: Promise<SchemaEngineModule> | undefined;
+/** The advisory lock `prisma migrate deploy` holds on PostgreSQL: two migrators never overlap. */
+const MIGRATE_LOCK_KEY = 72707369;
 
-function loadSchemaEngineModule(): Promise<SchemaEngineModule> {
-  // The package's entry imports the .wasm as an ES module (experimental in Node), so the module
-  // is instantiated by hand from the file next to its JS glue.
-  enginePromise ??= (async () => {
-    const require = createRequire(path.join(projectRoot, "package.json"));
-    const gluePath = require.resolve("@prisma/schema-engine-wasm/schema_engine_bg");
-    const runtime = (await import("@prisma/schema-engine-wasm/schema_engine_bg")) as SchemaEngineModule & {
-      __wbg_set_wasm(exports: unknown): void;
-    };
-    const wasm = new WebAssembly.Module(
-      await readFile(path.join(path.dirname(gluePath), "schema_engine_bg.wasm")),
-    );
-    const instance = new WebAssembly.Instance(wasm, {
-      "./schema_engine_bg.js": runtime as unknown as WebAssembly.ModuleImports,
-    });
-    runtime.__wbg_set_wasm(instance.exports);
-    (instance.exports as unknown as { __wbindgen_start(): void }).__wbindgen_start();
-    return runtime;
-  })();
-  return enginePromise;
+/** Prisma's own definition of its history table. */
+const HISTORY_TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
+    "id"                    VARCHAR(36) PRIMARY KEY NOT NULL,
+    "checksum"              VARCHAR(64) NOT NULL,
+    "finished_at"           TIMESTAMPTZ,
+    "migration_name"        VARCHAR(255) NOT NULL,
+    "logs"                  TEXT,
+    "rolled_back_at"        TIMESTAMPTZ,
+    "started_at"            TIMESTAMPTZ NOT NULL DEFAULT now(),
+    "applied_steps_count"   INTEGER NOT NULL DEFAULT 0
+)`;
+
+/** One database connection: statements run in order, on the same session. */
+export interface SqlSession {
+  query<Row>(sql: string, params?: unknown[]): Promise<Row[]>;
+  /** Runs a script of several statements whole (a function body's `;` stays inside it). */
+  execute(script: string): Promise<void>;
 }
 
-/**
- * adapter-pg's executeScript splits a migration on every ";", which cuts a function body
- * (`$$ ... ; ... $$`) apart. Send the script whole in one simple-protocol query instead, as the
- * native `prisma migrate` does; PGlite's adapter already executes scripts whole.
- */
-function withWholeScripts(factory: SqlMigrationAwareDriverAdapterFactory): SqlMigrationAwareDriverAdapterFactory {
-  const wrap = (adapter: SqlDriverAdapter): SqlDriverAdapter => {
-    const driver = (adapter as { underlyingDriver?: () => unknown }).underlyingDriver?.();
-    if (!(driver instanceof pg.Pool)) return adapter;
-    return Object.assign(Object.create(adapter) as SqlDriverAdapter, {
-      executeScript: async (script: string) => {
-        await driver.query(script);
-      },
-    });
-  };
-  return Object.assign(Object.create(factory) as SqlMigrationAwareDriverAdapterFactory, {
-    connect: async () => wrap(await factory.connect()),
-    connectToShadowDb: async () => wrap(await factory.connectToShadowDb()),
-  });
+export interface Migration {
+  name: string;
+  sql: string;
+  /** Hex SHA-256 of migration.sql, as Prisma records it. */
+  checksum: string;
 }
 
-async function withSchemaEngine<T>(
-  adapterFactory: SqlMigrationAwareDriverAdapterFactory,
-  work: (engine: SchemaEngine) => Promise<T>,
-): Promise<T> {
-  const runtime = await loadSchemaEngineModule();
-  const engine = await runtime.SchemaEngine.new(
-    { datamodels: undefined },
-    () => {},
-    bindMigrationAwareSqlAdapterFactory(withWholeScripts(adapterFactory)),
-  );
-  try {
-    return await work(engine);
-  } finally {
-    engine.free();
-  }
-}
-
-export async function listMigrationNames(): Promise<string[]> {
-  if (!existsSync(migrationsDir)) return [];
-  const entries = await readdir(migrationsDir, { withFileTypes: true });
+export async function listMigrationNames(directory = migrationsDir): Promise<string[]> {
+  if (!existsSync(directory)) return [];
+  const entries = await readdir(directory, { withFileTypes: true });
   return entries
     .filter((entry) => entry.isDirectory())
     .map((entry) => entry.name)
     .sort();
 }
 
-async function readMigrationList(): Promise<MigrationList> {
-  const lockPath = path.join(migrationsDir, lockFileName);
-  const names = await listMigrationNames();
-  return {
-    baseDir: migrationsDir,
-    lockfile: {
-      path: lockFileName,
-      content: existsSync(lockPath) ? await readFile(lockPath, "utf8") : null,
-    },
-    shadowDbInitScript: "",
-    migrationDirectories: await Promise.all(
-      names.map(async (name) => ({
-        path: name,
-        migrationFile: {
-          path: "migration.sql",
-          content: {
-            tag: "ok" as const,
-            value: await readFile(path.join(migrationsDir, name, "migration.sql"), "utf8"),
-          },
-        },
-      })),
-    ),
-  };
+export async function readMigrations(directory = migrationsDir): Promise<Migration[]> {
+  return Promise.all(
+    (await listMigrationNames(directory)).map(async (name) => {
+      const bytes = await readFile(path.join(directory, name, "migration.sql"));
+      return { name, sql: bytes.toString("utf8"), checksum: createHash("sha256").update(bytes).digest("hex") };
+    }),
+  );
 }
 
-/** Applies every pending migration; answers the names it applied. */
-export async function applyMigrations(
-  adapterFactory: SqlMigrationAwareDriverAdapterFactory,
-): Promise<string[]> {
-  const migrationsList = await readMigrationList();
-  return withSchemaEngine(adapterFactory, async (engine) => {
-    const result = await engine.applyMigrations({ migrationsList, filters: noFilter });
-    return result.appliedMigrationNames;
-  });
+function oneLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).replace(/\s*\n\s*/g, " ").trim();
 }
 
-/**
- * Writes `prisma/migrations/<timestamp>_<name>/migration.sql` with the SQL that takes the
- * migration history to prisma/schema.prisma, diffed on a throwaway in-memory database.
- * Answers the new directory, or undefined when the schema has no changes.
- */
-export async function createMigration(name: string): Promise<string | undefined> {
-  const shadow = await openEmbeddedDatabase();
+interface HistoryRow {
+  migration_name: string;
+  finished_at: Date | null;
+  rolled_back_at: Date | null;
+}
+
+/** Applies every pending migration in `directory`; answers the names it applied. */
+export async function applyMigrations(session: SqlSession, directory = migrationsDir): Promise<string[]> {
+  const migrations = await readMigrations(directory);
+  await session.query("SELECT pg_advisory_lock($1)", [MIGRATE_LOCK_KEY]);
   try {
-    const existing = await readMigrationList();
-    const schemaFiles = [{ path: schemaPath, content: await readFile(schemaPath, "utf8") }];
-    const sql = await withSchemaEngine(new PrismaPGlite(shadow.pglite), async (engine) => {
-      if (existing.migrationDirectories.length > 0) {
-        await engine.applyMigrations({ migrationsList: existing, filters: noFilter });
-      }
-      const diff = await engine.diff({
-        from: { tag: "schemaDatasource", files: schemaFiles, configDir: projectRoot },
-        to: { tag: "schemaDatamodel", files: schemaFiles },
-        script: true,
-        exitCode: true,
-        filters: noFilter,
-      });
-      return diff.exitCode === 0 ? undefined : diff.stdout;
-    });
-    if (!sql) return undefined;
-
-    const stamp = new Date().toISOString().replace(/\D/g, "").slice(0, 14);
-    const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_|_$/g, "");
-    const directory = path.join(migrationsDir, `${stamp}_${slug}`);
-    await mkdir(directory, { recursive: true });
-    await writeFile(path.join(directory, "migration.sql"), sql);
-    const lockPath = path.join(migrationsDir, lockFileName);
-    if (!existsSync(lockPath)) {
-      await writeFile(
-        lockPath,
-        '# Please do not edit this file manually\n# It should be added in your version-control system (e.g., Git)\nprovider = "postgresql"\n',
+    await session.execute(HISTORY_TABLE);
+    const history = await session.query<HistoryRow>(
+      `SELECT migration_name, finished_at, rolled_back_at FROM "_prisma_migrations"`,
+    );
+    // Prisma's CLI leaves such a row when a migration fails half-way; it needs a human decision.
+    const failed = history.find((row) => row.finished_at === null && row.rolled_back_at === null);
+    if (failed) {
+      throw new Error(
+        `migration ${failed.migration_name} is recorded as failed; resolve it first (prisma migrate resolve)`,
       );
     }
-    return directory;
+    const applied = new Set(history.filter((row) => row.rolled_back_at === null).map((row) => row.migration_name));
+    const appliedNow: string[] = [];
+    for (const migration of migrations) {
+      if (applied.has(migration.name)) continue;
+      await session.execute("BEGIN");
+      try {
+        await session.execute(migration.sql);
+        await session.query(
+          `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at, finished_at, applied_steps_count)
+           VALUES ($1, $2, $3, now(), clock_timestamp(), 1)`,
+          [randomUUID(), migration.checksum, migration.name],
+        );
+        await session.execute("COMMIT");
+      } catch (error) {
+        await session.execute("ROLLBACK").catch(() => {});
+        throw new Error(`migration ${migration.name} failed and was rolled back: ${oneLine(error)}`, { cause: error });
+      }
+      appliedNow.push(migration.name);
+    }
+    return appliedNow;
   } finally {
-    await shadow.close();
+    await session.query("SELECT pg_advisory_unlock($1)", [MIGRATE_LOCK_KEY]).catch(() => {});
   }
 }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { parseSessionRequest, sessionRequestSchema } from "../access/session";
 import { callDetailSchema, callListSchema, listQueryParameters, parseStatusUpdate, statusUpdateSchema } from "../calls/schema";
-import { healthReportSchema } from "../health-report";
+import { healthQueryParameters, healthReportSchema } from "../health/report";
 import type { RateLimitPolicy } from "../rate-limit";
 import { parseSimulateRequest, simulateRequestSchema } from "../simulation/request";
 import { simulationResultSchema } from "../simulation/result";
@@ -135,12 +135,19 @@ export const endpoints = {
     methods: {
       GET: {
         operationId: "health",
-        summary: "Readiness: database reachable and migrated, payload storage writable",
+        summary: "Readiness (database reachable and migrated, payload storage reachable), or liveness",
+        description:
+          "Answers from the latest run of the checks, which run at most every HEALTH_CHECK_INTERVAL_MS (5 s) " +
+          "and write nothing. Each check's outcome only with the API key (Bearer or session cookie).",
+        query: healthQueryParameters,
         responses: {
           200: { description: "Ready", body: { name: "HealthReport", schema: healthReportSchema } },
-          503: { description: "Not ready; the failing part carries an error", body: { name: "HealthReport", schema: healthReportSchema } },
+          503: {
+            description: "Not ready; with the API key, the failing check carries an error code",
+            body: { name: "HealthReport", schema: healthReportSchema },
+          },
         },
-        errors: [],
+        errors: ["INVALID_PARAMETER"],
       },
     },
   },

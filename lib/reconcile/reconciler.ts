@@ -1,5 +1,5 @@
 import { bumpCallsVersion } from "../calls/cache";
-import { type DatabaseKind, type Db, getDatabaseInfo, getDb } from "../db/client";
+import { type DatabaseKind, type Db, getDatabaseKind, getDb } from "../db/client";
 import { DomainError } from "../domain-error";
 import { ingestPayload } from "../intake";
 import { log } from "../log";
@@ -118,7 +118,7 @@ export async function reconcilePending(options: ReconcileOptions = {}): Promise<
   const store = options.store ?? getObjectStore();
   if ((await listPending(store)).length === 0) return { ran: true, recorded: 0, remaining: 0 };
   const db = options.db ?? (await getDb());
-  const kind = options.kind ?? (await getDatabaseInfo()).kind;
+  const kind = options.kind ?? (await getDatabaseKind());
   const concurrency = options.concurrency ?? 8;
 
   const outcome = await withReconcileLock(db, kind, async () => {

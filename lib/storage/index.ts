@@ -1,21 +1,10 @@
 import path from "node:path";
 import { getConfig } from "../config";
 import { LocalObjectStore } from "./local";
+import type { ObjectStore } from "./object-store";
 import { VercelBlobObjectStore } from "./vercel-blob";
 
-/** Where full webhook payloads are archived. Keys look like `calls/<id>/<id>_<date>_<time>.json`. */
-export interface ObjectStore {
-  readonly kind: string;
-  put(key: string, body: string, contentType: string): Promise<void>;
-  /** The stored bytes, or undefined when there is no object under that key. */
-  get(key: string): Promise<Buffer | undefined>;
-  /** Throws when the store cannot take writes right now. */
-  checkWritable(): Promise<void>;
-  /** Keys of the objects directly under `folder` (e.g. "pending/"), sorted. */
-  list(folder: string): Promise<string[]>;
-  /** Removes the object; no error when there is none. */
-  delete(key: string): Promise<void>;
-}
+export type { ObjectStore } from "./object-store";
 
 let store: ObjectStore | undefined;
 

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { constants } from "node:fs";
+import { access, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { ObjectStore } from "./index";
+import type { ObjectStore } from "./object-store";
 
 /** Objects as files under one directory, with the same key layout as the blob store. */
 export class LocalObjectStore implements ObjectStore {
@@ -61,9 +62,9 @@ export class LocalObjectStore implements ObjectStore {
     await rm(this.pathFor(key), { force: true });
   }
 
-  async checkWritable(): Promise<void> {
-    const probe = `.health/${randomUUID()}`;
-    await this.put(probe, "ok");
-    await rm(this.pathFor(probe), { force: true });
+  /** The root exists (created on first use, as put would) and this process may write in it. */
+  async checkAvailable(): Promise<void> {
+    await mkdir(this.root, { recursive: true });
+    await access(this.root, constants.W_OK);
   }
 }

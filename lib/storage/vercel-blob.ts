@@ -1,9 +1,10 @@
-import { randomUUID } from "node:crypto";
 import { BlobNotFoundError, del, head, list, put } from "@vercel/blob";
-import type { ObjectStore } from "./index";
+import type { ObjectStore } from "./object-store";
 
 /** Every call to the blob API answers (or fails) within this, so a request stays under 30 s. */
 const BLOB_TIMEOUT_MS = 10_000;
+/** Never written: outside the `calls/` layout. */
+const AVAILABILITY_PROBE_KEY = ".health/availability-probe";
 
 /**
  * Vercel Blob, private objects under the exact key given (no random suffix), overwritable so a
@@ -60,9 +61,16 @@ export class VercelBlobObjectStore implements ObjectStore {
     await del(key, { token: this.token, abortSignal: AbortSignal.timeout(BLOB_TIMEOUT_MS) });
   }
 
-  async checkWritable(): Promise<void> {
-    const probe = `.health/${randomUUID()}`;
-    await this.put(probe, "ok", "text/plain");
-    await del(probe, { token: this.token, abortSignal: AbortSignal.timeout(BLOB_TIMEOUT_MS) });
+  /**
+   * One metadata read of a fixed key that never exists: "not found" proves the API answers and
+   * accepts the read-write token, without the billed put and delete of a probe object. A store
+   * that refuses writes while it still serves reads (quota) shows up as the webhook's 500.
+   */
+  async checkAvailable(): Promise<void> {
+    try {
+      await head(AVAILABILITY_PROBE_KEY, { token: this.token, abortSignal: AbortSignal.timeout(BLOB_TIMEOUT_MS) });
+    } catch (error) {
+      if (!(error instanceof BlobNotFoundError)) throw error;
+    }
   }
 }

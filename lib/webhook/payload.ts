@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { DomainError } from "../domain-error";
-import { SEVERITIES, type Severity } from "../vocabulary";
+import { type Severity, severityOrFallback } from "../vocabulary";
 
 /**
  * The post-call event as the spec describes it, and as the real platform (ElevenLabs) sends it:
@@ -129,14 +129,13 @@ const severitySynonyms: Record<string, Severity> = {
 };
 
 /**
- * The listing and the map only know three severities. A value the agent could not determine (or
- * one outside the scale) becomes `high`: the call gets triaged rather than buried. The raw value
+ * The listing and the map only know three severities. A synonym maps onto the scale; a value the
+ * agent could not determine (or one outside the scale) becomes SEVERITY_FALLBACK. The raw value
  * stays in the archived payload.
  */
 export function normaliseSeverity(raw: string): Severity {
   const value = normaliseIdentifier(raw);
-  if ((SEVERITIES as readonly string[]).includes(value)) return value as Severity;
-  return severitySynonyms[value] ?? "high";
+  return Object.hasOwn(severitySynonyms, value) ? severitySynonyms[value] : severityOrFallback(value);
 }
 
 /** The call record's fields, taken from a call event as decisions.md says. */

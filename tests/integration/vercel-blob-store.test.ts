@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { GET as health } from "@/app/api/health/route";
 import { POST } from "@/app/api/voiceagent-webhook/route";
 import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
+import { resetHealthForTests } from "@/lib/health";
 import { callPayloadKey } from "@/lib/intake";
 import { getObjectStore, setObjectStoreForTests } from "@/lib/storage";
+import { VercelBlobObjectStore } from "@/lib/storage/vercel-blob";
 import { sendJson, startStandInServer, type StandInServer } from "../support/stand-in-server";
 import { specCallEvent } from "@/lib/webhook/sample-events";
 import { webhookRequest } from "../support/webhook-request";
@@ -148,11 +151,38 @@ describe("Vercel Blob object store (real @vercel/blob client, local stand-in API
     expect(await getObjectStore().get("calls/none/none_20260101_000000.json")).toBeUndefined();
   });
 
-  it("checks writability with a probe it removes again", async () => {
+  it("checks availability with one metadata read, writing nothing", async () => {
     const before = objects.size;
-    await getObjectStore().checkWritable();
-    expect(api.requests.map((request) => request.method)).toEqual(["PUT", "POST"]);
+    await getObjectStore().checkAvailable();
+    expect(api.requests.map((request) => `${request.method} ${request.url.pathname}`)).toEqual(["GET /"]);
+    expect(api.requests[0].url.searchParams.has("url")).toBe(true);
     expect(objects.size).toBe(before);
+  });
+
+  it("serves 1,000 health requests with one metadata read, one listing of pending payloads and no write", async () => {
+    resetHealthForTests();
+    const before = objects.size;
+    for (let batch = 0; batch < 20; batch++) {
+      const responses = await Promise.all(
+        Array.from({ length: 50 }, () => health(new Request("http://localhost/api/health"), undefined)),
+      );
+      expect(responses.every((response) => response.status === 200)).toBe(true);
+    }
+    // The storage check's head, and the backlog check's list of pending/ (docs/webhook.md).
+    expect(api.requests.map((request) => [...request.url.searchParams.keys()][0]).sort()).toEqual(["limit", "url"]);
+    expect(api.requests.map((request) => request.method)).toEqual(["GET", "GET"]);
+    expect(objects.size).toBe(before);
+  });
+
+  it("reports the store unavailable when the API is down", async () => {
+    state.down = true;
+    await expect(getObjectStore().checkAvailable()).rejects.toThrow();
+    expect(api.requests.every((request) => request.method === "GET")).toBe(true);
+  });
+
+  it("reports the store unavailable when it refuses the token", async () => {
+    await expect(new VercelBlobObjectStore("vercel_blob_rw_otherstore_0").checkAvailable()).rejects.toThrow();
+    expect(api.requests).toHaveLength(1);
   });
 
   it("turns an unavailable blob API into 500 STORAGE_ERROR and stores no record", async () => {

@@ -131,7 +131,7 @@ describe.skipIf(inject("testDatabase").kind !== "postgresql")("webhooks while Po
       get: (key) => store.get(key),
       list: (folder) => store.list(folder),
       delete: (key) => store.delete(key),
-      checkWritable: () => store.checkWritable(),
+      checkAvailable: () => store.checkAvailable(),
       async put(key, body, type) {
         if (key.startsWith("pending/")) throw new Error("EIO: storage failed");
         await store.put(key, body, type);

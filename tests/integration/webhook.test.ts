@@ -396,7 +396,7 @@ describe("failures answer 500 and lose nothing once redelivered", () => {
       get: (key) => local.get(key),
       list: (folder) => local.list(folder),
       delete: (key) => local.delete(key),
-      checkWritable: () => local.checkWritable(),
+      checkAvailable: () => local.checkAvailable(),
       async put(key, body, type) {
         seenAtPut.push(await findCall(event.data.conversation_id));
         await local.put(key, body, type);

@@ -3,8 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { parseConfig } from "../../lib/config";
-import { openMigrationTarget } from "../../lib/db/client";
-import { applyMigrations } from "../../lib/db/migrations";
+import { migrateDatabase } from "../../lib/db/client";
 import { embeddedDatabaseDir } from "../../lib/db/pglite";
 import { admin, serverUrl, type TemplateInfo, withDatabase } from "./test-database";
 
@@ -14,15 +13,9 @@ declare module "vitest" {
   }
 }
 
-async function migrate(env: Record<string, string>): Promise<void> {
-  const target = await openMigrationTarget(parseConfig(env));
-  try {
-    await applyMigrations(target.adapterFactory);
-  } finally {
-    // A template cannot be copied while anyone is connected to it (or holds its lock).
-    await target.close();
-  }
-}
+// migrateDatabase closes its connection: a template cannot be copied while anyone is connected to
+// it (or holds its lock).
+const migrate = (env: Record<string, string>) => migrateDatabase(parseConfig(env));
 
 /** Migrates one template database per run with the same code `npm start` uses. */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isOpen, severityOf, statusOptions } from "@/components/call-status";
+import { normaliseSeverity } from "@/lib/webhook/payload";
 import { callsToCsv } from "@/components/csv";
 import { formatWaiting } from "@/components/format";
 import type { CallRecord } from "@/components/api";
@@ -19,10 +20,13 @@ describe("the status buttons the dashboard offers", () => {
     expect(isOpen("enroute")).toBe(true);
   });
 
-  it("draws an unknown severity as moderate", () => {
+  it("draws an unknown severity as the webhook stores it: high", () => {
     expect(severityOf("critical")).toBe("critical");
-    expect(severityOf("HIGH")).toBe("moderate");
-    expect(severityOf("urgent")).toBe("moderate");
+    expect(severityOf("moderate")).toBe("moderate");
+    for (const unknown of ["HIGH", "urgent", "purple", ""]) {
+      expect(severityOf(unknown)).toBe(normaliseSeverity("purple"));
+      expect(severityOf(unknown)).toBe("high");
+    }
   });
 });
 

@@ -26,6 +26,8 @@ describe("webhook payload", () => {
     ["life-threatening", "critical"],
     ["", "high"],
     ["purple", "high"],
+    ["constructor", "high"],
+    ["__proto__", "high"],
   ])("normalises the severity %j to %s", (raw, expected) => {
     expect(normaliseSeverity(raw)).toBe(expected);
   });
