@@ -22,4 +22,21 @@ export function proxy(request: NextRequest): Response {
   return errorResponse(error, endpoint.errorFormat);
 }
 
-export const config = { matcher: "/api/:path*" };
+/**
+ * Next copies a request's body for the proxy (holding it in memory, and cutting it at 10 MB),
+ * so a webhook request that carries a body never goes through it: a recording is tens of MB
+ * (docs/webhook.md, "Body limits"). Such a request with a method the webhook does not take gets
+ * Next's own empty 405.
+ */
+export const config = {
+  matcher: [
+    "/api/((?!voiceagent-webhook).*)",
+    {
+      source: "/api/voiceagent-webhook",
+      missing: [
+        { type: "header", key: "content-length" },
+        { type: "header", key: "transfer-encoding" },
+      ],
+    },
+  ],
+};

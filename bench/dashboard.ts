@@ -10,11 +10,11 @@
  * are refused, as on these offline machines. The time to first markers is taken in the page
  * (performance.now() when the first marker element is added, counted from navigation start).
  */
-import { spawn } from "node:child_process";
 import { loadavg } from "node:os";
 import { gzipSync } from "node:zlib";
 import { chromium, type Browser } from "@playwright/test";
 import { TILE_PATTERN } from "../tests/e2e/dashboard-helpers";
+import { withProductionServer } from "./production-server";
 import { percentile } from "./stats";
 
 const port = Number(process.env.BENCH_PORT ?? process.env.E2E_PORT ?? 3106);
@@ -22,18 +22,6 @@ const base = `http://localhost:${port}`;
 const CALLS = Number(process.env.BENCH_CALLS ?? 10_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const SCENARIOS = ["la_wildfire", "nashville_tornado", "earthquake_sf", "hurricane_florida"];
-
-async function waitForHealth(deadline: number): Promise<void> {
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  throw new Error("the server did not become healthy in time");
-}
 
 async function seed(): Promise<number> {
   const started = Date.now();
@@ -107,16 +95,7 @@ function median(values: number[]): number {
 }
 
 async function main(): Promise<void> {
-  const server = spawn("npx", ["tsx", "tests/e2e/serve.ts"], {
-    env: { ...process.env, PORT: String(port), NEXT_TELEMETRY_DISABLED: "1", LOG_LEVEL: "warn" },
-    stdio: ["ignore", "ignore", "inherit"],
-    detached: true,
-  });
-  const stop = () => {
-    if (server.pid) process.kill(-server.pid, "SIGTERM");
-  };
-  try {
-    await waitForHealth(Date.now() + 300_000);
+  await withProductionServer(port, async () => {
     const seedMs = await seed();
     const total = ((await (await fetch(`${base}/api/calls?limit=1`)).json()) as { pagination: { total: number } }).pagination.total;
     const browser = await chromium.launch({
@@ -145,9 +124,7 @@ async function main(): Promise<void> {
     const ok = result.first_marker_ms.median < 2000 && result.first_load_js_gzip_kb < 300;
     console.log(ok ? "PASS: first markers under 2 s, first-load JS under 300 KB gzipped" : "FAIL: a target was missed");
     process.exitCode = ok ? 0 : 1;
-  } finally {
-    stop();
-  }
+  });
 }
 
 main().catch((error: unknown) => {

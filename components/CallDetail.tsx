@@ -1,7 +1,7 @@
 "use client";
 
 import { humanize } from "./call-status";
-import { formatTime } from "./format";
+import { callerOf, formatTime } from "./format";
 import { SeverityBadge } from "./SeverityIcon";
 import { StatusBadge } from "./StatusBadge";
 import { StatusActions } from "./StatusActions";
@@ -52,12 +52,40 @@ export function CallDetail({ id, onClose, onShowOnMap }: { id: string; onClose: 
             <Field label="Source" value={call.simulation ? `Simulation: ${call.scenario_name ?? call.scenario}` : `Voice agent ${call.agent_id ?? ""}`} />
             <Field label="Table" value={call.table_name} />
             <Field label="Description" value={call.description} />
-            <Field label="Caller" value={call.caller_phone} />
+            <Field label="Caller" value={<span data-testid="detail-caller">{callerOf(call)}</span>} />
+            <Field label="Failure" value={call.failure_reason && `Never connected: ${humanize(call.failure_reason)}`} />
             <Field label="Duration" value={call.duration_secs !== undefined ? `${call.duration_secs} s` : undefined} />
             <Field label="Transcript turns" value={call.transcript_length} />
             <Field label="Call successful" value={call.call_successful === undefined ? undefined : call.call_successful ? "Yes" : "No"} />
             <Field label="Recorded" value={new Date(call.created_at).toLocaleString()} />
           </dl>
+          {call.recording && (
+            <>
+              <h4>Recording</h4>
+              {/* Seeks with range requests; the session cookie authorises them like any API call. */}
+              <audio controls preload="metadata" src={call.recording.url} data-testid="recording">
+                <a href={call.recording.url}>Download the recording</a>
+              </audio>
+            </>
+          )}
+          {call.caller_phone && (
+            <>
+              <h4>Other calls from {call.caller_phone}</h4>
+              {call.other_calls_from_number.length === 0 ? (
+                <p className="muted">None.</p>
+              ) : (
+                <ul className="other-calls" aria-label={`Other calls from ${call.caller_phone}`}>
+                  {call.other_calls_from_number.map((other) => (
+                    <li key={other.conversation_id} data-call-id={other.conversation_id}>
+                      {other.timestamp <= call.timestamp ? "Earlier call" : "Later call"}:{" "}
+                      <time dateTime={new Date(other.timestamp * 1000).toISOString()}>{formatTime(other.timestamp)}</time>,{" "}
+                      {humanize(other.emergency_type)} <StatusBadge status={other.status} />
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </>
+          )}
           <h4>Status history</h4>
           <ol className="status-history">
             {call.history.map((change) => (

@@ -4,7 +4,7 @@ import { useMemo, useState } from "react";
 import { SEVERITIES, type Severity } from "@/lib/vocabulary";
 import type { CallRecord } from "./api";
 import { humanize, isOpen, SEVERITY_LABEL, SEVERITY_RANK, severityOf } from "./call-status";
-import { formatWaiting } from "./format";
+import { callerOf, formatWaiting } from "./format";
 import { SeverityBadge, severitySvg } from "./SeverityIcon";
 import { StatusBadge } from "./StatusBadge";
 import { StatusActions } from "./StatusActions";
@@ -111,6 +111,7 @@ export function CallQueue({ calls, newest, loading, onSelect }: {
                 <div className="queue-meta">
                   <StatusBadge status={call.status} />
                   <span className="queue-location">{call.location}</span>
+                  <span className="queue-caller" data-testid="queue-caller">{callerOf(call)}</span>
                 </div>
                 <StatusActions id={call.conversation_id} status={call.status} />
               </li>

@@ -21,6 +21,11 @@ export function formatWaiting(seconds: number): string {
   return `${minutes}:${String(s % 60).padStart(2, "0")}`;
 }
 
+/** The caller's number; a voice-agent call without one came in over the web. */
+export function callerOf(call: Pick<CallRecord, "caller_phone">): string {
+  return call.caller_phone ?? "web call";
+}
+
 /** Where a call came from, in one short phrase (map popup and history table). */
 export function callSource(call: Pick<CallRecord, "simulation" | "scenario_name">): string {
   return call.simulation ? (call.scenario_name ?? "Simulated") : "Voice agent";

@@ -10,6 +10,8 @@ export type DomainErrorCode =
   | "UNAUTHORIZED"
   | "NOT_FOUND"
   | "INVALID_TRANSITION"
+  // A webhook body too large for what it turns out to be (only a recording may pass 5 MB).
+  | "PAYLOAD_TOO_LARGE"
   | "STORAGE_ERROR"
   | "DATABASE_ERROR"
   | "GEOCODING_ERROR";

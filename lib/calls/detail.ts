@@ -3,17 +3,33 @@ import { toCallDetail } from "./record";
 import type { CallDetail } from "./schema";
 import { withCallStore } from "./store";
 
+/** How many other calls from the same number the detail lists. */
+export const OTHER_CALLS_FROM_NUMBER = 20;
+
 /**
  * GET /api/calls/{id}: {id} is the record's conversation_id (a simulated call's call_id), the
- * identifier every listing shows.
+ * identifier every listing shows. The detail adds the other calls from the caller's number (repeat
+ * callers are common in a disaster; read through the caller_phone index) and the recording, which
+ * is linked by conversation_id so that audio that arrived first is found once the call exists.
  */
 export async function getCall(conversationId: string): Promise<CallDetail> {
-  const call = await withCallStore((db) =>
-    db.call.findUnique({
+  return withCallStore(async (db) => {
+    const call = await db.call.findUnique({
       where: { conversationId },
       include: { history: { orderBy: [{ changedAt: "asc" }, { id: "asc" }] } },
-    }),
-  );
-  if (!call) throw notFound(`No call with id ${conversationId}`);
-  return toCallDetail(call);
+    });
+    if (!call) throw notFound(`No call with id ${conversationId}`);
+    const [otherCalls, recording] = await Promise.all([
+      call.callerPhone === null
+        ? []
+        : db.call.findMany({
+            where: { callerPhone: call.callerPhone, id: { not: call.id } },
+            orderBy: [{ occurredAt: "desc" }, { id: "asc" }],
+            take: OTHER_CALLS_FROM_NUMBER,
+            select: { conversationId: true, occurredAt: true, emergencyType: true, severity: true, status: true },
+          }),
+      db.callRecording.findUnique({ where: { conversationId }, select: { contentType: true, sizeBytes: true } }),
+    ]);
+    return toCallDetail(call, { history: call.history, otherCalls, recording });
+  });
 }

@@ -1,5 +1,6 @@
 import { invalidParameter } from "../domain-error";
 import { parseQueryParameters, type QueryValues } from "../query-parameters";
+import { normalisePhone } from "../webhook/sanitise";
 import {
   type CallStatus,
   type FilterEcho,
@@ -16,6 +17,8 @@ export interface CallFilters {
   status?: CallStatus;
   simulation?: boolean;
   tableName?: string;
+  /** Normalised as stored numbers are. */
+  callerPhone?: string;
   /** Case-insensitive substring, taken literally. */
   location?: string;
   /** Unix seconds, inclusive bounds on the record's `timestamp`. */
@@ -88,6 +91,9 @@ export function listQueryFrom(values: ListQueryValues): ListQuery {
   const { table_name: tableName, start_date: startDate, end_date: endDate } = values;
   const limit = values.limit!;
   const offset = values.offset!;
+  // A `+` the client did not encode arrives as a space.
+  const callerPhoneText = values.caller_phone?.replace(/^ (?=\d)/, "+");
+  const callerPhone = callerPhoneText === undefined ? undefined : (normalisePhone(callerPhoneText) ?? undefined);
 
   const from = startDate === undefined ? undefined : (parseDateBound(startDate, "start") ?? fail("start_date"));
   const to = endDate === undefined ? undefined : (parseDateBound(endDate, "end") ?? fail("end_date"));
@@ -105,6 +111,7 @@ export function listQueryFrom(values: ListQueryValues): ListQuery {
     simulation: simulation ?? null,
   };
   if (tableName !== undefined) echo.table_name = tableName;
+  if (callerPhone !== undefined) echo.caller_phone = callerPhone;
 
   return {
     limit,
@@ -116,6 +123,7 @@ export function listQueryFrom(values: ListQueryValues): ListQuery {
       status,
       simulation,
       tableName,
+      callerPhone,
       location,
       fromSeconds: from?.seconds,
       toSeconds: to?.seconds,

@@ -19,12 +19,19 @@ function equalityConditions(filters: CallFilters): Prisma.Sql[] {
   return conditions;
 }
 
+/** Filters call_counts cannot answer: the matching rows are counted through their indexes. */
 function needsRowScan(filters: CallFilters): boolean {
-  return filters.location !== undefined || filters.fromSeconds !== undefined || filters.toSeconds !== undefined;
+  return (
+    filters.location !== undefined ||
+    filters.fromSeconds !== undefined ||
+    filters.toSeconds !== undefined ||
+    filters.callerPhone !== undefined
+  );
 }
 
 function callConditions(filters: CallFilters): Prisma.Sql[] {
   const conditions = equalityConditions(filters);
+  if (filters.callerPhone !== undefined) conditions.push(Prisma.sql`caller_phone = ${filters.callerPhone}`);
   // `timestamp` is whole seconds: timestamp >= s <=> occurred_at >= s; timestamp <= s <=> occurred_at < s + 1.
   if (filters.fromSeconds !== undefined) {
     conditions.push(Prisma.sql`occurred_at >= ${new Date(filters.fromSeconds * 1000)}`);

@@ -26,6 +26,7 @@ export const LISTED_COLUMNS = {
   area: "area",
   callerPhone: "caller_phone",
   description: "description",
+  failureReason: "failure_reason",
 } as const satisfies Partial<Record<keyof Call, string>>;
 
 export type ListedCall = Pick<Call, keyof typeof LISTED_COLUMNS>;
@@ -60,16 +61,38 @@ export function toCallRecord(call: ListedCall): CallRecord {
   if (call.area !== null) record.area = call.area;
   if (call.callerPhone !== null) record.caller_phone = call.callerPhone;
   if (call.description !== null) record.description = call.description;
+  if (call.failureReason !== null) record.failure_reason = call.failureReason as CallRecord["failure_reason"];
   return record;
 }
 
-export function toCallDetail(call: Call & { history: CallStatusChange[] }): CallDetail {
+export interface CallDetailParts {
+  history: CallStatusChange[];
+  otherCalls: Pick<Call, "conversationId" | "occurredAt" | "emergencyType" | "severity" | "status">[];
+  recording: { contentType: string; sizeBytes: bigint } | null;
+}
+
+/** Where the dashboard plays a call's recording. */
+export const recordingPath = (conversationId: string) => `/api/calls/${encodeURIComponent(conversationId)}/recording`;
+
+export function toCallDetail(call: Call, parts: CallDetailParts): CallDetail {
   const detail: CallDetail = {
     ...toCallRecord(call),
-    history: call.history.map((change) => ({
+    history: parts.history.map((change) => ({
       status: change.status as CallStatus,
       changed_at: change.changedAt.toISOString(),
     })),
+    other_calls_from_number: parts.otherCalls.map((other) => ({
+      conversation_id: other.conversationId,
+      timestamp: Math.floor(other.occurredAt.getTime() / 1000),
+      emergency_type: other.emergencyType,
+      severity: other.severity,
+      status: other.status as CallStatus,
+    })),
+    recording: parts.recording && {
+      url: recordingPath(call.conversationId),
+      content_type: parts.recording.contentType,
+      size_bytes: Number(parts.recording.sizeBytes),
+    },
   };
   if (call.simulatedRecord !== null && typeof call.simulatedRecord === "object" && !Array.isArray(call.simulatedRecord)) {
     detail.simulated_record = call.simulatedRecord as Record<string, unknown>;

@@ -68,6 +68,13 @@ export const listQueryParameters = {
     label: "Invalid parameter",
     message: "simulation must be true or false",
   }),
+  caller_phone: queryParameter({
+    schema: z.string().max(64),
+    description:
+      "The caller's number, matched after the same normalisation as stored numbers (E.164 where possible): `+16155550123`, `(615) 555-0123` and `16155550123` find the same calls.",
+    label: "Invalid parameter",
+    message: "caller_phone must be at most 64 characters",
+  }),
   table_name: queryParameter({
     schema: z.string().regex(TABLE_NAME_PATTERN),
     description: "Exact call-store table (`calls` for voice-agent calls, the simulation's table_name otherwise).",
@@ -118,8 +125,15 @@ export const callRecordSchema = z
     table_name: z.string().meta({ description: "Call-store table; `calls` for voice-agent calls" }),
     call_id: z.string().optional().meta({ description: "Simulated calls only" }),
     area: z.string().optional().meta({ description: "Simulated calls only" }),
-    caller_phone: z.string().optional().meta({ description: "Simulated calls only" }),
+    caller_phone: z
+      .string()
+      .optional()
+      .meta({ description: "The caller's number, E.164 where it could be normalised; absent for a web call" }),
     description: z.string().optional().meta({ description: "Simulated calls only" }),
+    failure_reason: z
+      .enum(["busy", "no-answer", "unknown"])
+      .optional()
+      .meta({ description: "Calls that never connected (status `failed`, from a call_initiation_failure event)" }),
   });
 
 export type CallRecord = z.infer<typeof callRecordSchema>;
@@ -133,6 +147,7 @@ const filterEchoSchema = z.object({
   location: z.string().nullable(),
   simulation: z.boolean().nullable(),
   table_name: z.string().optional().meta({ description: "Present only when the filter was given" }),
+  caller_phone: z.string().optional().meta({ description: "Present only when the filter was given, as normalised" }),
 });
 
 export type FilterEcho = z.infer<typeof filterEchoSchema>;
@@ -156,9 +171,30 @@ export const statusChangeSchema = z.object({
   changed_at: z.string().meta({ description: "ISO 8601 UTC" }),
 });
 
+/** Another call from the same number, as the call detail lists it. */
+export const relatedCallSchema = z.object({
+  conversation_id: z.string(),
+  timestamp: unixSeconds,
+  emergency_type: z.string(),
+  severity: z.string(),
+  status: statusSchema,
+});
+
+export const recordingLinkSchema = z.object({
+  url: z.string().meta({ description: "GET it (with the same credentials) for audio/mpeg; supports Range requests" }),
+  content_type: z.string(),
+  size_bytes: z.int(),
+});
+
 export const callDetailSchema = callRecordSchema
   .extend({
     history: z.array(statusChangeSchema).meta({ description: "Every status, oldest first, the creation included" }),
+    other_calls_from_number: z
+      .array(relatedCallSchema)
+      .meta({ description: "Up to 20 other calls from the same caller_phone, newest first; empty without a number" }),
+    recording: recordingLinkSchema
+      .nullable()
+      .meta({ description: "The call's recording (post_call_audio), null when none has arrived" }),
     simulated_record: z
       .record(z.string(), z.unknown())
       .optional()

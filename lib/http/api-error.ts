@@ -3,8 +3,8 @@ import { DomainError, type DomainErrorCode } from "../domain-error";
 /** Codes only the HTTP layer raises: they concern the request as HTTP, not the domain. */
 export type HttpErrorCode =
   | "UNSUPPORTED_MEDIA_TYPE"
-  | "PAYLOAD_TOO_LARGE"
   | "METHOD_NOT_ALLOWED"
+  | "RANGE_NOT_SATISFIABLE"
   | "RATE_LIMITED"
   | "SERVICE_UNAVAILABLE"
   | "INTERNAL_ERROR";
@@ -29,6 +29,7 @@ export const errorStatus: Record<ErrorCode, HttpMapping> = {
   METHOD_NOT_ALLOWED: { status: 405, label: "Method not allowed" },
   INVALID_TRANSITION: { status: 409, label: "Invalid transition" },
   PAYLOAD_TOO_LARGE: { status: 413, label: "Payload too large" },
+  RANGE_NOT_SATISFIABLE: { status: 416, label: "Range not satisfiable" },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, label: "Unsupported media type" },
   RATE_LIMITED: { status: 429, label: "Rate limit exceeded" },
   STORAGE_ERROR: { status: 500, label: "Storage error" },

@@ -11,12 +11,33 @@ export function requireJsonContentType(request: Request): void {
   }
 }
 
+const tooLarge = (maxBytes: number) => new ApiError("PAYLOAD_TOO_LARGE", `Request body exceeds ${maxBytes} bytes`);
+
+/**
+ * The body as it streams in, for a reader that keeps its own limits (see readBodyBytes); a
+ * declared Content-Length over `maxBytes` is refused before any of it is read.
+ */
+export async function* bodyChunks(request: Request, maxBytes: number): AsyncGenerator<Uint8Array> {
+  const declared = Number(request.headers.get("content-length"));
+  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
+  if (!request.body) return;
+  const reader = request.body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield value;
+    }
+  } finally {
+    // Stopped early (a limit, a bad signature): stop receiving the rest.
+    await reader.cancel().catch(() => undefined);
+  }
+}
+
 /** The raw body bytes as received, read as a stream so an oversized body is refused early. */
 export async function readBodyBytes(request: Request, maxBytes = DEFAULT_MAX_BODY_BYTES): Promise<Buffer> {
-  const tooLarge = () =>
-    new ApiError("PAYLOAD_TOO_LARGE", `Request body exceeds ${maxBytes} bytes`);
   const declared = Number(request.headers.get("content-length"));
-  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
+  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
   if (!request.body) return Buffer.alloc(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -27,7 +48,7 @@ export async function readBodyBytes(request: Request, maxBytes = DEFAULT_MAX_BOD
     received += value.byteLength;
     if (received > maxBytes) {
       await reader.cancel();
-      throw tooLarge();
+      throw tooLarge(maxBytes);
     }
     chunks.push(value);
   }

@@ -5,7 +5,7 @@ import { healthQueryParameters, healthReportSchema } from "../health/report";
 import type { RateLimitPolicy } from "../rate-limit";
 import { parseSimulateRequest, simulateRequestSchema } from "../simulation/request";
 import { simulationResultSchema } from "../simulation/result";
-import { callEventSchema, webhookAnswerSchema } from "../webhook/payload";
+import { webhookAnswerSchema, webhookEventSchema } from "../webhook/payload";
 import { type Endpoint, jsonBody, type Method, rawBody } from "./endpoint";
 
 /**
@@ -71,6 +71,31 @@ export const endpoints = {
     },
   },
 
+  recording: {
+    path: "/api/calls/:id/recording",
+    errorFormat: "calls",
+    // An <audio> element fetches a recording in a few range requests: the calls budget.
+    protection: { apiKey: true, rateLimit: rateLimitPolicies.calls },
+    params: z.object({
+      id: z.string().meta({ description: "The call's conversation_id, URL-encoded." }),
+    }),
+    methods: {
+      GET: {
+        operationId: "getCallRecording",
+        summary: "The call's recording (from a post_call_audio event) as audio/mpeg",
+        description:
+          "Streamed from object storage. `Range: bytes=a-b`, `bytes=a-` and `bytes=-n` answer 206 with Content-Range; " +
+          "several ranges or other units answer the whole recording.",
+        headers: { range: { description: "`bytes=a-b`, `bytes=a-` or `bytes=-n`", required: false } },
+        responses: {
+          200: { description: "The whole recording", contentType: "audio/mpeg", body: { schema: z.string().meta({ format: "binary" }) } },
+          206: { description: "The range asked for", contentType: "audio/mpeg", body: { schema: z.string().meta({ format: "binary" }) } },
+        },
+        errors: ["NOT_FOUND", "RANGE_NOT_SATISFIABLE", "DATABASE_ERROR"],
+      },
+    },
+  },
+
   simulate: {
     path: "/api/simulate",
     errorFormat: "simulation",
@@ -103,14 +128,15 @@ export const endpoints = {
           },
         },
         body: rawBody(
-          { name: "WebhookEvent", schema: callEventSchema },
+          { name: "WebhookEvent", schema: webhookEventSchema },
           "The signature covers the raw bytes: lib/intake reads and validates the body itself (lib/webhook/payload.ts).",
         ),
         responses: {
           200: {
             description:
-              "Received (or ignored when the type is not post_call_transcription). Also when the database is down: " +
-              "the archived payload is recorded once it is back (docs/webhook.md).",
+              "Stored: a call (post_call_transcription), a failed call (call_initiation_failure), a recording " +
+              "(post_call_audio); any other type is archived and answered `Event ignored`. A 5xx is never for the content. " +
+              "Also 200 while the database is down: the archived payload is recorded once it is back (docs/webhook.md).",
             body: { name: "WebhookResponse", schema: webhookAnswerSchema },
           },
         },

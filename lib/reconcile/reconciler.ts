@@ -104,9 +104,11 @@ async function recordOne(group: PendingMarker[], store: ObjectStore, onChanged: 
     await ingestPayload(raw, payloadKey, { onCallsChanged: onChanged });
   } catch (error) {
     if (isDatabaseUnavailable(error)) throw new DatabaseGone();
+    // A store that failed (a recording not written) is worth another pass; the error ends this one.
+    if (!(error instanceof DomainError) || error.code === "STORAGE_ERROR") throw error;
     // Recorded, but not geocoded, or content no longer accepted: retrying cannot help, and the
     // payload stays archived under its key.
-    const code = error instanceof DomainError ? error.code : "INTERNAL_ERROR";
+    const code = error.code;
     log.error({ payloadKey, code, err: error }, "pending payload could not be fully recorded; marker removed");
   }
   for (const marker of group) await store.delete(marker.key);

@@ -4,7 +4,7 @@ import { LocalObjectStore } from "./local";
 import type { ObjectStore } from "./object-store";
 import { VercelBlobObjectStore } from "./vercel-blob";
 
-export type { ObjectStore } from "./object-store";
+export type { ByteRange, ObjectBody, ObjectStore } from "./object-store";
 
 let store: ObjectStore | undefined;
 

@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { constants } from "node:fs";
-import { access, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { constants, createReadStream } from "node:fs";
+import { access, mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { ObjectStore } from "./object-store";
+import { Readable } from "node:stream";
+import type { ByteRange, ObjectBody, ObjectStore } from "./object-store";
 
 /** Objects as files under one directory, with the same key layout as the blob store. */
 export class LocalObjectStore implements ObjectStore {
@@ -19,7 +20,7 @@ export class LocalObjectStore implements ObjectStore {
     return target;
   }
 
-  async put(key: string, body: string): Promise<void> {
+  async put(key: string, body: ObjectBody): Promise<void> {
     const target = this.pathFor(key);
     await mkdir(path.dirname(target), { recursive: true });
     // Write beside, then rename: a reader never sees half a payload, even after a crash.
@@ -60,6 +61,17 @@ export class LocalObjectStore implements ObjectStore {
 
   async delete(key: string): Promise<void> {
     await rm(this.pathFor(key), { force: true });
+  }
+
+  async readRange(key: string, range: ByteRange): Promise<ReadableStream<Uint8Array> | undefined> {
+    const target = this.pathFor(key);
+    try {
+      await stat(target);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+      throw error;
+    }
+    return Readable.toWeb(createReadStream(target, range)) as ReadableStream<Uint8Array>;
   }
 
   /** The root exists (created on first use, as put would) and this process may write in it. */

@@ -1,8 +1,10 @@
 import { BlobNotFoundError, del, head, list, put } from "@vercel/blob";
-import type { ObjectStore } from "./object-store";
+import type { ByteRange, ObjectBody, ObjectStore } from "./object-store";
 
 /** Every call to the blob API answers (or fails) within this, so a request stays under 30 s. */
 const BLOB_TIMEOUT_MS = 10_000;
+/** A streamed body (a recording, up to 64 MB) gets longer to go up. */
+const BLOB_STREAM_TIMEOUT_MS = 120_000;
 /** Never written: outside the `calls/` layout. */
 const AVAILABILITY_PROBE_KEY = ".health/availability-probe";
 
@@ -16,18 +18,19 @@ export class VercelBlobObjectStore implements ObjectStore {
 
   constructor(private readonly token: string) {}
 
-  async put(key: string, body: string, contentType: string): Promise<void> {
+  async put(key: string, body: ObjectBody, contentType: string): Promise<void> {
     await put(key, body, {
       access: "private",
       addRandomSuffix: false,
       allowOverwrite: true,
       contentType,
       token: this.token,
-      abortSignal: AbortSignal.timeout(BLOB_TIMEOUT_MS),
+      abortSignal: AbortSignal.timeout(typeof body === "string" || Buffer.isBuffer(body) ? BLOB_TIMEOUT_MS : BLOB_STREAM_TIMEOUT_MS),
     });
   }
 
-  async get(key: string): Promise<Buffer | undefined> {
+  /** The blob's response (a range of it when asked), or undefined when there is none. */
+  private async fetchObject(key: string, headers: Record<string, string> = {}): Promise<Response | undefined> {
     let url: string;
     try {
       ({ url } = await head(key, { token: this.token, abortSignal: AbortSignal.timeout(BLOB_TIMEOUT_MS) }));
@@ -37,12 +40,22 @@ export class VercelBlobObjectStore implements ObjectStore {
     }
     // The SDK's get() only accepts Vercel hosts; a private blob is read with the token.
     const response = await fetch(url, {
-      headers: { authorization: `Bearer ${this.token}` },
+      headers: { authorization: `Bearer ${this.token}`, ...headers },
       signal: AbortSignal.timeout(BLOB_TIMEOUT_MS),
     });
     if (response.status === 404) return undefined;
     if (!response.ok) throw new Error(`Blob read failed with status ${response.status}`);
-    return Buffer.from(await response.arrayBuffer());
+    return response;
+  }
+
+  async get(key: string): Promise<Buffer | undefined> {
+    const response = await this.fetchObject(key);
+    return response && Buffer.from(await response.arrayBuffer());
+  }
+
+  async readRange(key: string, range: ByteRange): Promise<ReadableStream<Uint8Array> | undefined> {
+    const response = await this.fetchObject(key, { range: `bytes=${range.start}-${range.end}` });
+    return response?.body ?? undefined;
   }
 
   async list(folder: string): Promise<string[]> {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { DomainError } from "../domain-error";
-import { type Severity, severityOrFallback } from "../vocabulary";
+import { EMERGENCY_TYPES, type Severity, severityOrFallback } from "../vocabulary";
+import { cleanText, INT4_MAX, integerInColumn, normaliseIdentifier, normalisePhone, TEXT_LIMITS } from "./sanitise";
 
 /**
  * The post-call event as the spec describes it, and as the real platform (ElevenLabs) sends it:
@@ -9,19 +10,23 @@ import { type Severity, severityOrFallback } from "../vocabulary";
  * here, kept in the archived payload).
  */
 export const CALL_EVENT_TYPE = "post_call_transcription";
+export const AUDIO_EVENT_TYPE = "post_call_audio";
+export const FAILURE_EVENT_TYPE = "call_initiation_failure";
 
 const unixSeconds = z.number().int().min(0).max(253_402_300_799);
-const optionalNumber = z.number().nullish();
+// Optional numbers the record can do without: a wrong type is no value (docs/webhook.md).
+const optionalNumber = z.number().nullish().catch(null);
+const optionalText = z.string().nullish().catch(null);
 
 // Used in object-store keys and URLs: no slashes, no dot-only names.
 const conversationId = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,199}$/);
 
 const transcriptItem = z.object({
-  speaker: z.string().nullish(),
-  text: z.string().nullish(),
+  speaker: optionalText,
+  text: optionalText,
   timestamp: optionalNumber,
-  role: z.string().nullish(),
-  message: z.string().nullish(),
+  role: optionalText,
+  message: optionalText,
   time_in_call_secs: optionalNumber,
 });
 
@@ -41,19 +46,86 @@ export const callEventSchema = z.object({
     metadata: z
       .object({
         call_duration_secs: optionalNumber,
-        start_time_unix_secs: unixSeconds.nullish(),
+        start_time_unix_secs: optionalNumber,
+        phone_call: z
+          .object({ external_number: optionalText })
+          .nullish()
+          .catch(null)
+          .meta({ description: "Phone calls only; `external_number` is the caller" }),
       })
       .nullish(),
+    conversation_initiation_client_data: z
+      .object({
+        dynamic_variables: z.object({ system__caller_id: optionalText }).nullish().catch(null),
+      })
+      .nullish()
+      .catch(null),
   }),
 });
 
-export type CallEvent = z.infer<typeof callEventSchema>;
+/** The recording of a conversation: the whole call as base64 MP3. */
+export const audioEventSchema = z.object({
+  type: z.literal(AUDIO_EVENT_TYPE),
+  event_timestamp: unixSeconds,
+  data: z.object({
+    conversation_id: conversationId,
+    agent_id: optionalText,
+    full_audio: z.string().meta({ description: "The whole call, base64-encoded MP3" }),
+  }),
+});
+
+/** An outbound call that never connected. */
+export const failureEventSchema = z.object({
+  type: z.literal(FAILURE_EVENT_TYPE),
+  event_timestamp: unixSeconds,
+  data: z.object({
+    conversation_id: conversationId,
+    agent_id: optionalText,
+    failure_reason: optionalText.meta({ description: "busy, no-answer or unknown" }),
+    metadata: z
+      .object({
+        type: optionalText.meta({ description: "twilio or sip" }),
+        body: z.record(z.string(), z.unknown()).nullish().catch(null).meta({
+          description: "The telephony provider's own fields",
+        }),
+      })
+      .nullish()
+      .catch(null),
+  }),
+});
+
+export type AudioEvent = z.infer<typeof audioEventSchema>;
+export type FailureEvent = z.infer<typeof failureEventSchema>;
+
+/**
+ * The call event as the intake parses it: transcript items are only counted and timed, so they
+ * are not validated one by one (a 5 MB body holds 100,000 turns; zod took 100-400 ms for them).
+ */
+const callEventIntakeSchema = callEventSchema.extend({
+  data: callEventSchema.shape.data.extend({ transcript: z.array(z.unknown()) }),
+});
+
+export type CallEvent = z.infer<typeof callEventIntakeSchema>;
 
 /** The webhook's 200 body: a stored call, or an event of another type archived without a record. */
 export const webhookAnswerSchema = z.object({
   status: z.literal("success"),
   message: z.enum(["Webhook received", "Event ignored"]),
 });
+
+/** Any other event type: archived as received and acknowledged. */
+export const otherEventSchema = z
+  .object({
+    type: z.string().min(1),
+    event_timestamp: unixSeconds.optional(),
+    data: z.object({ conversation_id: conversationId.optional() }).optional(),
+  })
+  .meta({ description: "An event type this service does not know yet" });
+
+/** Every form the webhook takes, as documented (lib/intake reads and validates the raw body). */
+export const webhookEventSchema = z
+  .union([callEventSchema, audioEventSchema, failureEventSchema, otherEventSchema])
+  .meta({ description: "One of the platform's post-call events; any other `type` is archived and acknowledged" });
 
 const envelopeSchema = z.object({
   type: z.string().min(1),
@@ -72,26 +144,38 @@ function fieldPaths(error: z.ZodError): string[] {
 
 export type ParsedEvent =
   | { kind: "call"; event: CallEvent }
+  | { kind: "audio"; event: AudioEvent }
+  | { kind: "failure"; event: FailureEvent }
   | { kind: "other"; type: string; eventTimestamp?: number; conversationId?: string };
 
-/** Sorts a parsed JSON body into a call event or another event type; 400 MISSING_FIELDS otherwise. */
+const knownEvents = {
+  [CALL_EVENT_TYPE]: { kind: "call", schema: callEventIntakeSchema },
+  [AUDIO_EVENT_TYPE]: { kind: "audio", schema: audioEventSchema },
+  [FAILURE_EVENT_TYPE]: { kind: "failure", schema: failureEventSchema },
+} as const;
+
+const isKnownType = (type: string): type is keyof typeof knownEvents => Object.hasOwn(knownEvents, type);
+
+/** Sorts a parsed JSON body into one of the known event types, or another one; 400 MISSING_FIELDS otherwise. */
 export function parseEvent(body: unknown): ParsedEvent {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     throw missingFields(["type", "event_timestamp", "data"]);
   }
   const envelope = envelopeSchema.safeParse(body);
   if (!envelope.success) throw missingFields(fieldPaths(envelope.error));
-  if (envelope.data.type !== CALL_EVENT_TYPE) {
+  const { type } = envelope.data;
+  if (!isKnownType(type)) {
     return {
       kind: "other",
-      type: envelope.data.type,
+      type,
       eventTimestamp: envelope.data.event_timestamp,
       conversationId: envelope.data.data?.conversation_id,
     };
   }
-  const event = callEventSchema.safeParse(body);
+  const { kind, schema } = knownEvents[type];
+  const event = schema.safeParse(body);
   if (!event.success) throw missingFields(fieldPaths(event.error));
-  return { kind: "call", event: event.data };
+  return { kind, event: event.data } as ParsedEvent;
 }
 
 /** `value` of a data_collection_results entry (`{value, rationale}`), or a bare value. */
@@ -101,21 +185,18 @@ function collected(results: Record<string, unknown>, key: string): unknown {
   return entry;
 }
 
-function collectedText(results: Record<string, unknown>, key: string): string {
+function collectedText(results: Record<string, unknown>, key: string, maxLength: number): string {
   const value = collected(results, key);
-  return typeof value === "string" ? value.trim() : "";
+  return typeof value === "string" ? cleanText(value.trim(), maxLength).trim() : "";
 }
 
 function collectedCoordinate(results: Record<string, unknown>, key: string, limit: number): number | null {
   const value = collected(results, key);
-  const number = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
+  const number = typeof value === "string" && value.trim() !== "" ? Number(value.slice(0, 64)) : value;
   return typeof number === "number" && Number.isFinite(number) && Math.abs(number) <= limit ? number : null;
 }
 
-/** Lower-case, spaces and hyphens to `_` (decisions.md). */
-export function normaliseIdentifier(value: string): string {
-  return value.trim().toLowerCase().replace(/[\s-]+/g, "_");
-}
+export { normaliseIdentifier };
 
 const severitySynonyms: Record<string, Severity> = {
   life_threatening: "critical",
@@ -138,7 +219,31 @@ export function normaliseSeverity(raw: string): Severity {
   return Object.hasOwn(severitySynonyms, value) ? severitySynonyms[value] : severityOrFallback(value);
 }
 
-/** The call record's fields, taken from a call event as decisions.md says. */
+/**
+ * A known emergency type as itself; any other value as its identifier reduced to letters,
+ * digits and `_`, at most 64 characters (the platform adds types without notice, and a
+ * dispatcher is better served by `chemical_spill` than by `unknown`); nothing left: `unknown`.
+ */
+export function normaliseEmergencyType(raw: string): string {
+  const value = normaliseIdentifier(raw);
+  if ((EMERGENCY_TYPES as readonly string[]).includes(value)) return value;
+  const reduced = value
+    .replace(/[^\p{L}\p{N}_]/gu, "")
+    .replace(/_+/g, "_")
+    .replace(/^_|_$/g, "");
+  return cleanText(reduced, TEXT_LIMITS.emergencyType) || "unknown";
+}
+
+export const FAILURE_REASONS = ["busy", "no-answer", "unknown"] as const;
+export type FailureReason = (typeof FAILURE_REASONS)[number];
+
+/** `busy`, `no-answer` (also written `no_answer`, `No Answer`), anything else `unknown`. */
+export function normaliseFailureReason(raw: string | null | undefined): FailureReason {
+  const value = normaliseIdentifier(raw ?? "").replaceAll("_", "-");
+  return (FAILURE_REASONS as readonly string[]).includes(value) ? (value as FailureReason) : "unknown";
+}
+
+/** The call record's fields, taken from a call event as docs/webhook.md says. */
 export interface WebhookCall {
   conversationId: string;
   agentId: string;
@@ -153,6 +258,9 @@ export interface WebhookCall {
   /** Both coordinates when the agent collected them, else null. */
   reported: { latitude: number; longitude: number } | null;
   status: "active" | "failed";
+  /** E.164 when it could be normalised; null for a web call. */
+  callerPhone: string | null;
+  failureReason: FailureReason | null;
 }
 
 /** A loop, not Math.max(...times): a 5 MB body can hold more turns than a call's arguments may. */
@@ -160,12 +268,21 @@ function transcriptSpanSecs(event: CallEvent): number | null {
   let earliest = Infinity;
   let latest = -Infinity;
   for (const item of event.data.transcript) {
-    const time = item.timestamp ?? item.time_in_call_secs;
+    if (item === null || typeof item !== "object") continue;
+    const { timestamp, time_in_call_secs: timeInCall } = item as { timestamp?: unknown; time_in_call_secs?: unknown };
+    const time = typeof timestamp === "number" ? timestamp : timeInCall;
     if (typeof time !== "number" || !Number.isFinite(time)) continue;
     earliest = Math.min(earliest, time);
     latest = Math.max(latest, time);
   }
   return latest >= earliest ? latest - earliest : null;
+}
+
+/** A Unix time the record can hold (year 0 to 9999), else null. */
+function unixTime(value: number | null | undefined): Date | null {
+  return typeof value === "number" && Number.isFinite(value) && value >= 0 && value <= 253_402_300_799
+    ? new Date(Math.floor(value) * 1000)
+    : null;
 }
 
 export function toWebhookCall(event: CallEvent): WebhookCall {
@@ -174,19 +291,56 @@ export function toWebhookCall(event: CallEvent): WebhookCall {
   const latitude = collectedCoordinate(results, "latitude", 90);
   const longitude = collectedCoordinate(results, "longitude", 180);
   const successful = data.analysis.call_successful;
-  const duration = data.metadata?.call_duration_secs ?? transcriptSpanSecs(event) ?? 0;
+  const duration =
+    integerInColumn(data.metadata?.call_duration_secs) ?? integerInColumn(transcriptSpanSecs(event)) ?? 0;
+  const rawEmergencyType = collected(results, "emergency_type");
+  const rawSeverity = collected(results, "severity");
   return {
     conversationId: data.conversation_id,
-    agentId: data.agent_id,
-    occurredAt: new Date((data.metadata?.start_time_unix_secs ?? event.event_timestamp) * 1000),
-    summary: data.analysis.transcript_summary,
+    agentId: cleanText(data.agent_id, TEXT_LIMITS.agentId),
+    occurredAt: unixTime(data.metadata?.start_time_unix_secs) ?? new Date(event.event_timestamp * 1000),
+    summary: cleanText(data.analysis.transcript_summary, TEXT_LIMITS.summary),
     callSuccessful: successful === true || successful === "success",
-    durationSecs: Math.max(0, Math.round(duration)),
-    transcriptLength: data.transcript.length,
-    emergencyType: normaliseIdentifier(collectedText(results, "emergency_type")) || "unknown",
-    severity: normaliseSeverity(collectedText(results, "severity")),
-    location: collectedText(results, "location"),
+    durationSecs: duration,
+    transcriptLength: Math.min(data.transcript.length, INT4_MAX),
+    emergencyType: typeof rawEmergencyType === "string" ? normaliseEmergencyType(rawEmergencyType) : "unknown",
+    severity: normaliseSeverity(typeof rawSeverity === "string" ? rawSeverity : ""),
+    location: collectedText(results, "location", TEXT_LIMITS.location),
     reported: latitude !== null && longitude !== null ? { latitude, longitude } : null,
     status: normaliseIdentifier(data.status) === "failed" ? "failed" : "active",
+    callerPhone:
+      normalisePhone(data.metadata?.phone_call?.external_number) ??
+      normalisePhone(data.conversation_initiation_client_data?.dynamic_variables?.system__caller_id),
+    failureReason: null,
+  };
+}
+
+/** Where the telephony provider's body may name the number that was called (Twilio, SIP). */
+const FAILURE_NUMBER_FIELDS = ["To", "to", "to_number", "called_number", "external_number"];
+
+/**
+ * A call that never connected: status `failed`, its reason, and the number that was called; no
+ * transcript, so no type (`unknown`), severity `moderate` and an empty location.
+ */
+export function toFailedCall(event: FailureEvent): WebhookCall {
+  const { data } = event;
+  const reason = normaliseFailureReason(data.failure_reason);
+  const body = data.metadata?.body ?? {};
+  const number = FAILURE_NUMBER_FIELDS.map((field) => normalisePhone(body[field])).find((value) => value !== null);
+  return {
+    conversationId: data.conversation_id,
+    agentId: cleanText(data.agent_id ?? "", TEXT_LIMITS.agentId),
+    occurredAt: new Date(event.event_timestamp * 1000),
+    summary: `Call could not be connected (${reason}).`,
+    callSuccessful: false,
+    durationSecs: 0,
+    transcriptLength: 0,
+    emergencyType: "unknown",
+    severity: "moderate",
+    location: "",
+    reported: null,
+    status: "failed",
+    callerPhone: number ?? null,
+    failureReason: reason,
   };
 }

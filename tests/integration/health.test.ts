@@ -22,6 +22,7 @@ function countingStore(inner: ObjectStore = getObjectStore()) {
     kind: inner.kind,
     put: (...args) => (calls.put++, inner.put(...args)),
     get: (key) => (calls.get++, inner.get(key)),
+    readRange: (key, range) => inner.readRange(key, range),
     checkAvailable: () => (calls.checkAvailable++, inner.checkAvailable()),
     list: (folder) => inner.list(folder),
     delete: (key) => inner.delete(key),

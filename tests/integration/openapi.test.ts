@@ -12,6 +12,7 @@ import { listQueryParameters } from "@/lib/calls/schema";
 import { errorBody } from "@/lib/http/respond";
 import { ApiError } from "@/lib/http/api-error";
 import { errorBodySchemas } from "@/lib/http/error-schemas";
+import { elevenLabsCallEvent } from "@/lib/webhook/sample-events";
 
 // The parsed document is inspected freely here; its shape is what the validator checks.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -57,6 +58,14 @@ describe("GET /api/openapi.json", () => {
     }
     check("CallsError", await (await listCalls(new Request("http://localhost/api/calls?limit=0"), undefined)).json());
     check("HealthReport", await (await health(new Request("http://localhost/api/health"), undefined)).json());
+    // The three event types the platform sends, in its own form.
+    check("WebhookEvent", elevenLabsCallEvent("conv_openapi"));
+    check("WebhookEvent", { type: "post_call_audio", event_timestamp: 1, data: { conversation_id: "c", agent_id: "a", full_audio: "SUQz" } });
+    check("WebhookEvent", {
+      type: "call_initiation_failure",
+      event_timestamp: 1,
+      data: { conversation_id: "c", agent_id: "a", failure_reason: "busy", metadata: { type: "sip", body: {} } },
+    });
     // And a wrong body is caught, so the checks above can fail.
     const validateList = ajv.compile(components.schemas.CallList);
     expect(validateList({ calls: [{ conversation_id: 1 }], pagination: {}, filters: {} })).toBe(false);

@@ -1,3 +1,4 @@
+import { Readable } from "node:stream";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { GET as health } from "@/app/api/health/route";
 import { POST } from "@/app/api/voiceagent-webhook/route";
@@ -60,6 +61,14 @@ function blobApi(objects: Map<string, { body: Buffer; contentType: string }>, st
     if (request.method === "GET" && request.url.pathname.startsWith("/blobs/")) {
       const object = objects.get(decodeURIComponent(request.url.pathname.slice("/blobs/".length)));
       if (!object) return sendJson(response, 404, { error: { code: "not_found", message: "Not found" } });
+      const range = /^bytes=(\d+)-(\d+)$/.exec(String(request.headers.range ?? ""));
+      if (range) {
+        const [start, end] = [Number(range[1]), Number(range[2])];
+        response
+          .writeHead(206, { "content-type": object.contentType, "content-range": `bytes ${start}-${end}/${object.body.length}` })
+          .end(object.body.subarray(start, end + 1));
+        return;
+      }
       response.writeHead(200, { "content-type": object.contentType }).end(object.body);
       return;
     }
@@ -145,6 +154,15 @@ describe("Vercel Blob object store (real @vercel/blob client, local stand-in API
     expect(objects.has(keys[0])).toBe(false);
     expect((await store.list("pending/")).length).toBe(1004);
     for (const key of [...objects.keys()]) if (key.startsWith("pending/")) objects.delete(key);
+  });
+
+  it("stores a recording from a stream and reads a range of it back", async () => {
+    const audio = Buffer.from(Array.from({ length: 50_000 }, (_, index) => index % 251));
+    await getObjectStore().put("calls/conv_blob_3/conv_blob_3_recording.mp3", Readable.from([audio.subarray(0, 20_000), audio.subarray(20_000)]), "audio/mpeg");
+    expect(objects.get("calls/conv_blob_3/conv_blob_3_recording.mp3")).toEqual({ body: audio, contentType: "audio/mpeg" });
+    const range = await getObjectStore().readRange("calls/conv_blob_3/conv_blob_3_recording.mp3", { start: 100, end: 199 });
+    expect(Buffer.from(await new Response(range).arrayBuffer()).equals(audio.subarray(100, 200))).toBe(true);
+    expect(await getObjectStore().readRange("calls/none/none_recording.mp3", { start: 0, end: 1 })).toBeUndefined();
   });
 
   it("answers undefined for a key it does not hold", async () => {

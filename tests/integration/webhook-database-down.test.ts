@@ -129,6 +129,7 @@ describe.skipIf(inject("testDatabase").kind !== "postgresql")("webhooks while Po
     const noMarkers: ObjectStore = {
       kind: "no-markers",
       get: (key) => store.get(key),
+      readRange: (key, range) => store.readRange(key, range),
       list: (folder) => store.list(folder),
       delete: (key) => store.delete(key),
       checkAvailable: () => store.checkAvailable(),

@@ -360,27 +360,27 @@ describe("records", () => {
     expect(await db.callStatusChange.count({ where: { call: { conversationId: event.data.conversation_id } } })).toBe(1);
   });
 
-  it("answers other event types with 200 Event ignored, archives them and stores no record", async () => {
-    const id = nextId("audio");
-    const event = { type: "post_call_audio", event_timestamp: 1_767_225_600, data: { conversation_id: id, full_audio: "AAAA" } };
+  it("answers unknown event types with 200 Event ignored, archives them and stores no record", async () => {
+    const id = nextId("rated");
+    const event = { type: "conversation_rated", event_timestamp: 1_767_225_600, data: { conversation_id: id, stars: 5 } };
     const result = await post(event, { secret: SECRET });
-    expect(result.body).toEqual({ status: "success", message: "Event ignored" });
+    expect(result).toEqual({ status: 200, body: { status: "success", message: "Event ignored" } });
     expect(await findCall(id)).toBeNull();
-    expect(await storedPayload(`events/post_call_audio/${id}_20260101_000000.json`)).toBe(JSON.stringify(event));
+    expect(await storedPayload(`events/conversation_rated/${id}_20260101_000000.json`)).toBe(JSON.stringify(event));
   });
 
   it("calls the listing-cache hook after each write", async () => {
     const calls: string[] = [];
     const event = specCallEvent(nextId("hook"));
     const rawBody = Buffer.from(JSON.stringify(event));
-    await receiveWebhook({ rawBody, signatureHeader: null }, { onCallsChanged: () => calls.push("changed") });
+    await receiveWebhook({ body: rawBody, signatureHeader: null }, { onCallsChanged: () => calls.push("changed") });
     // The record, then its coordinates.
     expect(calls).toEqual(["changed", "changed"]);
     calls.length = 0;
-    await receiveWebhook({ rawBody, signatureHeader: null }, { onCallsChanged: () => calls.push("changed") });
+    await receiveWebhook({ body: rawBody, signatureHeader: null }, { onCallsChanged: () => calls.push("changed") });
     expect(calls).toEqual(["changed"]);
     await expect(
-      receiveWebhook({ rawBody: Buffer.from("{}"), signatureHeader: null }, { onCallsChanged: () => calls.push("changed") }),
+      receiveWebhook({ body: Buffer.from("{}"), signatureHeader: null }, { onCallsChanged: () => calls.push("changed") }),
     ).rejects.toThrow(/Missing/);
     expect(calls).toEqual(["changed"]);
   });
@@ -396,6 +396,7 @@ describe("failures answer 500 and lose nothing once redelivered", () => {
       get: (key) => local.get(key),
       list: (folder) => local.list(folder),
       delete: (key) => local.delete(key),
+      readRange: (key, range) => local.readRange(key, range),
       checkAvailable: () => local.checkAvailable(),
       async put(key, body, type) {
         seenAtPut.push(await findCall(event.data.conversation_id));

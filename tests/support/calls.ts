@@ -77,6 +77,7 @@ export function makeCalls(count: number, seed = 1): CallInput[] {
       description: simulated ? "Smoke visible from the road" : null,
       simulatedRecord: simulated ? { call_id: callId, location: { address: location } } : null,
       payloadKey: simulated ? null : `calls/conv_${index}/payload.json`,
+      failureReason: null,
     });
   }
   return calls;

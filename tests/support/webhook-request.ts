@@ -9,8 +9,9 @@ export interface PostOptions {
 
 /** A request as the platform sends it, signed when a secret is given. */
 export function webhookRequest(body: unknown, options: PostOptions = {}): Request {
-  const raw = typeof body === "string" ? body : JSON.stringify(body);
+  // A Buffer goes as it is: bytes that are not valid UTF-8 included.
+  const raw = typeof body === "string" || Buffer.isBuffer(body) ? body : JSON.stringify(body);
   const headers: Record<string, string> = { "content-type": "application/json", ...options.headers };
   if (options.secret) headers["elevenlabs-signature"] = signatureHeader(options.secret, raw, options.signedAt);
-  return new Request("http://localhost/api/voiceagent-webhook", { method: "POST", headers, body: raw });
+  return new Request("http://localhost/api/voiceagent-webhook", { method: "POST", headers, body: raw as BodyInit });
 }

@@ -59,9 +59,9 @@ describe("webhook payload", () => {
   });
 
   it("sorts other event types out before validating call fields", () => {
-    expect(parseEvent({ type: "post_call_audio", data: { conversation_id: "c4" } })).toEqual({
+    expect(parseEvent({ type: "conversation_rated", data: { conversation_id: "c4" } })).toEqual({
       kind: "other",
-      type: "post_call_audio",
+      type: "conversation_rated",
       eventTimestamp: undefined,
       conversationId: "c4",
     });

@@ -1,6 +1,6 @@
-import { readBodyBytes, requireJsonContentType } from "@/lib/http/body";
+import { bodyChunks, requireJsonContentType } from "@/lib/http/body";
 import { apiRoute, json } from "@/lib/http/respond";
-import { receiveWebhook, WEBHOOK_MAX_BODY_BYTES } from "@/lib/intake";
+import { receiveWebhook, WEBHOOK_MAX_AUDIO_BODY_BYTES } from "@/lib/intake";
 import { signatureHeaderOf } from "@/lib/webhook/signature";
 
 export const dynamic = "force-dynamic";
@@ -8,7 +8,9 @@ export const dynamic = "force-dynamic";
 /** Post-call events from the voice-agent platform (see docs/webhook.md); the body is read raw, for the signature. */
 export const POST = apiRoute("webhook", "POST", async ({ request }) => {
   requireJsonContentType(request);
-  const rawBody = await readBodyBytes(request, WEBHOOK_MAX_BODY_BYTES);
-  const outcome = await receiveWebhook({ rawBody, signatureHeader: signatureHeaderOf(request.headers) });
+  const outcome = await receiveWebhook({
+    body: bodyChunks(request, WEBHOOK_MAX_AUDIO_BODY_BYTES),
+    signatureHeader: signatureHeaderOf(request.headers),
+  });
   return json({ status: "success", message: outcome.kind === "ignored" ? "Event ignored" : "Webhook received" });
 });
