@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -123,6 +124,33 @@ describe.skipIf(inject("testDatabase").kind !== "postgresql")("webhooks while Po
     await bringDatabaseBack();
     expect(await reconcilePending({ store })).toEqual({ ran: true, recorded: 2, remaining: 0 });
     expect(await creations(events.map((event) => event.data.conversation_id))).toHaveLength(2);
+  });
+
+  it("a failed call and a recording are deferred and recorded like a transcription", async () => {
+    const id = nextId("events");
+    const audio = randomBytes(3_000);
+    const events = [
+      specCallEvent(id),
+      {
+        type: "call_initiation_failure",
+        event_timestamp: 1_767_240_000,
+        data: { agent_id: "agent_911", conversation_id: nextId("failed"), failure_reason: "busy", metadata: { type: "twilio", body: { To: "+16155550188" } } },
+      },
+      { type: "post_call_audio", event_timestamp: 1_767_250_000, data: { agent_id: "agent_911", conversation_id: id, full_audio: audio.toString("base64") } },
+    ];
+    await takeDatabaseDown();
+    for (const event of events) expect((await post(event)).status).toBe(200);
+    expect(await countPending(store)).toBe(3);
+
+    await bringDatabaseBack();
+    expect(await reconcilePending({ store, concurrency: 1 })).toEqual({ ran: true, recorded: 3, remaining: 0 });
+    const db = await getDb();
+    expect(await db.call.findUnique({ where: { conversationId: events[1].data.conversation_id } })).toMatchObject({
+      status: "failed",
+      failureReason: "busy",
+    });
+    expect(await db.callRecording.findUnique({ where: { conversationId: id } })).toMatchObject({ sizeBytes: 3_000n });
+    expect((await store.get(`calls/${id}/${id}_recording.mp3`))!.equals(audio)).toBe(true);
   });
 
   it("object storage down as well: 500 STORAGE_ERROR, so the platform retries", async () => {
