@@ -1,7 +1,7 @@
 /**
- * Issue 14, the service riding out its dependencies, measured against a production build
- * (`npm start`) with a PostgreSQL cluster and a redis-server of the bench's own (never the
- * machine's shared ones, which other work uses):
+ * Issue 14, the service riding out its dependencies, measured against the production build
+ * (`npm run build` first; bench/production-server.ts) with a PostgreSQL cluster and a redis-server
+ * of the bench's own (never the machine's shared ones, which other work uses):
  *
  *   npx tsx bench/resilience.ts [--part all|postgres|redis] [--port 3195] [--webhooks 10000]
  *     [--rate 100] [--outage-s 60] [--phase-s 20]
@@ -19,8 +19,6 @@
  * TRUST_PROXY=1 and the bench is that proxy, spreading deliveries over documentation addresses.
  * Figures go to docs/performance.md ("Dependencies down").
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { createWriteStream } from "node:fs";
 import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
@@ -34,6 +32,7 @@ import { specCallEvent } from "../lib/webhook/sample-events";
 import { signatureHeader } from "../lib/webhook/signature";
 import { DisposableRedis } from "../tests/support/redis";
 import { PrivatePostgres } from "./private-postgres";
+import { type ProductionServer as Server, startProductionServer } from "./production-server";
 import { percentile } from "./stats";
 
 const { values } = parseArgs({
@@ -74,40 +73,6 @@ function summary(samples: Sample[]) {
   };
 }
 
-class Server {
-  private child: ChildProcess | undefined;
-  constructor(
-    readonly port: number,
-    private readonly env: NodeJS.ProcessEnv,
-    private readonly logFile: string,
-  ) {}
-
-  url(pathname: string): string {
-    return `http://127.0.0.1:${this.port}${pathname}`;
-  }
-
-  async start(): Promise<void> {
-    const log = createWriteStream(this.logFile);
-    this.child = spawn("npx", ["tsx", "scripts/start.ts"], { env: this.env, stdio: ["ignore", "pipe", "pipe"], detached: true });
-    this.child.stdout?.pipe(log);
-    this.child.stderr?.pipe(log);
-    for (let waited = 0; waited < 600_000; waited += 500) {
-      try {
-        if ((await fetch(this.url("/api/health"))).status === 200) return;
-      } catch {
-        // not listening yet
-      }
-      if (this.child.exitCode !== null) throw new Error(`server exited; see ${this.logFile}`);
-      await sleep(500);
-    }
-    throw new Error(`server did not become healthy; see ${this.logFile}`);
-  }
-
-  stop(): void {
-    if (this.child?.pid) process.kill(-this.child.pid, "SIGTERM");
-  }
-}
-
 async function timed(request: () => Promise<Response>): Promise<Sample> {
   const started = performance.now();
   try {
@@ -143,7 +108,7 @@ function deliveries(run: string, count: number): Delivery[] {
 
 function sendWebhook(server: Server, delivery: Delivery): Promise<Sample> {
   return timed(() =>
-    fetch(server.url("/api/voiceagent-webhook"), {
+    fetch(`${server.base}/api/voiceagent-webhook`, {
       method: "POST",
       headers: {
         "content-type": "application/json",
@@ -158,13 +123,13 @@ function sendWebhook(server: Server, delivery: Delivery): Promise<Sample> {
 
 function getListing(server: Server, client: string): Promise<Sample> {
   return timed(() =>
-    fetch(server.url("/api/calls?limit=50"), { headers: { "x-forwarded-for": client }, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }),
+    fetch(`${server.base}/api/calls?limit=50`, { headers: { "x-forwarded-for": client }, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }),
   );
 }
 
 async function backlog(server: Server): Promise<number | undefined> {
   try {
-    const body = (await (await fetch(server.url("/api/health"), { signal: AbortSignal.timeout(5_000) })).json()) as {
+    const body = (await (await fetch(`${server.base}/api/health`, { signal: AbortSignal.timeout(5_000) })).json()) as {
       backlog?: { pending?: number };
     };
     return body.backlog?.pending;
@@ -354,21 +319,7 @@ async function main(): Promise<void> {
   const postgres = new PrivatePostgres(path.join(work, "pg"), Number(values["pg-port"]));
   const redis = await DisposableRedis.start();
   const dataDir = path.join(work, "data");
-  const server = new Server(
-    Number(values.port),
-    {
-      ...process.env,
-      NODE_ENV: "production",
-      PORT: values.port,
-      DATABASE_URL: postgres.url,
-      REDIS_URL: redis.url,
-      DATA_DIR: dataDir,
-      TRUST_PROXY: "1",
-      VOICEAGENT_WEBHOOK_SECRET: SECRET,
-      LOG_LEVEL: "warn",
-    },
-    path.join(work, "server.log"),
-  );
+  let server: Server | undefined;
   const report: Record<string, unknown> = {};
   try {
     postgres.start();
@@ -376,15 +327,21 @@ async function main(): Promise<void> {
     await admin.connect();
     await admin.query("CREATE DATABASE bench");
     await admin.end();
-    await server.start();
-    console.error(`server up; logs in ${path.join(work, "server.log")}`);
+    server = await startProductionServer(Number(values.port), {
+      DATABASE_URL: postgres.url,
+      REDIS_URL: redis.url,
+      DATA_DIR: dataDir,
+      TRUST_PROXY: "1",
+      VOICEAGENT_WEBHOOK_SECRET: SECRET,
+    });
+    console.error("server up");
     if (values.part === "all" || values.part === "redis") report.redis = await redisPart(server, redis);
     if (values.part === "all" || values.part === "postgres") report.postgres = await postgresPart(server, postgres, path.join(dataDir, "blobs"));
     // Other work shares the machine: its load average says how much the figures suffered.
     report.loadAverage = loadavg().map((value) => Number(value.toFixed(1)));
     console.log(JSON.stringify(report, null, 2));
   } finally {
-    server.stop();
+    server?.stop();
     await sleep(2_000);
     if (postgres.isRunning()) postgres.stop();
     await redis.stop();

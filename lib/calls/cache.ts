@@ -13,7 +13,7 @@ import { getRedis, type RedisConnection, redisKey } from "../redis";
  * (every Redis call is bounded by REDIS_TIMEOUT_MS and its circuit breaker).
  */
 
-/** Seconds an entry lives (the spec: recent calls 5 min, filtered results 2 min, counts 10 min). */
+/** Seconds an entry lives (docs/interface.md: recent calls 5 min, filtered results 2 min, counts 10 min). */
 export const CACHE_TTL_SECONDS = { recent: 300, filtered: 120, count: 600 } as const;
 
 /** In-process entries are bounded by the records they hold, so memory stays small. */
