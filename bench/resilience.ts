@@ -130,9 +130,9 @@ function getListing(server: Server, client: string): Promise<Sample> {
 async function backlog(server: Server): Promise<number | undefined> {
   try {
     const body = (await (await fetch(`${server.base}/api/health`, { signal: AbortSignal.timeout(5_000) })).json()) as {
-      backlog?: { pending?: number };
+      checks?: { backlog?: { pending?: number } };
     };
-    return body.backlog?.pending;
+    return body.checks?.backlog?.pending;
   } catch {
     return undefined;
   }
@@ -333,6 +333,8 @@ async function main(): Promise<void> {
       DATA_DIR: dataDir,
       TRUST_PROXY: "1",
       VOICEAGENT_WEBHOOK_SECRET: SECRET,
+      // The backlog is read from health: a fresh count every second at most.
+      HEALTH_CHECK_INTERVAL_MS: "1000",
     });
     console.error("server up");
     if (values.part === "all" || values.part === "redis") report.redis = await redisPart(server, redis);
