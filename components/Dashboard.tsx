@@ -4,6 +4,7 @@ import dynamic from "next/dynamic";
 import { useCallback, useMemo, useState } from "react";
 import { SEVERITIES } from "@/lib/vocabulary";
 import { ApiRequestError, type CallRecord } from "./api";
+import { BacklogBanner } from "./BacklogBanner";
 import { SEVERITY_LABEL } from "./call-status";
 import type { MapCommand } from "./CallMap";
 import { CallQueue } from "./CallQueue";
@@ -98,6 +99,7 @@ function DashboardView({ tileUrl }: { tileUrl: string }) {
       <header className="top-bar">
         <h1>Mayday dispatch</h1>
         <LiveStatus mode={feed.mode} updatedAt={feed.updatedAt} error={error} />
+        <BacklogBanner />
       </header>
       <main className="dashboard">
         <section className="panel map-panel" aria-labelledby="map-title">

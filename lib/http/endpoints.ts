@@ -345,7 +345,8 @@ export const endpoints = {
           200: {
             description:
               "Stored: a call (post_call_transcription), a failed call (call_initiation_failure), a recording " +
-              "(post_call_audio); any other type is archived and answered `Event ignored`. A 5xx is never for the content.",
+              "(post_call_audio); any other type is archived and answered `Event ignored`. A 5xx is never for the content. " +
+              "Also 200 while the database is down: the archived payload is recorded once it is back (docs/webhook.md).",
             body: { name: "WebhookResponse", schema: webhookAnswerSchema },
           },
         },
@@ -356,7 +357,6 @@ export const endpoints = {
           "MISSING_FIELDS",
           "INVALID_SIGNATURE",
           "STORAGE_ERROR",
-          "DATABASE_ERROR",
           "GEOCODING_ERROR",
         ],
       },
