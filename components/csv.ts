@@ -1,3 +1,4 @@
+import { csvText } from "@/lib/csv";
 import type { CallRecord } from "./api";
 
 const COLUMNS: (keyof CallRecord)[] = [
@@ -6,17 +7,9 @@ const COLUMNS: (keyof CallRecord)[] = [
   "duration_secs", "summary",
 ];
 
-function cell(value: unknown): string {
-  if (value === null || value === undefined) return "";
-  const text = String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
 /** RFC 4180 CSV with a header row, one line per call. */
 export function callsToCsv(calls: CallRecord[]): string {
-  const lines = [COLUMNS.join(",")];
-  for (const call of calls) lines.push(COLUMNS.map((column) => cell(call[column])).join(","));
-  return lines.join("\r\n") + "\r\n";
+  return csvText(COLUMNS, calls.map((call) => COLUMNS.map((column) => call[column])));
 }
 
 export function downloadText(text: string, filename: string, type: string): void {

@@ -70,6 +70,8 @@ export const envSchema = z.object({
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(25_000).default(10_000),
   /** GET /api/health re-runs its readiness checks at most this often; 0: on every request. */
   HEALTH_CHECK_INTERVAL_MS: z.coerce.number().int().min(0).max(300_000).default(5_000),
+  /** The exercise scheduler releases due calls this often; 0: no scheduler in this process. */
+  EXERCISE_TICK_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
 }).refine((env) => !env.VOICEAGENT_REQUIRE_SIGNATURE || env.VOICEAGENT_WEBHOOK_SECRET !== undefined, {
   // Requiring signatures that cannot be checked would turn every call away.
   message: "is true but VOICEAGENT_WEBHOOK_SECRET is not set",

@@ -35,38 +35,57 @@ interface Row {
 
 class StoreUnavailable extends Error {}
 
-async function insertBatch(db: Db, tableName: string, rows: readonly Row[]): Promise<Set<string>> {
-  const column = <T>(value: (call: SimulatedCall) => T) => rows.map((row) => value(row.call));
-  const inserted = await db.$queryRaw<{ call_id: string }[]>`
+/** Prisma's client or an interactive transaction's: what the insert runs on. */
+export type SqlRunner = Pick<Db, "$queryRaw">;
+
+export interface SimulatedRow {
+  call: SimulatedCall;
+  /** The call's first status: "active", or "failed" for a call abandoned before an answer. */
+  status: "active" | "failed";
+}
+
+/**
+ * One multi-row INSERT of simulated calls and their creation in the status history; calls whose
+ * call_id or conversation_id is taken are skipped. Answers the stored calls' ids by call_id.
+ * Also used by lib/exercises to release an exercise's calls (with its id) inside its claim.
+ */
+export async function insertSimulatedRows(
+  db: SqlRunner,
+  tableName: string,
+  rows: readonly SimulatedRow[],
+  exerciseId: string | null = null,
+): Promise<Map<string, string>> {
+  const column = <T>(value: (row: SimulatedRow) => T) => rows.map(value);
+  const inserted = await db.$queryRaw<{ id: string; call_id: string }[]>`
     WITH inserted AS (
       INSERT INTO calls (
         id, conversation_id, call_id, occurred_at, created_at, updated_at, agent_id, summary,
         call_successful, duration_secs, transcript_length, emergency_type, location, latitude,
         longitude, geocode_source, severity, status, simulation, scenario, scenario_name,
-        table_name, area, caller_phone, description, simulated_record
+        table_name, area, caller_phone, description, simulated_record, exercise_id
       )
       SELECT r.id, r.call_id, r.call_id, r.created_at, r.created_at, r.created_at, 'simulator', r.summary,
         true, r.duration_secs, 0, r.emergency_type, r.address, r.latitude,
         r.longitude, 'simulated', r.severity, r.status, true, r.scenario, r.scenario_name,
-        ${tableName}, r.area, r.caller_phone, r.description, r.record::jsonb
+        ${tableName}, r.area, r.caller_phone, r.description, r.record::jsonb, ${exerciseId}
       FROM unnest(
         ${column(() => uuid7())}::text[],
-        ${column((call) => call.call_id)}::text[],
-        ${column((call) => call.created_at)}::timestamptz[],
-        ${column((call) => call.summary)}::text[],
-        ${column((call) => call.duration_secs)}::int[],
-        ${column((call) => call.emergency_type)}::text[],
-        ${column((call) => call.location.address)}::text[],
-        ${column((call) => Number(call.location.latitude))}::float8[],
-        ${column((call) => Number(call.location.longitude))}::float8[],
-        ${column((call) => call.severity)}::text[],
-        ${column((call) => call.status)}::text[],
-        ${column((call) => call.scenario)}::text[],
-        ${column((call) => call.scenario_name)}::text[],
-        ${column((call) => call.location.area)}::text[],
-        ${column((call) => call.caller_phone)}::text[],
-        ${column((call) => call.description)}::text[],
-        ${column((call) => JSON.stringify(call))}::text[]
+        ${column(({ call }) => call.call_id)}::text[],
+        ${column(({ call }) => call.created_at)}::timestamptz[],
+        ${column(({ call }) => call.summary)}::text[],
+        ${column(({ call }) => call.duration_secs)}::int[],
+        ${column(({ call }) => call.emergency_type)}::text[],
+        ${column(({ call }) => call.location.address)}::text[],
+        ${column(({ call }) => Number(call.location.latitude))}::float8[],
+        ${column(({ call }) => Number(call.location.longitude))}::float8[],
+        ${column(({ call }) => call.severity)}::text[],
+        ${column(({ status }) => status)}::text[],
+        ${column(({ call }) => call.scenario)}::text[],
+        ${column(({ call }) => call.scenario_name)}::text[],
+        ${column(({ call }) => call.location.area)}::text[],
+        ${column(({ call }) => call.caller_phone)}::text[],
+        ${column(({ call }) => call.description)}::text[],
+        ${column(({ call }) => JSON.stringify(call))}::text[]
       ) AS r(id, call_id, created_at, summary, duration_secs, emergency_type, address, latitude,
         longitude, severity, status, scenario, scenario_name, area, caller_phone, description, record)
       ON CONFLICT DO NOTHING
@@ -75,8 +94,17 @@ async function insertBatch(db: Db, tableName: string, rows: readonly Row[]): Pro
       INSERT INTO call_status_changes (call_id, from_status, status, changed_at, changed_by)
       SELECT id, NULL, status, created_at, 'simulator' FROM inserted
     )
-    SELECT call_id FROM inserted`;
-  return new Set(inserted.map((row) => row.call_id));
+    SELECT id, call_id FROM inserted`;
+  return new Map(inserted.map((row) => [row.call_id, row.id]));
+}
+
+async function insertBatch(db: Db, tableName: string, rows: readonly Row[]): Promise<Set<string>> {
+  const inserted = await insertSimulatedRows(
+    db,
+    tableName,
+    rows.map(({ call }) => ({ call, status: call.status })),
+  );
+  return new Set(inserted.keys());
 }
 
 async function reachable(db: Db): Promise<boolean> {
