@@ -1,5 +1,6 @@
 import { randomInt } from "node:crypto";
 import { bumpCallsVersion } from "../calls/cache";
+import type { Db } from "../db/client";
 import { log } from "../log";
 import { formatCallId, type SimulatedCall } from "../simulation/generate";
 import { insertSimulatedRows } from "../simulation/store";
@@ -34,8 +35,7 @@ interface DueCall {
 }
 
 /** Releases one batch of due calls at `now`; answers how many were released. */
-async function releaseBatch(now: Date): Promise<number> {
-  const db = await exerciseDb();
+async function releaseBatch(db: Db, now: Date): Promise<number> {
   return db.$transaction(
     async (tx) => {
       const due = await tx.$queryRaw<DueCall[]>`
@@ -91,12 +91,18 @@ async function releaseBatch(now: Date): Promise<number> {
   );
 }
 
+export interface SchedulerDeps extends Clock {
+  /** The database to release from: the process-wide client unless given (a second instance in tests). */
+  db?: Db;
+}
+
 /** Releases every call due at the clock's now; answers how many. */
-export async function releaseDueCalls(clock: Clock = {}): Promise<number> {
-  const now = nowOf(clock);
+export async function releaseDueCalls(deps: SchedulerDeps = {}): Promise<number> {
+  const db = deps.db ?? (await exerciseDb());
+  const now = nowOf(deps);
   let total = 0;
   for (;;) {
-    const released = await releaseBatch(now);
+    const released = await releaseBatch(db, now);
     total += released;
     if (released < CLAIM_LIMIT) break;
   }
@@ -111,7 +117,7 @@ export interface ExerciseScheduler {
 }
 
 /** Ticks every `intervalMs` (1 s) until stopped; a tick never overlaps the previous one. */
-export function startExerciseScheduler(options: Clock & { intervalMs?: number } = {}): ExerciseScheduler {
+export function startExerciseScheduler(options: SchedulerDeps & { intervalMs?: number } = {}): ExerciseScheduler {
   const intervalMs = options.intervalMs ?? 1000;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
