@@ -1,8 +1,5 @@
 import type { NextConfig } from "next";
-import { envSchema } from "./lib/config";
-import { securityHeaders } from "./lib/http/security-headers";
-
-const tileUrl = envSchema.shape.NEXT_PUBLIC_MAP_TILE_URL.parse(process.env.NEXT_PUBLIC_MAP_TILE_URL);
+import { deploymentSecurityHeaders } from "./lib/http/security-headers";
 
 const nextConfig: NextConfig = {
   // PGlite loads its WebAssembly and extension bundles from its own package directory at run time.
@@ -13,7 +10,7 @@ const nextConfig: NextConfig = {
   poweredByHeader: false,
   // Every response, pages and API alike (see lib/http/security-headers.ts).
   async headers() {
-    return [{ source: "/:path*", headers: securityHeaders(tileUrl, process.env.NODE_ENV === "development") }];
+    return [{ source: "/:path*", headers: deploymentSecurityHeaders(process.env.NODE_ENV === "development") }];
   },
 };
 

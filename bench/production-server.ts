@@ -1,4 +1,79 @@
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+/**
+ * The production server (.next/mayday-server.mjs, as `npm run start:production` runs it) on the
+ * existing build (`npm run build` first), on `port`, with the given environment (a bench's own
+ * database), in a process group of its own so that its memory and CPU can be read and the whole
+ * group stopped.
+ */
+export interface ProductionServer {
+  base: string;
+  /** Resident set size of the server's processes, in MiB. */
+  rssMiB(): number;
+  /** CPU time the server's processes have used so far (user + system), in seconds. */
+  cpuSeconds(): number;
+  stop(): void;
+}
+
+export async function startProductionServer(port: number, env: Record<string, string>): Promise<ProductionServer> {
+  const entry = path.join(process.cwd(), ".next", "mayday-server.mjs");
+  if (!existsSync(entry)) throw new Error("no production build: run `npm run build` first");
+  const child = spawn(process.execPath, [entry], {
+    env: {
+      ...process.env,
+      DATA_DIR: await mkdtemp(path.join(tmpdir(), "mayday-bench-")),
+      ...env,
+      NODE_ENV: "production",
+      PORT: String(port),
+      LOG_LEVEL: "warn",
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+    detached: true,
+  });
+  const group = child.pid!;
+  const server: ProductionServer = {
+    base: `http://localhost:${port}`,
+    rssMiB() {
+      const kib = execFileSync("ps", ["-o", "rss=", "-g", String(group)], { encoding: "utf8" })
+        .split("\n")
+        .reduce((sum, line) => sum + (Number(line.trim()) || 0), 0);
+      return kib / 1024;
+    },
+    cpuSeconds() {
+      const pids = execFileSync("ps", ["-o", "pid=", "-g", String(group)], { encoding: "utf8" }).split("\n").filter((pid) => pid.trim());
+      let ticks = 0;
+      for (const pid of pids) {
+        try {
+          // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+          const fields = readFileSync(`/proc/${pid.trim()}/stat`, "utf8").split(") ")[1].split(" ");
+          ticks += Number(fields[11]) + Number(fields[12]);
+        } catch {
+          // the process ended between ps and the read
+        }
+      }
+      return ticks / 100; // USER_HZ is 100 on Linux
+    },
+    stop() {
+      try {
+        process.kill(-group, "SIGTERM");
+      } catch {
+        // already gone
+      }
+    },
+  };
+  try {
+    await waitUntilAnswering(`${server.base}/api/openapi.json`, Date.now() + 60_000);
+  } catch (error) {
+    server.stop();
+    throw error;
+  }
+  return server;
+}
 
 /**
  * The production build on a fresh database (tests/e2e/serve.ts: `npm start`'s path) on `port`, for
@@ -12,21 +87,21 @@ export async function withProductionServer<T>(port: number, work: (base: string,
     detached: true,
   });
   try {
-    await waitForHealth(base, Date.now() + 300_000);
+    await waitUntilAnswering(`${base}/api/health`, Date.now() + 300_000);
     return await work(base, server.pid!);
   } finally {
     if (server.pid) process.kill(-server.pid, "SIGTERM");
   }
 }
 
-async function waitForHealth(base: string, deadline: number): Promise<void> {
+async function waitUntilAnswering(url: string, deadline: number): Promise<void> {
   while (Date.now() < deadline) {
     try {
-      if ((await fetch(`${base}/api/health`)).ok) return;
+      if ((await fetch(url)).ok) return;
     } catch {
       // not up yet
     }
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
-  throw new Error("the server did not become healthy in time");
+  throw new Error(`the server did not answer ${url} in time`);
 }

@@ -1,3 +1,4 @@
+import pg from "pg";
 import { parseConfig, resetConfigForTests } from "../lib/config";
 import { closeDb, migrateDatabase } from "../lib/db/client";
 import { admin, dropDatabase, withDatabase } from "../tests/setup/test-database";
@@ -19,4 +20,17 @@ export async function withScratchDatabase<T>(server: string, work: (url: string)
     await closeDb();
     await dropDatabase(server, name);
   }
+}
+
+/** withScratchDatabase with a PostgreSQL client connected to it (to seed and inspect), closed afterwards. */
+export async function withScratchClient<T>(server: string, work: (client: pg.Client, url: string) => Promise<T>): Promise<T> {
+  return withScratchDatabase(server, async (url) => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      return await work(client, url);
+    } finally {
+      await client.end().catch(() => {});
+    }
+  });
 }

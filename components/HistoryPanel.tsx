@@ -2,10 +2,9 @@
 
 import { useState, type FormEvent } from "react";
 import { EMERGENCY_TYPES, SEVERITIES, STATUSES } from "@/lib/vocabulary";
-import { ApiRequestError, listAllCalls, type CallFilters } from "./api";
+import { ApiRequestError, callsExportUrl, type CallFilters } from "./api";
 import { CallDetail } from "./CallDetail";
 import { humanize, STATUS_LABEL } from "./call-status";
-import { callsToCsv, downloadText } from "./csv";
 import { callSource, formatTime } from "./format";
 import { HourlyChart } from "./HourlyChart";
 import { SeverityBadge } from "./SeverityIcon";
@@ -13,8 +12,6 @@ import { StatusBadge } from "./StatusBadge";
 import { CHART_CAP, useChartCalls, useHistoryPage, type SortOrder } from "./use-calls";
 
 const PAGE_SIZE = 25;
-/** CSV export reads the filtered listing page by page, up to this many calls. */
-const EXPORT_CAP = 50_000;
 
 type Draft = Required<{ [K in keyof CallFilters]: string }>;
 const EMPTY: Draft = {
@@ -62,7 +59,6 @@ export function HistoryPanel({ onShowOnMap, liveComplete }: { onShowOnMap: (id: 
   const [page, setPage] = useState(0);
   const [sort, setSort] = useState<SortOrder>("desc");
   const [detailId, setDetailId] = useState<string | null>(null);
-  const [exporting, setExporting] = useState<string | null>(null);
   const listing = useHistoryPage(filters, page, PAGE_SIZE, sort);
   const chart = useChartCalls(filters, liveComplete);
 
@@ -83,17 +79,6 @@ export function HistoryPanel({ onShowOnMap, liveComplete }: { onShowOnMap: (id: 
     setFormError(null);
     setPage(0);
   };
-  const exportCsv = async () => {
-    setExporting("Exporting…");
-    try {
-      const { calls } = await listAllCalls(filters, EXPORT_CAP);
-      downloadText(callsToCsv(calls), `mayday-calls-${new Date().toISOString().slice(0, 19).replace(/:/g, "")}.csv`, "text/csv");
-      setExporting(`Exported ${calls.length.toLocaleString()} calls.`);
-    } catch (error) {
-      setExporting(`Export failed: ${error instanceof Error ? error.message : "unknown error"}`);
-    }
-  };
-
   const data = listing.data;
   const total = data?.pagination.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
@@ -105,8 +90,8 @@ export function HistoryPanel({ onShowOnMap, liveComplete }: { onShowOnMap: (id: 
       <header className="panel-head">
         <h2 id="history-title">History</h2>
         <div className="history-tools">
-          <button type="button" onClick={exportCsv} disabled={exporting === "Exporting…"}>Export CSV</button>
-          <span role="status" className="muted">{exporting}</span>
+          {/* The server streams the file (any number of calls); the session cookie goes with the link. */}
+          <a className="button" href={callsExportUrl(filters)} download>Export CSV</a>
         </div>
       </header>
 

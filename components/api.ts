@@ -1,6 +1,6 @@
 /**
- * The dashboard's only door to the server: typed calls to the public API (shapes from the service
- * spec and decisions). Client-side code only.
+ * The dashboard's only door to the server: typed calls to the public API (docs/interface.md).
+ * Client-side code only.
  */
 
 import type { CallDetail, CallList as CallsPage, CallRecord } from "@/lib/calls/schema";
@@ -76,6 +76,11 @@ function query(params: Record<string, string | number | undefined>): string {
 
 export function listCalls(filters: CallFilters, limit: number, offset: number): Promise<CallsPage> {
   return request(`/api/calls?${query({ ...filters, limit, offset })}`);
+}
+
+/** Every call matching `filters`, as a CSV file the server streams (GET /api/calls/export.csv). */
+export function callsExportUrl(filters: CallFilters): string {
+  return `/api/calls/export.csv?${query({ ...filters })}`;
 }
 
 export function getCall(id: string): Promise<CallDetail> {

@@ -9,7 +9,7 @@ export interface Region {
   bounds: Bounds;
 }
 
-/** Calls lie within ±0.02° of an area centre (the spec); the margin keeps them all in view. */
+/** Calls lie within ±0.02° of an area centre (docs/interface.md); the margin keeps them all in view. */
 const MARGIN = 0.03;
 
 function scenarioBounds(scenario: Scenario): Bounds {

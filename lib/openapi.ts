@@ -152,16 +152,17 @@ export function buildOpenApiDocument(): Record<string, unknown> {
 }
 
 interface ServedDocument {
-  body: string;
+  /** UTF-8, encoded once. */
+  body: Buffer;
   etag: string;
 }
 
 let served: ServedDocument | undefined;
 
-/** The document as served: serialised and hashed once, since the registry does not change at run time. */
+/** The document as served: serialised, encoded and hashed once, since the registry does not change at run time. */
 function servedDocument(): ServedDocument {
   if (!served) {
-    const body = JSON.stringify(buildOpenApiDocument());
+    const body = Buffer.from(JSON.stringify(buildOpenApiDocument()));
     served = { body, etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"` };
   }
   return served;
@@ -176,10 +177,22 @@ function matches(ifNoneMatch: string | null, etag: string): boolean {
   });
 }
 
-/** 200 with the document, or 304 when the client already holds it. */
-export function openApiResponse(request: Request): Response {
+export interface DocumentAnswer {
+  status: 200 | 304;
+  headers: Record<string, string>;
+  /** Absent for a 304. */
+  body?: Buffer;
+}
+
+/** 200 with the document, or 304 when If-None-Match names its ETag. */
+export function openApiAnswer(ifNoneMatch: string | null): DocumentAnswer {
   const { body, etag } = servedDocument();
   const headers = { etag, "cache-control": "no-cache" };
-  if (matches(request.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers });
-  return new Response(body, { headers: { ...headers, "content-type": "application/json; charset=utf-8" } });
+  if (matches(ifNoneMatch, etag)) return { status: 304, headers };
+  return { status: 200, headers: { ...headers, "content-type": "application/json; charset=utf-8" }, body };
+}
+
+export function openApiResponse(request: Request): Response {
+  const { status, headers, body } = openApiAnswer(request.headers.get("if-none-match"));
+  return new Response(body ? new Uint8Array(body) : null, { status, headers });
 }

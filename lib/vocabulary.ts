@@ -1,5 +1,5 @@
 /**
- * The enumerations of the interface (service-spec.md and decisions.md), defined once: the
+ * The enumerations of the interface (docs/interface.md), defined once: the
  * simulator, the webhook, the calls API and the dashboard all speak them. Pure data, safe for the
  * client bundle.
  */
@@ -21,7 +21,7 @@ export function severityOrFallback(value: string): Severity {
 export const STATUSES = ["active", "dispatched", "enroute", "resolved", "failed"] as const;
 export type CallStatus = (typeof STATUSES)[number];
 
-/** The spec's fourteen emergency types plus the three decisions.md named. */
+/** The seventeen emergency types of docs/interface.md: the scenarios' kinds and more. */
 export const EMERGENCY_TYPES = [
   "structure_fire",
   "evacuation_assistance",
@@ -43,5 +43,5 @@ export const EMERGENCY_TYPES = [
 ] as const;
 export type EmergencyType = (typeof EMERGENCY_TYPES)[number];
 
-/** `table_name` of a simulation (decisions.md). */
+/** `table_name` of a simulation (docs/interface.md). */
 export const TABLE_NAME_PATTERN = /^[A-Za-z0-9_.-]{3,255}$/;

@@ -4,10 +4,11 @@
  * dependencies only. It reads the .env files, checks the configuration, applies pending migrations
  * (creating the embedded database on first start), then serves.
  *
- * Next's request handler runs behind a plain Node server whose only job is to record the socket
- * peer in `x-forwarded-for` (see lib/http/client-address.ts). `next start` fills that header only
- * when the client did not send one, so a client could pick its own rate-limit key; here the peer
- * is always appended, exactly as a proxy hop would.
+ * Next's request handler runs behind a plain Node server that records the socket peer in
+ * `x-forwarded-for` (see lib/http/client-address.ts). `next start` fills that header only when the
+ * client did not send one, so a client could pick its own rate-limit key; here the peer is always
+ * appended, exactly as a proxy hop would. The server also answers GET /api/openapi.json itself
+ * (lib/http/before-next.ts): through Next each request costs about 5 ms of CPU.
  */
 import { createServer } from "node:http";
 // @next/env is CommonJS that Node cannot list named exports of: the compiled ES module takes its default.
@@ -15,6 +16,7 @@ import nextEnv from "@next/env";
 import next from "next";
 import { ConfigError, getConfig } from "../lib/config";
 import { migrateDatabase } from "../lib/db/client";
+import { answerBeforeNext } from "../lib/http/before-next";
 import { appendPeer } from "../lib/http/client-address";
 
 function oneLine(error: unknown): string {
@@ -38,6 +40,7 @@ async function serve(): Promise<void> {
   const handle = app.getRequestHandler();
   await app.prepare();
   const server = createServer((request, response) => {
+    if (answerBeforeNext(request, response)) return;
     request.headers["x-forwarded-for"] = appendPeer(request.headers["x-forwarded-for"], request.socket.remoteAddress);
     void handle(request, response);
   });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { getConfig } from "../config";
 import { DomainError, invalidParameter } from "../domain-error";
 import { isApiKey, SESSION_COOKIE, SESSION_MAX_AGE_SECONDS, sessionToken } from "./api-key";
 
@@ -20,9 +21,10 @@ function cookieHeader(value: string, maxAge: number, secure: boolean): string {
 
 /**
  * The dashboard hands over the API key once; it gets the session cookie back. Answers the
- * Set-Cookie value, or undefined when no key is configured (the API is open, nothing to keep).
+ * Set-Cookie value, or undefined when the server sets no API_KEY (the API is open, nothing to keep).
  */
-export function openSession(presentedKey: string, apiKey: string | undefined, secure: boolean): string | undefined {
+export function openSession(presentedKey: string, secure: boolean): string | undefined {
+  const apiKey = getConfig().API_KEY;
   if (apiKey === undefined) return undefined;
   if (!isApiKey(presentedKey, apiKey)) {
     throw new DomainError("UNAUTHORIZED", "The API key is not valid");

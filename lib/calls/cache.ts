@@ -11,7 +11,7 @@ import { getRedis, type RedisClient, redisKey } from "../redis";
  * instance sees every other instance's writes. When Redis fails, reads go to the database.
  */
 
-/** Seconds an entry lives (the spec: recent calls 5 min, filtered results 2 min, counts 10 min). */
+/** Seconds an entry lives (docs/interface.md: recent calls 5 min, filtered results 2 min, counts 10 min). */
 export const CACHE_TTL_SECONDS = { recent: 300, filtered: 120, count: 600 } as const;
 
 /** In-process entries are bounded by the records they hold, so memory stays small. */

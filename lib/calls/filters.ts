@@ -2,10 +2,11 @@ import { invalidParameter } from "../domain-error";
 import { parseQueryParameters, type QueryValues } from "../query-parameters";
 import { normalisePhone } from "../webhook/sanitise";
 import {
+  type CallFilterParameterName,
+  callFilterParameters,
   type CallStatus,
   type FilterEcho,
   ISO_DATE_PATTERN,
-  type ListQueryParameterName,
   listQueryParameters,
   type Severity,
 } from "./schema";
@@ -26,12 +27,15 @@ export interface CallFilters {
   toSeconds?: number;
 }
 
-export interface ListQuery {
+export interface FilterQuery {
   filters: CallFilters;
+  /** The `filters` object of a listing. */
+  echo: FilterEcho;
+}
+
+export interface ListQuery extends FilterQuery {
   limit: number;
   offset: number;
-  /** The `filters` object of the response. */
-  echo: FilterEcho;
 }
 
 interface ParsedInstant {
@@ -78,19 +82,18 @@ export function parseDateBound(text: string, bound: "start" | "end"): ParsedInst
   };
 }
 
-function fail(name: ListQueryParameterName): never {
-  const { label, message } = listQueryParameters[name];
+function fail(name: CallFilterParameterName): never {
+  const { label, message } = callFilterParameters[name];
   throw invalidParameter(label, message);
 }
 
+export type CallFilterValues = QueryValues<typeof callFilterParameters>;
 export type ListQueryValues = QueryValues<typeof listQueryParameters>;
 
-/** GET /api/calls's validated parameters as a query; throws INVALID_PARAMETER for an impossible date range. */
-export function listQueryFrom(values: ListQueryValues): ListQuery {
+/** The validated filters as conditions; throws INVALID_PARAMETER for an impossible date range. */
+export function filterQueryFrom(values: CallFilterValues): FilterQuery {
   const { emergency_type: emergencyType, severity, status, location, simulation } = values;
   const { table_name: tableName, start_date: startDate, end_date: endDate } = values;
-  const limit = values.limit!;
-  const offset = values.offset!;
   // A `+` the client did not encode arrives as a space.
   const callerPhoneText = values.caller_phone?.replace(/^ (?=\d)/, "+");
   const callerPhone = callerPhoneText === undefined ? undefined : (normalisePhone(callerPhoneText) ?? undefined);
@@ -114,8 +117,6 @@ export function listQueryFrom(values: ListQueryValues): ListQuery {
   if (callerPhone !== undefined) echo.caller_phone = callerPhone;
 
   return {
-    limit,
-    offset,
     echo,
     filters: {
       emergencyType,
@@ -129,6 +130,11 @@ export function listQueryFrom(values: ListQueryValues): ListQuery {
       toSeconds: to?.seconds,
     },
   };
+}
+
+/** GET /api/calls's validated parameters as a query. */
+export function listQueryFrom(values: ListQueryValues): ListQuery {
+  return { limit: values.limit!, offset: values.offset!, ...filterQueryFrom(values) };
 }
 
 /** GET /api/calls's query string as a query (validation and range). */

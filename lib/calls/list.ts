@@ -1,5 +1,5 @@
 import { cacheKey, CACHE_TTL_SECONDS, openCallsCache, type VersionedCache } from "./cache";
-import type { CallFilters, ListQuery } from "./filters";
+import { type CallFilters, listQueryFrom, type ListQueryValues } from "./filters";
 import { countCalls, findCallsPage } from "./query";
 import { toCallRecord } from "./record";
 import type { CallList } from "./schema";
@@ -22,8 +22,8 @@ async function readThrough<T>(
 }
 
 /** GET /api/calls: one page of matching records, newest first, with the matching total. */
-export async function listCalls(query: ListQuery): Promise<CallList> {
-  const { filters, limit, offset } = query;
+export async function listCalls(values: ListQueryValues): Promise<CallList> {
+  const { filters, limit, offset, echo } = listQueryFrom(values);
   const cache = await openCallsCache();
   const [calls, total] = await Promise.all([
     readThrough(
@@ -40,6 +40,6 @@ export async function listCalls(query: ListQuery): Promise<CallList> {
   return {
     calls,
     pagination: { limit, offset, total, has_more: offset + calls.length < total },
-    filters: query.echo,
+    filters: echo,
   };
 }

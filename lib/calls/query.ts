@@ -89,3 +89,27 @@ export async function countCalls(db: Db, filters: CallFilters): Promise<number> 
   const [{ total }] = await db.$queryRaw<{ total: bigint }[]>(countSql(filters));
   return Number(total);
 }
+
+/** Where a keyset walk in listing order stopped: the last row read. */
+export interface ListingPosition {
+  occurredAt: Date;
+  id: string;
+}
+
+/**
+ * The next `limit` matching rows in listing order (newest first, then id) after `after`: a keyset
+ * walk along the (occurred_at DESC, id) indexes, so each batch costs the same however deep it is.
+ */
+export function batchAfterSql(filters: CallFilters, after: ListingPosition | undefined, limit: number): Prisma.Sql {
+  const conditions = callConditions(filters);
+  if (after) {
+    conditions.push(
+      Prisma.sql`occurred_at <= ${after.occurredAt} AND (occurred_at < ${after.occurredAt} OR id > ${after.id})`,
+    );
+  }
+  return Prisma.sql`SELECT ${selectList} FROM calls c ${where(conditions)} ORDER BY occurred_at DESC, id LIMIT ${limit}`;
+}
+
+export function findCallsAfter(db: Db, filters: CallFilters, after: ListingPosition | undefined, limit: number): Promise<ListedCall[]> {
+  return db.$queryRaw<ListedCall[]>(batchAfterSql(filters, after, limit));
+}

@@ -33,7 +33,7 @@ export type ListedCall = Pick<Call, keyof typeof LISTED_COLUMNS>;
 
 /**
  * A stored call as GET /api/calls shows it. Simulated calls are stored with the mapping of
- * decisions.md already applied (conversation_id = call_id, agent_id `simulator`, location = the
+ * docs/interface.md already applied (conversation_id = call_id, agent_id `simulator`, location = the
  * address) and keep their own fields call_id, area, caller_phone and description.
  */
 export function toCallRecord(call: ListedCall): CallRecord {

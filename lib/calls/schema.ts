@@ -20,8 +20,7 @@ export const ISO_DATE_PATTERN =
 const digits = z.string().regex(/^\d+$/);
 const isoDate = z.string().regex(ISO_DATE_PATTERN);
 
-/** GET /api/calls's query, in the order its parameters are checked. */
-export const listQueryParameters = {
+const pagingParameters = {
   limit: queryParameter({
     schema: z
       .codec(digits, z.int().min(1).max(1000), { decode: Number, encode: String })
@@ -38,6 +37,10 @@ export const listQueryParameters = {
     label: "Invalid offset",
     message: "offset must be a non-negative integer",
   }),
+};
+
+/** The filters of GET /api/calls and of its CSV export, combined with AND, in the order they are checked. */
+export const callFilterParameters = {
   emergency_type: queryParameter({
     schema: z.string().max(100),
     description: `Exact emergency type, e.g. ${EMERGENCY_TYPES.slice(0, 3).join(", ")}.`,
@@ -97,7 +100,10 @@ export const listQueryParameters = {
   }),
 };
 
-export type ListQueryParameterName = keyof typeof listQueryParameters;
+/** GET /api/calls's query: paging, then the filters. */
+export const listQueryParameters = { ...pagingParameters, ...callFilterParameters };
+
+export type CallFilterParameterName = keyof typeof callFilterParameters;
 
 // ---- Responses -------------------------------------------------------------------------------
 

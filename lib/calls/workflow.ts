@@ -1,5 +1,5 @@
 /**
- * The status workflow of decisions.md, in one place: forward along active -> dispatched ->
+ * The status workflow (docs/interface.md), in one place: forward along active -> dispatched ->
  * enroute -> resolved (skipping allowed), any non-final status -> failed; resolved and failed
  * are final. Pure functions: the API enforces it, the dashboard offers its buttons by it.
  */

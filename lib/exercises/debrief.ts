@@ -1,4 +1,4 @@
-import { csvText } from "../csv";
+import { csvLine, type CsvValue } from "../calls/csv";
 import { notFound } from "../domain-error";
 import type { Debrief, ExerciseState } from "./schema";
 import { type Clock, exerciseDb, nowOf } from "./store";
@@ -98,7 +98,7 @@ export async function computeDebrief(id: string, clock: Clock = {}): Promise<Deb
 
 /** The debrief as CSV in long form: one figure per line (metric, severity, minute, value). */
 export function debriefCsv(debrief: Debrief): string {
-  const rows: unknown[][] = [
+  const rows: CsvValue[][] = [
     ["released", "", "", debrief.released],
     ["abandoned", "", "", debrief.abandoned],
     ["never_dispatched", "", "", debrief.never_dispatched],
@@ -115,5 +115,5 @@ export function debriefCsv(debrief: Debrief): string {
     rows.push(["calls_planned", "", minute, planned]);
     rows.push(["calls_actual", "", minute, actual]);
   }
-  return csvText(["metric", "severity", "minute", "value"], rows);
+  return [["metric", "severity", "minute", "value"], ...rows].map(csvLine).join("");
 }

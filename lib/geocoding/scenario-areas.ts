@@ -34,7 +34,7 @@ const AREA_ALIASES: Record<string, string[]> = {
 };
 
 /**
- * The scenario areas (names and centres from lib/scenarios, as in decisions.md) and their cities,
+ * The scenario areas (names and centres from lib/scenarios, as in docs/interface.md) and their cities,
  * with the spellings callers use. Offline place lists have some of these (Pacific Palisades,
  * Mission District) but not all (Financial District, The Gulch, Music Row), and none of the
  * nicknames.

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { parseSessionRequest, sessionRequestSchema } from "../access/session";
-import { callDetailSchema, callListSchema, listQueryParameters, parseStatusUpdate, statusUpdateSchema } from "../calls/schema";
+import { callDetailSchema, callFilterParameters, callListSchema, listQueryParameters, parseStatusUpdate, statusUpdateSchema } from "../calls/schema";
 import {
   createExerciseSchema,
   debriefSchema,
@@ -77,6 +77,30 @@ export const endpoints = {
         summary: "List stored calls, newest first, filtered and paginated",
         query: listQueryParameters,
         responses: { 200: { description: "One page of matching calls", body: { name: "CallList", schema: callListSchema } } },
+        errors: ["INVALID_PARAMETER", "DATABASE_ERROR"],
+      },
+    },
+  },
+
+  callsExport: {
+    path: "/api/calls/export.csv",
+    errorFormat: "calls",
+    protection: { apiKey: true, rateLimit: rateLimitPolicies.calls },
+    methods: {
+      GET: {
+        operationId: "exportCalls",
+        summary: "Every call matching the filters of GET /api/calls, as a CSV file",
+        description:
+          "UTF-8 with a header row, newest call first, streamed. A text cell that starts with =, +, -, @, " +
+          "a tab or a carriage return gets a leading ' so that spreadsheets show it as text.",
+        query: callFilterParameters,
+        responses: {
+          200: {
+            description: "The calls, as an attachment (Content-Disposition)",
+            contentType: "text/csv",
+            body: { schema: z.string() },
+          },
+        },
         errors: ["INVALID_PARAMETER", "DATABASE_ERROR"],
       },
     },
@@ -345,11 +369,17 @@ export function allowedMethods(endpoint: Endpoint): string[] {
   return [...methods].sort();
 }
 
-/** Each endpoint with its path as a pattern, compiled once rather than on every /api request. */
-const pathPatterns = Object.values(endpoints).map((endpoint: Endpoint) => ({
-  endpoint,
-  pattern: new RegExp(`^${endpoint.path.replace(/[.]/g, "\\.").replace(/:\w+/g, "[^/]+")}$`),
-}));
+/**
+ * Each endpoint with its path as a pattern, compiled once rather than on every /api request.
+ * Fixed paths first, as Next routes them: /api/calls/export.csv is not the call `export.csv`.
+ */
+const pathPatterns = (Object.values(endpoints) as Endpoint[])
+  .map((endpoint) => ({
+    endpoint,
+    parameters: endpoint.path.split(":").length - 1,
+    pattern: new RegExp(`^${endpoint.path.replace(/[.]/g, "\\.").replace(/:\w+/g, "[^/]+")}$`),
+  }))
+  .sort((a, b) => a.parameters - b.parameters);
 
 /** The endpoint a path belongs to, if it is one of the table's. */
 export function endpointForPath(pathname: string): Endpoint | undefined {

@@ -1,7 +1,7 @@
 import type { ApiError } from "./api-error";
 
 /**
- * The spec gives each endpoint family its own error body:
+ * Each endpoint family has its own error body (docs/interface.md, "Error formats"):
  * - "simulation": `error`, `details`, `timestamp`
  * - "calls":      `error`, `message`, `timestamp`, `error_code`
  * - "webhook":    `status: "error"`, `message`, `timestamp`, `error_code`

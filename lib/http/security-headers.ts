@@ -1,3 +1,5 @@
+import { envSchema } from "../config";
+
 /**
  * Headers on every response, pages and API alike. Scripts are limited to this origin; inline
  * scripts stay allowed because Next writes its bootstrap data inline and nonces would force every
@@ -43,4 +45,9 @@ export function securityHeaders(tileUrlTemplate: string, development = false): {
     { key: "Cross-Origin-Opener-Policy", value: "same-origin" },
     { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(), payment=()" },
   ];
+}
+
+/** The headers for this deployment: its tile server is NEXT_PUBLIC_MAP_TILE_URL. */
+export function deploymentSecurityHeaders(development = false): { key: string; value: string }[] {
+  return securityHeaders(envSchema.shape.NEXT_PUBLIC_MAP_TILE_URL.parse(process.env.NEXT_PUBLIC_MAP_TILE_URL), development);
 }

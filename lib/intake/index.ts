@@ -59,7 +59,7 @@ function stamp(unixSeconds: number): string {
   return `${iso.slice(0, 10).replaceAll("-", "")}_${iso.slice(11, 19).replaceAll(":", "")}`;
 }
 
-/** The spec's key; its time part is event_timestamp, so a redelivery overwrites the same object. */
+/** The documented key (docs/interface.md); its time part is event_timestamp, so a redelivery overwrites the same object. */
 export function callPayloadKey(conversationId: string, eventTimestamp: number): string {
   return `calls/${conversationId}/${conversationId}_${stamp(eventTimestamp)}.json`;
 }

@@ -6,7 +6,7 @@ import type { LatLon, Scenario } from "./types";
 
 export * from "./types";
 
-/** The four scenarios, in the spec's order. */
+/** The four scenarios, in the order docs/interface.md lists them. */
 export const SCENARIOS: readonly Scenario[] = [laWildfire, nashvilleTornado, earthquakeSf, hurricaneFlorida];
 
 export const SCENARIO_IDS: readonly string[] = SCENARIOS.map((scenario) => scenario.id);

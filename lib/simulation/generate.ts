@@ -2,7 +2,7 @@ import { type Scenario, SEVERITIES, type Severity } from "../scenarios";
 import { pick, pickWeighted, randomIntBetween, type RandomSource } from "./random";
 import { templateSummary } from "./templates";
 
-/** A generated call, field for field the spec's "Simulated call record". */
+/** A generated call, field for field the "simulated call record" of docs/interface.md. */
 export interface SimulatedCall {
   call_id: string;
   timestamp: number;

@@ -39,7 +39,7 @@ export const simulateRequestSchema = bodySchema.extend({
   scenario: z.enum(SCENARIO_IDS as [string, ...string[]]).default(DEFAULT_SCENARIO_ID),
 });
 
-/** The body of POST /api/simulate, defaults applied; throws the spec's 400 errors. */
+/** The body of POST /api/simulate, defaults applied; throws the documented 400 errors (docs/simulation.md). */
 export function parseSimulateRequest(body: unknown): SimulateRequest {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     throw invalidParameter("Invalid request", "The request body must be a JSON object");

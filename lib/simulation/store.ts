@@ -7,7 +7,7 @@ import { formatCallId, type SimulatedCall } from "./generate";
 
 /**
  * Bulk storage of simulated calls in the `calls` table (with the creation in
- * `call_status_changes`), mapped as decisions.md "Simulated records in GET /api/calls" says.
+ * `call_status_changes`), mapped as docs/interface.md "Stored records, as listed" says.
  *
  * Fast: one multi-row INSERT per batch (17 array parameters through `unnest`, not 26
  * placeholders per row), and a batch is a whole request (1000 calls at most): measured fastest.

@@ -1,6 +1,6 @@
 import { pick, type RandomSource } from "./random";
 
-/** The spec's three summary templates, word for word. */
+/** The three documented summary templates (docs/interface.md), word for word. */
 export const SUMMARY_TEMPLATES: readonly ((description: string, address: string) => string)[] = [
   (description, address) =>
     `Caller reported ${description} at ${address}. Emergency services have been dispatched to the scene.`,

@@ -4,7 +4,7 @@ import { EMERGENCY_TYPES, type Severity, severityOrFallback } from "../vocabular
 import { cleanText, INT4_MAX, integerInColumn, normaliseIdentifier, normalisePhone, TEXT_LIMITS } from "./sanitise";
 
 /**
- * The post-call event as the spec describes it, and as the real platform (ElevenLabs) sends it:
+ * The post-call event in its documented form (docs/interface.md), and as the real platform (ElevenLabs) sends it:
  * transcript items as `speaker/text/timestamp` or `role/message/time_in_call_secs`,
  * `call_successful` as a boolean or `success/failure/unknown`, extra fields anywhere (ignored
  * here, kept in the archived payload).

@@ -1,9 +1,9 @@
 /**
- * Realistic post-call events, for the test-call script, the bench and the tests: one in the spec's
- * form and one exactly as ElevenLabs sends it.
+ * Realistic post-call events, for the test-call script, the bench and the tests: one in the documented
+ * form (docs/interface.md) and one exactly as ElevenLabs sends it.
  */
 
-/** A call event in the spec's form (speaker/text/timestamp, boolean call_successful). */
+/** A call event in the documented form (speaker/text/timestamp, boolean call_successful). */
 export function specCallEvent(conversationId: string, options: { location?: string; eventTimestamp?: number } = {}) {
   const eventTimestamp = options.eventTimestamp ?? 1_767_225_600; // 2026-01-01T00:00:00Z
   return {

@@ -4,6 +4,7 @@ import {
   callStatus, openDashboard, openWithOneCall, saveScreenshot, simulateCalls, TILE_PATTERN, tilesOffline, tilesOnline,
 } from "./dashboard-helpers";
 import { specCallEvent } from "@/lib/webhook/sample-events";
+import { parseCsv } from "../support/csv";
 
 // Every test owns the calls it makes: its own table name, so the shared database does not matter.
 test.describe("dispatcher dashboard", () => {
@@ -168,13 +169,16 @@ test.describe("dispatcher dashboard", () => {
     await expect(detail.locator(".status-history li")).toHaveCount(1);
     await saveScreenshot(page, "history-detail", true);
 
+    // The server writes the file for the applied filters: the same 30 calls, newest first.
     const download = page.waitForEvent("download");
-    await page.getByRole("button", { name: "Export CSV" }).click();
+    await page.getByRole("link", { name: "Export CSV" }).click();
     const file = await download;
-    const csv = await (await file.createReadStream()).toArray();
-    const lines = Buffer.concat(csv).toString("utf8").trim().split("\r\n");
-    expect(lines[0]).toMatch(/^conversation_id,timestamp,/);
-    expect(lines).toHaveLength(31);
+    expect(file.url()).toContain("/api/calls/export.csv?table_name=e2e-history");
+    expect(file.suggestedFilename()).toMatch(/^mayday-calls-.+\.csv$/);
+    const [header, ...csvRows] = parseCsv(Buffer.concat(await (await file.createReadStream()).toArray()).toString("utf8"));
+    expect(header.slice(0, 2)).toEqual(["conversation_id", "timestamp"]);
+    expect(csvRows.map((row) => row[0])).toEqual(ids);
+    expect(csvRows.map((row) => row[header.indexOf("table_name")])).toEqual(ids.map(() => "e2e-history"));
   });
 
   test("markers show on a plain background when tiles cannot load, and on tiles when they can", async ({ page, request }) => {

@@ -74,7 +74,7 @@ describe("calls cache, shared through Redis", () => {
     resetConfigForTests();
   });
 
-  it("keeps entries under the configured prefix with the spec's lifetimes", async () => {
+  it("keeps entries under the configured prefix with the documented lifetimes", async () => {
     await total("status=active");
     const keys: string[] = [];
     for await (const batch of admin.scanIterator({ MATCH: `${prefix}*`, COUNT: 100 })) keys.push(...batch);

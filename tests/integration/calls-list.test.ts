@@ -44,7 +44,7 @@ interface ModelQuery {
   end?: { text: string; ms: number };
 }
 
-/** The straightforward reading of decisions.md, to compare the database's answers with. */
+/** The straightforward reading of docs/interface.md "Listing filters", to compare the database's answers with. */
 function matches(call: CallInput, query: ModelQuery): boolean {
   const timestampMs = unixSeconds(call) * 1000;
   return (
@@ -88,7 +88,7 @@ beforeAll(async () => {
 });
 
 describe("GET /api/calls", () => {
-  it("answers the newest 50 of all tables with the spec's body and all filter keys null", async () => {
+  it("answers the newest 50 of all tables with the documented body and all filter keys null", async () => {
     const { status, body } = await list("");
     expect(status).toBe(200);
     callListSchema.parse(body);
@@ -106,7 +106,7 @@ describe("GET /api/calls", () => {
     expect(body.calls.map((call) => call.conversation_id)).toEqual(newest.map((call) => call.conversationId));
   });
 
-  it("shows simulated calls with the decisions.md mapping and voice-agent calls without simulation fields", async () => {
+  it("shows simulated calls with the documented mapping and voice-agent calls without simulation fields", async () => {
     const { body } = await list("limit=1000");
     const simulated = calls.find((call) => call.simulation)!;
     const voice = calls.find((call) => !call.simulation)!;

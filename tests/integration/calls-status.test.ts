@@ -95,7 +95,7 @@ describe("PATCH /api/calls/{id}", () => {
     ),
   );
 
-  it("has exactly the transitions of decisions.md", () => {
+  it("has exactly the documented transitions", () => {
     expect(forbidden).toHaveLength(11);
     for (const [from, to] of allowed) expect(canTransition(from, to)).toBe(true);
     for (const [from, to] of forbidden) expect(canTransition(from, to)).toBe(false);

@@ -105,7 +105,7 @@ describe("Vercel Blob object store (real @vercel/blob client, local stand-in API
     expect(getObjectStore().kind).toBe("vercel-blob");
   });
 
-  it("writes the webhook payload privately under the spec's key, without a random suffix", async () => {
+  it("writes the webhook payload privately under the documented key, without a random suffix", async () => {
     const event = specCallEvent("conv_blob_1");
     const raw = JSON.stringify(event);
     expect((await POST(webhookRequest(raw), undefined)).status).toBe(200);

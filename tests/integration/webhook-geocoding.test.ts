@@ -5,7 +5,7 @@ import { getDb } from "@/lib/db/client";
 import { specCallEvent } from "@/lib/webhook/sample-events";
 import { webhookRequest } from "../support/webhook-request";
 
-// Every scenario area of decisions.md with its centre, and how a caller might name it.
+// Every scenario area of docs/interface.md with its centre, and how a caller might name it.
 const AREAS: Array<[string, number, number, string]> = [
   ["Pacific Palisades", 34.0481, -118.5265, "1200 Via de la Paz, Pacific Palisades"],
   ["Malibu", 34.0259, -118.7798, "22000 Pacific Coast Hwy, Malibu, CA"],

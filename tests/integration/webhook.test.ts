@@ -229,7 +229,7 @@ describe("bad requests change nothing", () => {
 });
 
 describe("records", () => {
-  it("stores the spec's form as a webhook record with its creation in the history", async () => {
+  it("stores the documented form as a webhook record with its creation in the history", async () => {
     const event = specCallEvent(nextId("spec"));
     const raw = JSON.stringify(event);
     expect((await post(raw, { secret: SECRET })).status).toBe(200);

@@ -3,7 +3,7 @@ import { findScenario, SEVERITIES } from "@/lib/scenarios";
 import type { SimulatedCall } from "@/lib/simulation/generate";
 import { SUMMARY_TEMPLATES } from "@/lib/simulation/templates";
 
-/** Asserts every rule of the spec and decisions.md on one request's generated calls. */
+/** Asserts every documented rule (docs/interface.md) on one request's generated calls. */
 export function expectCallsFollowTheRules(calls: readonly SimulatedCall[], scenarioId: string): void {
   const scenario = findScenario(scenarioId)!;
   const areas = new Map(scenario.areas.map((area) => [area.name, area]));
@@ -65,7 +65,7 @@ export function expectCallsFollowTheRules(calls: readonly SimulatedCall[], scena
   expect(new Set(calls.map((call) => call.call_id)).size).toBe(calls.length);
 }
 
-/** True when `summary` is one of the spec's three templates filled with the call's values. */
+/** True when `summary` is one of the three documented templates filled with the call's values. */
 export function isTemplateSummary(call: SimulatedCall): boolean {
   return SUMMARY_TEMPLATES.some((template) => template(call.description, call.location.address) === call.summary);
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { EMERGENCY_TYPES, findScenario, SCENARIO_IDS, SCENARIOS, scenarioCenter } from "@/lib/scenarios";
 
-// The table of decisions.md "Scenarios", as written there.
+// The table of docs/interface.md "Scenarios", as written there.
 const DECIDED = {
   la_wildfire: {
     name: "Los Angeles Wildfire",
@@ -53,11 +53,11 @@ const DECIDED = {
 } as const;
 
 describe("scenario data", () => {
-  it("has the four scenarios of the spec, in its order", () => {
+  it("has the four documented scenarios, in their order", () => {
     expect(SCENARIO_IDS).toEqual(Object.keys(DECIDED));
   });
 
-  it.each(Object.entries(DECIDED))("%s matches decisions.md", (id, decided) => {
+  it.each(Object.entries(DECIDED))("%s matches docs/interface.md", (id, decided) => {
     const scenario = findScenario(id)!;
     expect(scenario.name).toBe(decided.name);
     expect(Object.fromEntries(scenario.areas.map((area) => [area.name, [area.center.lat, area.center.lon]]))).toEqual(

@@ -1,7 +1,6 @@
-import { listQueryFrom } from "@/lib/calls/filters";
 import { listCalls } from "@/lib/calls/list";
 import { apiRoute, json } from "@/lib/http/respond";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute("calls", "GET", async ({ query }) => json(await listCalls(listQueryFrom(query))));
+export const GET = apiRoute("calls", "GET", async ({ query }) => json(await listCalls(query)));

@@ -1,5 +1,4 @@
 import { closedSession, openSession } from "@/lib/access/session";
-import { getConfig } from "@/lib/config";
 import { apiRoute } from "@/lib/http/respond";
 
 export const dynamic = "force-dynamic";
@@ -9,7 +8,7 @@ const isHttps = (request: Request) => new URL(request.url).protocol === "https:"
 
 /** POST {api_key}: 204 with the session cookie; 401 UNAUTHORIZED for a wrong key. */
 export const POST = apiRoute("session", "POST", async ({ request, body }) => {
-  const cookie = openSession(body.api_key, getConfig().API_KEY, isHttps(request));
+  const cookie = openSession(body.api_key, isHttps(request));
   return new Response(null, { status: 204, headers: cookie ? { "set-cookie": cookie } : {} });
 });
 
