@@ -7,6 +7,7 @@ import { ApiRequestError } from "./api";
 import { SEVERITY_LABEL } from "./call-status";
 import type { MapCommand } from "./CallMap";
 import { CallQueue } from "./CallQueue";
+import { ExerciseBanner, ExercisePanel } from "./ExercisePanel";
 import { formatClock } from "./format";
 import { HistoryPanel } from "./HistoryPanel";
 import { Providers, useNoticeContext } from "./providers";
@@ -83,6 +84,7 @@ function DashboardView({ tileUrl }: { tileUrl: string }) {
       <header className="top-bar">
         <h1>Mayday dispatch</h1>
         <LiveStatus updatedAt={live.updatedAt} error={live.error} />
+        <ExerciseBanner />
       </header>
       <main className="dashboard">
         <section className="panel map-panel" aria-labelledby="map-title">
@@ -109,6 +111,7 @@ function DashboardView({ tileUrl }: { tileUrl: string }) {
         <CallQueue calls={live.calls} newest={live.newest} loading={live.isLoading} onSelect={showCall} />
         <HistoryPanel onShowOnMap={showCall} liveComplete={live.complete} />
         <SimulationForm onSimulated={showScenario} />
+        <ExercisePanel />
       </main>
       <Notices />
     </>

@@ -140,6 +140,10 @@ export const callRecordSchema = z
       .enum(["busy", "no-answer", "unknown"])
       .optional()
       .meta({ description: "Calls that never connected (status `failed`, from a call_initiation_failure event)" }),
+    exercise_id: z
+      .string()
+      .optional()
+      .meta({ description: "Calls released by a training exercise (always simulated): the exercise's id" }),
   });
 
 export type CallRecord = z.infer<typeof callRecordSchema>;
