@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { POST as create, GET as list } from "@/app/api/exercises/route";
 import { GET as debriefCsvRoute } from "@/app/api/exercises/[id]/debrief.csv/route";
 import { GET as debriefRoute } from "@/app/api/exercises/[id]/debrief/route";
@@ -67,7 +67,8 @@ describe("exercise calls follow the surge curve", () => {
   });
 });
 
-describe("the scheduler is durable", () => {
+// A second instance needs connections of its own: PostgreSQL only (PGlite is one in-process connection).
+describe.skipIf(inject("testDatabase").kind !== "postgresql")("the scheduler is durable", () => {
   it("a scheduler killed mid-exercise, another started on the same database: exactly the planned calls, none twice", async () => {
     const clock = manualClock();
     const exercise = await createExercise(request({ num_calls: 600, duration_minutes: 30, speed: 30, seed: 11, start: true }), clock);
@@ -116,6 +117,25 @@ describe("the scheduler is durable", () => {
     }
     expect(byOther + byThis).toBe(800);
     expect(await tally(exercise.id)).toEqual({ calls: 800, planned: 800, released: 800, linked: 800, orphans: 0 });
+  });
+});
+
+describe("restart on any database (PGlite included)", () => {
+  it("a scheduler loop stopped mid-exercise and a new one started: exactly the planned calls", async () => {
+    const clock = manualClock();
+    const exercise = await createExercise(request({ num_calls: 200, duration_minutes: 10, speed: 60, seed: 8, start: true }), clock);
+    const first = startExerciseScheduler({ now: clock.now, intervalMs: 5 });
+    clock.advance(4 * MINUTE / 60);
+    await expect.poll(async () => (await tally(exercise.id)).released).toBeGreaterThan(0);
+    await first.stop();
+    const before = await tally(exercise.id);
+    expect(before.released).toBeLessThan(200);
+
+    const second = startExerciseScheduler({ now: clock.now, intervalMs: 5 });
+    clock.advance(7 * MINUTE / 60);
+    await expect.poll(async () => (await getExercise(exercise.id, clock)).state, { timeout: 20_000 }).toBe("completed");
+    await second.stop();
+    expect(await tally(exercise.id)).toEqual({ calls: 200, planned: 200, released: 200, linked: 200, orphans: 0 });
   });
 });
 
