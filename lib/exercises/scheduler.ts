@@ -4,6 +4,7 @@ import type { Db } from "../db/client";
 import { log } from "../log";
 import { formatCallId, type SimulatedCall } from "../simulation/generate";
 import { insertSimulatedRows } from "../simulation/store";
+import { uuid7 } from "../db/uuid7";
 import { type Clock, elapsedMsAt, exerciseDb, nowOf } from "./store";
 
 /**
@@ -34,8 +35,24 @@ interface DueCall {
   elapsed_ms: number;
 }
 
-/** Releases one batch of due calls at `now`; answers how many were released. */
-async function releaseBatch(db: Db, now: Date): Promise<number> {
+interface Release {
+  row: DueCall;
+  id: string;
+  call: SimulatedCall;
+}
+
+function groupByExercise(releases: readonly Release[]): Map<string, Release[]> {
+  const groups = new Map<string, Release[]>();
+  for (const release of releases) {
+    const group = groups.get(release.row.exercise_id);
+    if (group) group.push(release);
+    else groups.set(release.row.exercise_id, [release]);
+  }
+  return groups;
+}
+
+/** Releases one batch of due calls at `now`: how many were claimed, and released. */
+async function releaseBatch(db: Db, now: Date): Promise<{ claimed: number; released: number }> {
   return db.$transaction(
     async (tx) => {
       const due = await tx.$queryRaw<DueCall[]>`
@@ -46,38 +63,43 @@ async function releaseBatch(db: Db, now: Date): Promise<number> {
         LIMIT ${CLAIM_LIMIT}
         FOR UPDATE OF c SKIP LOCKED`;
       const timestamp = Math.floor(now.getTime() / 1000);
-      const byExercise = new Map<string, DueCall[]>();
-      for (const row of due) {
-        const group = byExercise.get(row.exercise_id);
-        if (group) group.push(row);
-        else byExercise.set(row.exercise_id, [row]);
-      }
+      // The call happens now: its times and id are the release's (the content is the plan's).
+      const releases = due.map((row) => ({
+        row,
+        id: uuid7(),
+        call: {
+          ...row.record,
+          timestamp,
+          created_at: now.toISOString(),
+          call_id: formatCallId(row.record.scenario, timestamp, randomCallNumber()),
+        },
+      }));
+      await tx.$executeRaw`
+        UPDATE exercise_calls c SET released_at = ${now}, released_offset_ms = floor(r.offset_ms), call_id = r.id
+        FROM unnest(${releases.map(({ row }) => row.exercise_id)}::text[], ${releases.map(({ row }) => row.seq)}::int[],
+          ${releases.map(({ id }) => id)}::text[], ${releases.map(({ row }) => row.elapsed_ms)}::float8[])
+          AS r(exercise_id, seq, id, offset_ms)
+        WHERE c.exercise_id = r.exercise_id AND c.seq = r.seq`;
+      // The calls near the end: writing calls takes the change feed's lock until commit, which a real
+      // call's insert waits for, so it is held for this statement and one short update only.
       let released = 0;
-      for (const [exerciseId, rows] of byExercise) {
-        // The call happens now: its times and id are the release's (the content is the plan's).
-        const calls = rows.map((row) => ({
-          row,
-          call: {
-            ...row.record,
-            timestamp,
-            created_at: now.toISOString(),
-            call_id: formatCallId(row.record.scenario, timestamp, randomCallNumber()),
-          },
-        }));
+      const missed: DueCall[] = [];
+      for (const [exerciseId, group] of groupByExercise(releases)) {
         const inserted = await insertSimulatedRows(
           tx,
           EXERCISE_TABLE_NAME,
-          calls.map(({ row, call }) => ({ call, status: row.abandoned ? "failed" : "active" })),
+          group.map(({ row, id, call }) => ({ id, call, status: row.abandoned ? "failed" : "active" })),
           exerciseId,
         );
-        // A call whose new id happened to be taken stays unreleased and gets another id next tick.
-        const stored = calls.filter(({ call }) => inserted.has(call.call_id));
+        released += inserted.size;
+        for (const release of group) if (!inserted.has(release.call.call_id)) missed.push(release.row);
+      }
+      // A call whose new id happened to be taken stays unreleased and gets another id next tick.
+      if (missed.length > 0) {
         await tx.$executeRaw`
-          UPDATE exercise_calls c SET released_at = ${now}, released_offset_ms = floor(r.offset_ms), call_id = r.call_id
-          FROM unnest(${stored.map(({ row }) => row.seq)}::int[], ${stored.map(({ call }) => inserted.get(call.call_id)!)}::text[],
-            ${stored.map(({ row }) => row.elapsed_ms)}::float8[]) AS r(seq, call_id, offset_ms)
-          WHERE c.exercise_id = ${exerciseId} AND c.seq = r.seq`;
-        released += stored.length;
+          UPDATE exercise_calls c SET released_at = NULL, released_offset_ms = NULL, call_id = NULL
+          FROM unnest(${missed.map((row) => row.exercise_id)}::text[], ${missed.map((row) => row.seq)}::int[]) AS r(exercise_id, seq)
+          WHERE c.exercise_id = r.exercise_id AND c.seq = r.seq`;
       }
       // Running exercises past their end with every call out are complete; ended at their exact end.
       await tx.$executeRaw`
@@ -85,7 +107,7 @@ async function releaseBatch(db: Db, now: Date): Promise<number> {
           ended_at = e.running_since + (e.duration_minutes * 60000.0 - e.elapsed_ms) / e.speed * interval '1 millisecond'
         WHERE e.state = 'running' AND ${elapsedMsAt(now)} >= e.duration_minutes * 60000.0
           AND NOT EXISTS (SELECT 1 FROM exercise_calls c WHERE c.exercise_id = e.id AND c.released_at IS NULL)`;
-      return released;
+      return { claimed: due.length, released };
     },
     { timeout: 30_000 },
   );
@@ -102,9 +124,9 @@ export async function releaseDueCalls(deps: SchedulerDeps = {}): Promise<number>
   const now = nowOf(deps);
   let total = 0;
   for (;;) {
-    const released = await releaseBatch(db, now);
+    const { claimed, released } = await releaseBatch(db, now);
     total += released;
-    if (released < CLAIM_LIMIT) break;
+    if (claimed < CLAIM_LIMIT) break;
   }
   // The listing must show them on the next read.
   if (total > 0) await bumpCallsVersion();

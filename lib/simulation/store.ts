@@ -39,6 +39,8 @@ class StoreUnavailable extends Error {}
 export type SqlRunner = Pick<Db, "$queryRaw">;
 
 export interface SimulatedRow {
+  /** The new row's id (uuid7). */
+  id: string;
   call: SimulatedCall;
   /** The call's first status: "active", or "failed" for a call abandoned before an answer. */
   status: "active" | "failed";
@@ -69,7 +71,7 @@ export async function insertSimulatedRows(
         r.longitude, 'simulated', r.severity, r.status, true, r.scenario, r.scenario_name,
         ${tableName}, r.area, r.caller_phone, r.description, r.record::jsonb, ${exerciseId}
       FROM unnest(
-        ${column(() => uuid7())}::text[],
+        ${column(({ id }) => id)}::text[],
         ${column(({ call }) => call.call_id)}::text[],
         ${column(({ call }) => call.created_at)}::timestamptz[],
         ${column(({ call }) => call.summary)}::text[],
@@ -102,7 +104,7 @@ async function insertBatch(db: Db, tableName: string, rows: readonly Row[]): Pro
   const inserted = await insertSimulatedRows(
     db,
     tableName,
-    rows.map(({ call }) => ({ call, status: call.status })),
+    rows.map(({ call }) => ({ id: uuid7(), call, status: call.status })),
   );
   return new Set(inserted.keys());
 }
