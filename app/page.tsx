@@ -1,13 +1,13 @@
 import { preload } from "react-dom";
 import { Dashboard } from "@/components/Dashboard";
-import { LIVE_HEAD_URL } from "@/components/api";
+import { BOARD_URL } from "@/components/api";
 import { getConfig } from "@/lib/config";
 
 // The tile URL is read from the environment when the page is served, not frozen into the build.
 export const dynamic = "force-dynamic";
 
 export default function HomePage() {
-  // The newest calls start loading with the HTML instead of after the scripts (first markers sooner).
-  preload(LIVE_HEAD_URL, { as: "fetch", crossOrigin: "anonymous" });
+  // The board starts loading with the HTML instead of after the scripts (counts and first view sooner).
+  preload(BOARD_URL, { as: "fetch", crossOrigin: "anonymous" });
   return <Dashboard tileUrl={getConfig().NEXT_PUBLIC_MAP_TILE_URL} />;
 }

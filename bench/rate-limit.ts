@@ -4,7 +4,7 @@
  */
 import { MemoryRateLimiter } from "../lib/rate-limit/memory";
 import type { RateLimiter } from "../lib/rate-limit/types";
-import { connect, deleteKeys, redisLimiter, uniquePrefix } from "../tests/support/redis";
+import { connect, deleteKeys, redisConnection, redisLimiter, uniquePrefix } from "../tests/support/redis";
 
 const policy = { bucket: "bench", limit: 1_000_000, windowMs: 60_000, whenStoreDown: "refuse" as const };
 
@@ -19,12 +19,14 @@ async function measure(name: string, limiter: RateLimiter, checks = 5_000): Prom
 async function main(): Promise<void> {
   await measure("per process", new MemoryRateLimiter());
   const client = connect();
+  const connection = redisConnection();
   const prefix = uniquePrefix("bench");
   try {
-    await measure("redis (node-redis, EVALSHA)", redisLimiter(client, prefix));
+    await measure("redis (node-redis + rate-limiter-flexible)", redisLimiter(connection, prefix));
   } finally {
     await deleteKeys(client, prefix);
     client.destroy();
+    connection.close();
   }
 }
 

@@ -1,5 +1,6 @@
 "use client";
 
+import type { CallRecord } from "./api";
 import { humanize } from "./call-status";
 import { callerOf, formatTime } from "./format";
 import { SeverityBadge } from "./SeverityIcon";
@@ -18,7 +19,7 @@ function Field({ label, value }: { label: string; value: React.ReactNode }) {
 }
 
 /** The full record of one call, its status history and its summary. */
-export function CallDetail({ id, onClose, onShowOnMap }: { id: string; onClose: () => void; onShowOnMap: (id: string) => void }) {
+export function CallDetail({ id, onClose, onShowOnMap }: { id: string; onClose: () => void; onShowOnMap: (call: CallRecord) => void }) {
   const { data: call, error, isPending } = useCallDetail(id);
   return (
     <section className="panel call-detail" aria-labelledby="detail-title">
@@ -96,7 +97,7 @@ export function CallDetail({ id, onClose, onShowOnMap }: { id: string; onClose: 
             ))}
           </ol>
           {call.latitude !== null && (
-            <button type="button" onClick={() => onShowOnMap(call.conversation_id)}>
+            <button type="button" onClick={() => onShowOnMap(call)}>
               Show on map
             </button>
           )}

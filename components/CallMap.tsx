@@ -4,11 +4,11 @@ import "leaflet/dist/leaflet.css";
 import L from "leaflet";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { MapContainer, Marker, Popup, TileLayer, useMap, useMapEvents } from "react-leaflet";
-import Supercluster from "supercluster";
 import { SEVERITIES } from "@/lib/vocabulary";
-import type { CallRecord } from "./api";
+import type { CallRecord, MapView, Viewport } from "./api";
 import type { Bounds } from "./regions";
 import { humanize, isOpen, SEVERITY_LABEL, SEVERITY_RANK, severityOf, statusLabel } from "./call-status";
+import { useMapView } from "./use-calls";
 import { callSource, formatTime } from "./format";
 import { SeverityBadge, severitySvg } from "./SeverityIcon";
 import { StatusBadge } from "./StatusBadge";
@@ -18,29 +18,32 @@ import { StatusActions } from "./StatusActions";
 export type MapCommand =
   | { seq: number; kind: "region"; bounds: Bounds }
   | { seq: number; kind: "fit" }
-  | { seq: number; kind: "call"; id: string };
+  | { seq: number; kind: "call"; call: CallRecord };
+
+/** [west, south, east, north] */
+type Box = [number, number, number, number];
 
 interface CallMapProps {
-  calls: CallRecord[];
   tileUrl: string;
   command: MapCommand | null;
-  /** Called once calls have been drawn: the older pages wait for it (first markers come first). */
+  /** Around every open call (the board's): the first view and "Fit all". */
+  openBounds: Box | null | undefined;
+  /** Called once the server's first answer is drawn: the history waits for it (first markers come first). */
   onDrawn: () => void;
 }
 
 type Located = CallRecord & { latitude: number; longitude: number };
-interface PointProps { id: string; rank: number }
-interface ClusterProps { worst: number; critical: number }
 
-/** Above this zoom every call is its own marker. */
-const CLUSTER_MAX_ZOOM = 15;
-const CALL_ZOOM = CLUSTER_MAX_ZOOM + 1;
+/** From this zoom the server sends every call as its own marker (lib/live/map.ts MARKER_ZOOM). */
+const CALL_ZOOM = 16;
 const US_VIEW = { center: [39.5, -98.35] as [number, number], zoom: 4 };
 const ATTRIBUTION = '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors';
 
 function located(call: CallRecord): call is Located {
   return typeof call.latitude === "number" && typeof call.longitude === "number";
 }
+
+const toLatLngBounds = ([west, south, east, north]: Box) => L.latLngBounds([south, west], [north, east]);
 
 function reducedMotion(): boolean {
   return window.matchMedia("(prefers-reduced-motion: reduce)").matches;
@@ -151,83 +154,76 @@ function CallMarker({ call, openSeq, scale }: { call: Located; openSeq: number |
   );
 }
 
-function useViewport() {
+/** The viewport as the server is asked for it: the visible box, a little larger, and the zoom. */
+function useViewport(): Viewport {
   const map = useMap();
-  const read = () => ({ bounds: map.getBounds(), zoom: Math.round(map.getZoom()) });
+  const read = (): Viewport => {
+    const bounds = map.getBounds().pad(0.1);
+    return {
+      west: Math.max(-180, bounds.getWest()),
+      south: Math.max(-90, bounds.getSouth()),
+      east: Math.min(180, bounds.getEast()),
+      north: Math.min(90, bounds.getNorth()),
+      zoom: Math.round(map.getZoom()),
+    };
+  };
   const [view, setView] = useState(read);
-  useMapEvents({ moveend: () => setView(read()), zoomend: () => setView(read()) });
+  useMapEvents({ moveend: () => setView(read()) });
   return view;
 }
 
-function ClusteredCalls({ calls, focus }: { calls: Located[]; focus: { id: string; seq: number } | null }) {
+/** Most severe level in a cluster, as a rank (0 critical). */
+function worstRank(cluster: MapView["clusters"][number]): number {
+  return cluster.critical > 0 ? 0 : cluster.high > 0 ? 1 : 2;
+}
+
+/** The server's clusters and markers for the current viewport. */
+function ServerCalls({ focus, onShown, onDrawn }: {
+  focus: { id: string; seq: number } | null; onShown: (shown: number) => void; onDrawn: () => void;
+}) {
   const map = useMap();
-  const { bounds, zoom } = useViewport();
+  const view = useViewport();
   const [scale] = useState(iconScale);
-  const byId = useMemo(() => new Map(calls.map((call) => [call.conversation_id, call])), [calls]);
-  const index = useMemo(() => {
-    const cluster = new Supercluster<PointProps, ClusterProps>({
-      radius: 60,
-      maxZoom: CLUSTER_MAX_ZOOM,
-      map: (props) => ({ worst: props.rank, critical: props.rank === 0 ? 1 : 0 }),
-      reduce: (total, props) => {
-        total.worst = Math.min(total.worst, props.worst);
-        total.critical += props.critical;
-      },
-    });
-    cluster.load(
-      calls.map((call) => ({
-        type: "Feature" as const,
-        geometry: { type: "Point" as const, coordinates: [call.longitude, call.latitude] },
-        properties: { id: call.conversation_id, rank: SEVERITY_RANK[severityOf(call.severity)] },
-      })),
-    );
-    return cluster;
-  }, [calls]);
-
-  const west = Math.max(-180, bounds.getWest());
-  const east = Math.min(180, bounds.getEast());
-  const features = index.getClusters([west, Math.max(-85, bounds.getSouth()), east, Math.min(85, bounds.getNorth())], zoom);
-
+  const { data, isError } = useMapView(view);
+  useEffect(() => {
+    if (data) onShown(data.shown);
+    // A failed map read must not hold the history back either.
+    if (data || isError) onDrawn();
+  }, [data, isError, onShown, onDrawn]);
+  if (!data) return null;
   return (
     <>
-      {features.map((feature) => {
-        const [lng, lat] = feature.geometry.coordinates;
-        const props = feature.properties;
-        if ("cluster" in props && props.cluster) {
-          const clusterId = props.cluster_id;
-          const { worst, critical } = props as unknown as ClusterProps;
-          const count = props.point_count;
-          return (
-            <Marker
-              key={`cluster-${clusterId}`}
-              position={[lat, lng]}
-              icon={clusterIcon(count, worst, scale)}
-              title={`${count} calls here, ${critical} critical: zoom in`}
-              zIndexOffset={2000}
-              eventHandlers={{
-                click: () =>
-                  map.setView([lat, lng], Math.min(index.getClusterExpansionZoom(clusterId), CALL_ZOOM), { animate: !reducedMotion() }),
-              }}
-            />
-          );
-        }
-        const call = byId.get((props as PointProps).id);
-        if (!call) return null;
+      {data.clusters.map((cluster) => {
+        const title = `${cluster.count} calls here, ${cluster.critical} critical: zoom in`;
         return (
-          <CallMarker
-            key={call.conversation_id}
-            call={call}
-            openSeq={focus?.id === call.conversation_id ? focus.seq : null}
-            scale={scale}
+          <Marker
+            key={`cluster-${cluster.latitude}-${cluster.longitude}`}
+            position={[cluster.latitude, cluster.longitude]}
+            icon={clusterIcon(cluster.count, worstRank(cluster), scale)}
+            title={title}
+            zIndexOffset={2000}
+            eventHandlers={{
+              click: () => {
+                const [west, south, east, north] = cluster.bounds;
+                const animate = !reducedMotion();
+                if (west === east && south === north) map.setView([south, west], Math.max(map.getZoom() + 2, CALL_ZOOM), { animate });
+                else map.fitBounds(toLatLngBounds(cluster.bounds), { padding: [30, 30], animate });
+              },
+            }}
           />
         );
       })}
+      {data.markers.filter(located).map((call) => (
+        <CallMarker key={call.conversation_id} call={call} openSeq={focus?.id === call.conversation_id ? focus.seq : null} scale={scale} />
+      ))}
     </>
   );
 }
 
 /** Carries out the dashboard's map commands: region jumps, fit all, fly to a call. */
-function MapCommands({ calls, command, onFocus }: { calls: Located[]; command: MapCommand | null; onFocus: (focus: { id: string; seq: number }) => void }) {
+function MapCommands({ openBounds, command, onFocus }: {
+  openBounds: Box | null | undefined; command: MapCommand | null; onFocus: (focus: { id: string; seq: number }) => void;
+}) {
   const map = useMap();
   const fitted = useRef(false);
   const handled = useRef<number | null>(null);
@@ -238,43 +234,42 @@ function MapCommands({ calls, command, onFocus }: { calls: Located[]; command: M
     container.setAttribute("aria-label", "Map of calls. Arrow keys pan, plus and minus zoom.");
   }, [map]);
 
-  // The first time calls arrive, show them all.
+  // The first time the open calls are known, show them all.
   useEffect(() => {
-    if (fitted.current || calls.length === 0) return;
+    if (fitted.current || !openBounds) return;
     fitted.current = true;
-    map.fitBounds(L.latLngBounds(calls.map((call) => [call.latitude, call.longitude])), { padding: [30, 30], maxZoom: 13, animate: false });
-  }, [calls, map]);
+    map.fitBounds(toLatLngBounds(openBounds), { padding: [30, 30], maxZoom: 13, animate: false });
+  }, [openBounds, map]);
 
   useEffect(() => {
     if (!command || handled.current === command.seq) return;
     handled.current = command.seq;
+    fitted.current = true;
     const animate = !reducedMotion();
     if (command.kind === "region") {
       map.flyToBounds(command.bounds, { animate, duration: 0.8 });
     } else if (command.kind === "fit") {
-      if (calls.length > 0) map.flyToBounds(L.latLngBounds(calls.map((call) => [call.latitude, call.longitude])), { padding: [30, 30], maxZoom: 13, animate, duration: 0.8 });
+      if (openBounds) map.flyToBounds(toLatLngBounds(openBounds), { padding: [30, 30], maxZoom: 13, animate, duration: 0.8 });
       else map.setView(US_VIEW.center, US_VIEW.zoom);
     } else {
-      const call = calls.find((candidate) => candidate.conversation_id === command.id);
-      if (!call) return;
+      const { call } = command;
+      if (!located(call)) return;
       const target = L.latLng(call.latitude, call.longitude);
+      // The marker opens its popup when the server's answer for the new view draws it.
       const done = () => onFocus({ id: call.conversation_id, seq: command.seq });
       if (map.getZoom() >= CALL_ZOOM && map.getBounds().pad(-0.2).contains(target)) return done();
       // Open the popup after the flight: its auto-pan would cut the flight short.
       map.once("moveend", done);
       map.flyTo(target, Math.max(map.getZoom(), CALL_ZOOM), { animate, duration: 0.8 });
     }
-  }, [command, calls, map, onFocus]);
+  }, [command, openBounds, map, onFocus]);
   return null;
 }
 
-export default function CallMap({ calls, tileUrl, command, onDrawn }: CallMapProps) {
+export default function CallMap({ tileUrl, command, openBounds, onDrawn }: CallMapProps) {
   const [tilesFailed, setTilesFailed] = useState(false);
-  useEffect(() => {
-    if (calls.length > 0) onDrawn();
-  }, [calls, onDrawn]);
   const [focus, setFocus] = useState<{ id: string; seq: number } | null>(null);
-  const onMap = useMemo(() => calls.filter(located), [calls]);
+  const [shown, setShown] = useState<number | null>(null);
 
   return (
     <>
@@ -288,12 +283,11 @@ export default function CallMap({ calls, tileUrl, command, onDrawn }: CallMapPro
             attribution={ATTRIBUTION}
             eventHandlers={{ tileerror: () => setTilesFailed(true), tileload: () => setTilesFailed(false) }}
           />
-          <ClusteredCalls calls={onMap} focus={focus} />
-          <MapCommands calls={onMap} command={command} onFocus={setFocus} />
+          <ServerCalls focus={focus} onShown={setShown} onDrawn={onDrawn} />
+          <MapCommands openBounds={openBounds} command={command} onFocus={setFocus} />
         </MapContainer>
         <p className="map-count" aria-live="off">
-          {onMap.length.toLocaleString()} calls on the map
-          {calls.length > onMap.length ? ` (${(calls.length - onMap.length).toLocaleString()} without coordinates)` : ""}
+          {shown === null ? "" : `${shown.toLocaleString()} calls in view (open, and closed in the last hours)`}
         </p>
       </div>
     </>

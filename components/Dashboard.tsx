@@ -1,9 +1,10 @@
 "use client";
 
 import dynamic from "next/dynamic";
-import { useCallback, useState } from "react";
+import { useCallback, useMemo, useState } from "react";
 import { SEVERITIES } from "@/lib/vocabulary";
-import { ApiRequestError } from "./api";
+import { ApiRequestError, type CallRecord } from "./api";
+import { BacklogBanner } from "./BacklogBanner";
 import { SEVERITY_LABEL } from "./call-status";
 import type { MapCommand } from "./CallMap";
 import { CallQueue } from "./CallQueue";
@@ -14,7 +15,8 @@ import { Providers, useNoticeContext } from "./providers";
 import { REGIONS } from "./regions";
 import { severitySvg } from "./SeverityIcon";
 import { SimulationForm } from "./SimulationForm";
-import { POLL_MS, useLiveCalls } from "./use-calls";
+import { POLL_MS, useBoard, useQueueWindow } from "./use-calls";
+import { type FeedMode, useChangeFeed } from "./use-change-feed";
 
 // Leaflet touches `window` when it loads: the map is drawn in the browser only. Its code starts
 // downloading as soon as this module runs, not after hydration, so the first markers come sooner.
@@ -41,12 +43,21 @@ function Notices() {
   );
 }
 
-function LiveStatus({ updatedAt, error }: { updatedAt: number; error: Error | null }) {
+const MODE_LABEL: Record<FeedMode, string> = { connecting: "Connecting", live: "Live", polling: "Polling" };
+const MODE_TITLE: Record<FeedMode, string> = {
+  connecting: "Connecting to the change stream",
+  live: "Changes are pushed by the server as they happen",
+  polling: `The change stream is unavailable: asking for changes every ${POLL_MS / 1000} s`,
+};
+
+function LiveStatus({ mode, updatedAt, error }: { mode: FeedMode; updatedAt: number; error: Error | null }) {
   const unreachable = error instanceof ApiRequestError && error.unreachable;
   return (
     <>
       <p className="live-status" aria-live="off">
         <span className={`live-dot${error ? " down" : ""}`} aria-hidden="true" />
+        <span className={`feed-mode mode-${mode}`} data-testid="feed-mode" title={MODE_TITLE[mode]}>{MODE_LABEL[mode]}</span>
+        {" · "}
         {updatedAt > 0 ? (
           <>Last updated <time data-testid="last-updated" dateTime={new Date(updatedAt).toISOString()}>{formatClock(new Date(updatedAt))}</time></>
         ) : (
@@ -66,10 +77,15 @@ function LiveStatus({ updatedAt, error }: { updatedAt: number; error: Error | nu
 function DashboardView({ tileUrl }: { tileUrl: string }) {
   const [mapDrawn, setMapDrawn] = useState(false);
   const onMapDrawn = useCallback(() => setMapDrawn(true), []);
-  const live = useLiveCalls(mapDrawn);
+  const board = useBoard();
+  const queue = useQueueWindow();
+  // Calls already on screen at load are not news when a change names them.
+  const known = useMemo(() => new Set(queue.data?.calls.map((call) => call.conversation_id)), [queue.data]);
+  const feed = useChangeFeed(board.data?.cursor, known);
+  const error = feed.error ?? board.error ?? queue.error;
   const [command, setCommand] = useState<MapCommand | null>(null);
   const send = useCallback((request: MapRequest) => setCommand((last) => ({ ...request, seq: (last?.seq ?? 0) + 1 }) as MapCommand), []);
-  const showCall = useCallback((id: string) => send({ kind: "call", id }), [send]);
+  const showCall = useCallback((call: CallRecord) => send({ kind: "call", call }), [send]);
   const showScenario = useCallback(
     (scenario: string) => {
       const region = REGIONS.find((candidate) => candidate.scenario === scenario);
@@ -83,7 +99,8 @@ function DashboardView({ tileUrl }: { tileUrl: string }) {
       <a className="skip-link" href="#queue-title">Skip to the call queue</a>
       <header className="top-bar">
         <h1>Mayday dispatch</h1>
-        <LiveStatus updatedAt={live.updatedAt} error={live.error} />
+        <LiveStatus mode={feed.mode} updatedAt={feed.updatedAt} error={error} />
+        <BacklogBanner />
         <ExerciseBanner />
       </header>
       <main className="dashboard">
@@ -97,7 +114,7 @@ function DashboardView({ tileUrl }: { tileUrl: string }) {
               <button type="button" onClick={() => send({ kind: "fit" })}>Fit all</button>
             </nav>
           </header>
-          <CallMap calls={live.calls} tileUrl={tileUrl} command={command} onDrawn={onMapDrawn} />
+          <CallMap tileUrl={tileUrl} command={command} openBounds={board.data?.open_bounds} onDrawn={onMapDrawn} />
           <ul className="map-legend" aria-label="Marker legend">
             {SEVERITIES.map((level) => (
               <li key={level}>
@@ -108,8 +125,15 @@ function DashboardView({ tileUrl }: { tileUrl: string }) {
             <li><span className="legend-cluster" aria-hidden="true">12</span> Group of calls, coloured by its most severe</li>
           </ul>
         </section>
-        <CallQueue calls={live.calls} newest={live.newest} loading={live.isLoading} onSelect={showCall} />
-        <HistoryPanel onShowOnMap={showCall} liveComplete={live.complete} />
+        <CallQueue
+          calls={queue.data?.calls ?? []}
+          openTotal={board.data?.open.total ?? 0}
+          bySeverity={board.data?.open.by_severity}
+          arrivals={feed.arrivals}
+          loading={queue.isPending || board.isPending}
+          onSelect={showCall}
+        />
+        <HistoryPanel onShowOnMap={showCall} enabled={mapDrawn} />
         <SimulationForm onSimulated={showScenario} />
         <ExercisePanel />
       </main>

@@ -2,14 +2,14 @@
 
 import { useState, type FormEvent } from "react";
 import { EMERGENCY_TYPES, SEVERITIES, STATUSES } from "@/lib/vocabulary";
-import { ApiRequestError, callsExportUrl, type CallFilters } from "./api";
+import { ApiRequestError, callsExportUrl, type CallFilters, type CallRecord } from "./api";
 import { CallDetail } from "./CallDetail";
 import { humanize, STATUS_LABEL } from "./call-status";
 import { callSource, formatTime } from "./format";
 import { HourlyChart } from "./HourlyChart";
 import { SeverityBadge } from "./SeverityIcon";
 import { StatusBadge } from "./StatusBadge";
-import { CHART_CAP, useChartCalls, useHistoryPage, type SortOrder } from "./use-calls";
+import { useHistoryPage, useHourly, type SortOrder } from "./use-calls";
 
 const PAGE_SIZE = 25;
 
@@ -52,15 +52,16 @@ function InputFilter({ id, label, type, value, onChange }: {
   );
 }
 
-export function HistoryPanel({ onShowOnMap, liveComplete }: { onShowOnMap: (id: string) => void; liveComplete: boolean }) {
+/** `enabled`: the history reads wait for the map's first answer, so the first markers come first. */
+export function HistoryPanel({ onShowOnMap, enabled }: { onShowOnMap: (call: CallRecord) => void; enabled: boolean }) {
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const [filters, setFilters] = useState<CallFilters>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [page, setPage] = useState(0);
   const [sort, setSort] = useState<SortOrder>("desc");
   const [detailId, setDetailId] = useState<string | null>(null);
-  const listing = useHistoryPage(filters, page, PAGE_SIZE, sort);
-  const chart = useChartCalls(filters, liveComplete);
+  const listing = useHistoryPage(filters, page, PAGE_SIZE, sort, enabled);
+  const chart = useHourly(filters, enabled);
 
   const edit = (key: keyof Draft, value: string) => setDraft((current) => ({ ...current, [key]: value }));
   const apply = (event: FormEvent) => {
@@ -125,7 +126,7 @@ export function HistoryPanel({ onShowOnMap, liveComplete }: { onShowOnMap: (id: 
         </p>
       )}
 
-      {chart.data && <HourlyChart calls={chart.data.calls} total={chart.data.total} capped={chart.data.total > CHART_CAP} />}
+      {chart.data && <HourlyChart series={chart.data} />}
 
       <div className={`history-body${detailId ? " with-detail" : ""}`}>
         <div className="table-wrap">

@@ -1,38 +1,19 @@
 "use client";
 
-import { useMemo } from "react";
 import { SEVERITIES } from "@/lib/vocabulary";
-import type { CallRecord } from "./api";
-import { SEVERITY_LABEL, severityOf } from "./call-status";
-
-const HOUR = 3600;
-/** The chart shows at most this many hours: the latest of the filtered range. */
-const MAX_HOURS = 72;
-
-interface Bucket { start: number; critical: number; high: number; moderate: number; total: number }
+import type { HourlySeries } from "./api";
+import { SEVERITY_LABEL } from "./call-status";
 
 function hourLabel(unixSeconds: number): string {
   return new Date(unixSeconds * 1000).toLocaleString(undefined, { month: "short", day: "numeric", hour: "2-digit" });
 }
 
-/** Calls per hour, stacked by severity (critical at the bottom, so it is never hidden). */
-export function HourlyChart({ calls, total, capped }: { calls: CallRecord[]; total: number; capped: boolean }) {
-  const buckets = useMemo(() => {
-    if (calls.length === 0) return [];
-    const newest = Math.floor(Math.max(...calls.map((call) => call.timestamp)) / HOUR) * HOUR;
-    const oldest = Math.floor(Math.min(...calls.map((call) => call.timestamp)) / HOUR) * HOUR;
-    const first = Math.max(oldest, newest - (MAX_HOURS - 1) * HOUR);
-    const list: Bucket[] = [];
-    for (let start = first; start <= newest; start += HOUR) list.push({ start, critical: 0, high: 0, moderate: 0, total: 0 });
-    for (const call of calls) {
-      const bucket = list[Math.floor((call.timestamp - first) / HOUR)];
-      if (!bucket) continue;
-      bucket[severityOf(call.severity)] += 1;
-      bucket.total += 1;
-    }
-    return list;
-  }, [calls]);
-
+/**
+ * Calls per hour, stacked by severity (critical at the bottom, so it is never hidden). The server
+ * counts them (GET /api/live/hourly), over the latest hours of the filtered calls.
+ */
+export function HourlyChart({ series }: { series: HourlySeries }) {
+  const buckets = series.hours;
   if (buckets.length === 0) return <p className="muted chart-empty">No calls to chart for these filters.</p>;
   const peak = Math.max(...buckets.map((bucket) => bucket.total));
   const width = 600;
@@ -41,8 +22,8 @@ export function HourlyChart({ calls, total, capped }: { calls: CallRecord[]; tot
   const slot = width / Math.max(buckets.length, 24);
   const scale = (height - 4) / peak;
   const summary =
-    `Calls per hour by severity: ${calls.length.toLocaleString()} calls over ${buckets.length} hours, ` +
-    `peak ${peak} in the hour from ${hourLabel(buckets.find((bucket) => bucket.total === peak)!.start)}.`;
+    `Calls per hour by severity: ${series.total.toLocaleString()} calls over ${buckets.length} hours, ` +
+    `peak ${peak} in the hour from ${hourLabel(buckets.find((bucket) => bucket.total === peak)!.hour)}.`;
 
   return (
     <figure className="hourly-chart">
@@ -50,9 +31,9 @@ export function HourlyChart({ calls, total, capped }: { calls: CallRecord[]; tot
         {buckets.map((bucket, i) => {
           let y = height;
           return (
-            <g key={bucket.start}>
+            <g key={bucket.hour}>
               <title>
-                {`${hourLabel(bucket.start)}: ${SEVERITIES.map((level) => `${bucket[level]} ${level}`).join(", ")}`}
+                {`${hourLabel(bucket.hour)}: ${SEVERITIES.map((level) => `${bucket[level]} ${level}`).join(", ")}`}
               </title>
               {SEVERITIES.map((level) => {
                 const h = bucket[level] * scale;
@@ -64,13 +45,12 @@ export function HourlyChart({ calls, total, capped }: { calls: CallRecord[]; tot
         })}
       </svg>
       <figcaption>
-        Calls per hour ({hourLabel(buckets[0].start)} to {hourLabel(buckets.at(-1)!.start)}), peak {peak}.{" "}
+        Calls per hour ({hourLabel(buckets[0].hour)} to {hourLabel(buckets.at(-1)!.hour)}), peak {peak}.{" "}
         {SEVERITIES.map((level) => (
           <span key={level} className={`legend-item sev-${level}`}>
             <span className="legend-swatch" aria-hidden="true" /> {SEVERITY_LABEL[level]}
           </span>
         ))}
-        {capped && <> Based on the newest {calls.length.toLocaleString()} of {total.toLocaleString()} matching calls.</>}
       </figcaption>
     </figure>
   );

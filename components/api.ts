@@ -4,12 +4,13 @@
  */
 
 import type { CallDetail, CallList as CallsPage, CallRecord } from "@/lib/calls/schema";
+import type { Board, CallChange, ChangePage, HourlySeries, MapView, QueuePage } from "@/lib/live/schema";
 import type { SimulationResult as SimulateResult } from "@/lib/simulation/result";
 import type { CallStatus } from "@/lib/vocabulary";
 
 // The response shapes are the API's own zod schemas (type-only imports: nothing server-side is
 // bundled), so the dashboard cannot drift from what the API sends.
-export type { CallDetail, CallRecord, CallsPage, SimulateResult };
+export type { Board, CallChange, CallDetail, CallRecord, CallsPage, ChangePage, HourlySeries, MapView, QueuePage, SimulateResult };
 
 export interface CallFilters {
   emergency_type?: string;
@@ -101,12 +102,45 @@ export function simulate(body: SimulateRequest): Promise<SimulateResult> {
 /** The largest page the API serves. */
 export const MAX_PAGE = 1000;
 
-/** The newest page of calls: what the map and queue need first (the page preloads this URL). */
-export const LIVE_HEAD_URL = `/api/calls?${query({ limit: MAX_PAGE, offset: 0 })}`;
+/** The board summary: what the dashboard needs first (the page preloads this URL). */
+export const BOARD_URL = "/api/live/board";
 
-export function listNewestCalls(): Promise<CallsPage> {
-  return request(LIVE_HEAD_URL);
+export function getBoard(): Promise<Board> {
+  return request(BOARD_URL);
 }
+
+/** The most urgent open calls. */
+export function getQueue(limit: number): Promise<QueuePage> {
+  return request(`/api/live/queue?${query({ limit })}`);
+}
+
+export interface Viewport {
+  west: number;
+  south: number;
+  east: number;
+  north: number;
+  zoom: number;
+}
+
+/** Clusters and markers for a map viewport (coordinates rounded: nearby views share a request). */
+export function getMapView(view: Viewport): Promise<MapView> {
+  const round = (value: number) => Math.round(value * 10_000) / 10_000;
+  return request(
+    `/api/live/map?${query({ west: round(view.west), south: round(view.south), east: round(view.east), north: round(view.north), zoom: view.zoom })}`,
+  );
+}
+
+/** The history chart's series under the history's filters. */
+export function getHourly(filters: CallFilters): Promise<HourlySeries> {
+  return request(`/api/live/hourly?${query({ ...filters })}`);
+}
+
+/** The change feed after a cursor: the polling fallback of the stream. */
+export function getChanges(after: number, limit = 1000): Promise<ChangePage> {
+  return request(`/api/calls/changes?${query({ after, limit })}`);
+}
+
+export const STREAM_URL = "/api/calls/stream";
 
 /**
  * Every call matching `filters`, newest first, up to `cap`: the first page tells the total, the

@@ -1,11 +1,9 @@
-import { nextStatuses } from "@/lib/calls/workflow";
-import { SEVERITIES, severityOrFallback, STATUSES, type CallStatus, type Severity } from "@/lib/vocabulary";
-
-const OPEN_STATUSES: readonly string[] = STATUSES.filter((status) => nextStatuses(status).length > 0);
+import { nextStatuses, OPEN_STATUSES } from "@/lib/calls/workflow";
+import { SEVERITIES, severityOrFallback, type CallStatus, type Severity } from "@/lib/vocabulary";
 
 /** Open: not yet resolved or failed (the queue's calls). */
 export function isOpen(status: string): boolean {
-  return OPEN_STATUSES.includes(status);
+  return (OPEN_STATUSES as readonly string[]).includes(status);
 }
 
 /** The statuses a call may move to next (none for a status this page does not know). */

@@ -56,8 +56,13 @@ export const envSchema = z.object({
     (value) => value === undefined || /^rediss?:\/\/\S+$/.test(value),
     "must be a redis:// or rediss:// URL",
   ),
-  /** Connection and command timeout for REDIS_URL; past it, Redis counts as unavailable. */
-  REDIS_TIMEOUT_MS: z.coerce.number().int().min(50).max(10_000).default(500),
+  /**
+   * Upper bound of every Redis or Upstash call (rate limits, listing cache); past it the call
+   * counts as failed and the caller takes its fallback.
+   */
+  REDIS_TIMEOUT_MS: z.coerce.number().int().min(5).max(10_000).default(50),
+  /** After a few failures in a row Redis is left alone this long, then probed in the background. */
+  REDIS_BREAKER_MS: z.coerce.number().int().min(100).max(60_000).default(1_000),
   /** Prepended to every Redis key, so several deployments (or test runs) can share one Redis. */
   REDIS_KEY_PREFIX: z.string().trim().default("mayday:"),
   /** How many reverse proxies in front of the app may set x-forwarded-for. */
@@ -66,10 +71,19 @@ export const envSchema = z.object({
     .string()
     .trim()
     .default("https://tile.openstreetmap.org/{z}/{x}/{y}.png"),
+  /**
+   * How often each instance looks for payloads deferred while the database was down (by any
+   * instance); one that deferred payloads itself retries every second until they are recorded.
+   */
+  RECONCILE_INTERVAL_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(30_000),
   /** Statement timeout for every database query, so requests answer inside 30 s. */
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(25_000).default(10_000),
   /** GET /api/health re-runs its readiness checks at most this often; 0: on every request. */
   HEALTH_CHECK_INTERVAL_MS: z.coerce.number().int().min(0).max(300_000).default(5_000),
+  /** The live map also shows calls resolved or failed within this many hours (faded). */
+  LIVE_MAP_CLOSED_HOURS: z.coerce.number().int().min(0).max(168).default(6),
+  /** The change feed is also read on this timer, in case a notification is lost. */
+  LIVE_FEED_SAFETY_READ_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   /** The exercise scheduler releases due calls this often; 0: no scheduler in this process. */
   EXERCISE_TICK_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
 }).refine((env) => !env.VOICEAGENT_REQUIRE_SIGNATURE || env.VOICEAGENT_WEBHOOK_SECRET !== undefined, {

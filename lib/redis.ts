@@ -1,38 +1,48 @@
 import { createClient } from "redis";
+import { CircuitBreaker } from "./circuit-breaker";
 import { getConfig } from "./config";
 import { log } from "./log";
 
 /**
- * One shared connection to the plain Redis of REDIS_URL (rate limits, listing cache). Redis is an
- * optimisation and a shared counter, never the record of a call: commands fail fast instead of
- * queueing while it is unreachable, so callers can fall back at once.
+ * One connection to the plain Redis of REDIS_URL, shared by rate limits and the listing cache.
+ * Redis is an accelerator and a shared counter, never the record of a call: every command goes
+ * through a circuit breaker that bounds it in time (REDIS_TIMEOUT_MS) and, once Redis failed a few
+ * times in a row, answers "unavailable" at once while probing Redis in the background.
  */
 export interface RedisOptions {
   url: string;
-  /** Upper bound of a connection attempt and of each command, in milliseconds. */
+  /** Upper bound of each command, in milliseconds. */
   timeoutMs: number;
+  /** Time between background probes while the breaker is open. */
+  breakerMs?: number;
 }
+
+/** Failures in a row (errors or timeouts) that open the breaker. */
+const FAILURES_TO_OPEN = 3;
+/** Reconnection attempts back off up to this, so a restarted Redis is used again within seconds. */
+const MAX_RECONNECT_DELAY_MS = 1_000;
 
 function failFastClient({ url, timeoutMs }: RedisOptions) {
   return createClient({
     url,
+    // Commands fail at once while disconnected instead of queueing behind the reconnection.
     disableOfflineQueue: true,
     commandOptions: { timeout: timeoutMs },
     socket: {
-      connectTimeout: timeoutMs,
-      // Keep trying in the background with a capped backoff; requests meanwhile fail fast.
-      reconnectStrategy: (retries) => Math.min(50 * 2 ** retries, 2_000),
+      // Connecting happens in the background; requests never wait for it beyond timeoutMs.
+      connectTimeout: Math.max(timeoutMs, 1_000),
+      reconnectStrategy: (retries) => Math.min(50 * 2 ** retries, MAX_RECONNECT_DELAY_MS),
     },
   });
 }
 
 export type RedisClient = ReturnType<typeof failFastClient>;
 
+/** A connected-on-demand client that logs one line per outage. */
 export function createRedisClient(options: RedisOptions): RedisClient {
   const client = failFastClient(options);
   let reported = false;
   client.on("error", (error: Error) => {
-    // One line per outage, not one per reconnect attempt.
     if (!reported) log.warn({ err: error.message }, "redis unavailable");
     reported = true;
   });
@@ -60,20 +70,55 @@ export async function whenReady(client: RedisClient, timeoutMs: number): Promise
   return client;
 }
 
-let shared: RedisClient | undefined;
+export class RedisConnection {
+  readonly client: RedisClient;
+  readonly breaker: CircuitBreaker;
 
-/** The REDIS_URL client, connected on first use; undefined when REDIS_URL is unset. */
-export async function getRedis(): Promise<RedisClient | undefined> {
-  const { REDIS_URL, REDIS_TIMEOUT_MS } = getConfig();
+  constructor(private readonly options: RedisOptions) {
+    this.client = createRedisClient(options);
+    this.breaker = new CircuitBreaker({
+      name: "redis",
+      timeoutMs: options.timeoutMs,
+      openMs: options.breakerMs ?? 1_000,
+      failureThreshold: FAILURES_TO_OPEN,
+      probe: async () => {
+        if (!this.client.isReady) throw new Error("not connected");
+        await this.client.ping();
+      },
+    });
+  }
+
+  /**
+   * Runs Redis work within the time bound. Throws (CircuitOpenError, CallTimeoutError or Redis's
+   * own error) when Redis cannot answer: every caller has a fallback.
+   */
+  run<T>(work: (client: RedisClient) => Promise<T>): Promise<T> {
+    return this.breaker.run(async () => work(await whenReady(this.client, this.options.timeoutMs)));
+  }
+
+  close(): void {
+    this.breaker.dispose();
+    if (this.client.isOpen) this.client.destroy();
+  }
+}
+
+// On globalThis: Next.js bundles each route separately, and all of them must share one client
+// and one breaker (health reports the breaker the other routes use).
+const registry = globalThis as typeof globalThis & { [key: symbol]: RedisConnection | undefined };
+const SHARED_KEY = Symbol.for("mayday.redis");
+
+/** The REDIS_URL connection, created on first use; undefined when REDIS_URL is unset. */
+export function getRedis(): RedisConnection | undefined {
+  const { REDIS_URL, REDIS_TIMEOUT_MS, REDIS_BREAKER_MS } = getConfig();
   if (!REDIS_URL) return undefined;
-  shared ??= createRedisClient({ url: REDIS_URL, timeoutMs: REDIS_TIMEOUT_MS });
-  return whenReady(shared, REDIS_TIMEOUT_MS);
+  registry[SHARED_KEY] ??= new RedisConnection({ url: REDIS_URL, timeoutMs: REDIS_TIMEOUT_MS, breakerMs: REDIS_BREAKER_MS });
+  return registry[SHARED_KEY];
 }
 
 export async function closeRedis(): Promise<void> {
-  const client = shared;
-  shared = undefined;
-  if (client?.isOpen) client.destroy();
+  const connection = registry[SHARED_KEY];
+  registry[SHARED_KEY] = undefined;
+  connection?.close();
 }
 
 /** `<REDIS_KEY_PREFIX><parts joined by ":">`. */

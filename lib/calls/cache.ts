@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { log } from "../log";
-import { getRedis, type RedisClient, redisKey } from "../redis";
+import { CircuitOpenError } from "../circuit-breaker";
+import { getRedis, type RedisConnection, redisKey } from "../redis";
 
 /**
  * Cache of listing pages and counts that is never stale after a write: every write to the calls
@@ -8,7 +9,8 @@ import { getRedis, type RedisClient, redisKey } from "../redis";
  * next read after a write misses and goes to the database.
  *
  * In-process by default. With REDIS_URL the version and the entries live in Redis, so every app
- * instance sees every other instance's writes. When Redis fails, reads go to the database.
+ * instance sees every other instance's writes. When Redis fails or hangs, reads go to the database
+ * (every Redis call is bounded by REDIS_TIMEOUT_MS and its circuit breaker).
  */
 
 /** Seconds an entry lives (docs/interface.md: recent calls 5 min, filtered results 2 min, counts 10 min). */
@@ -83,37 +85,77 @@ function memoryCache(): VersionedCache {
 
 const VERSION_KEY = ["calls", "version"];
 
-function redisCache(redis: RedisClient, version: string): VersionedCache {
+// A bump that failed while Redis was down is owed: it is made before this process reads the Redis
+// cache again, and as soon as the breaker closes, so entries cached before a write made during the
+// outage stop being served. On globalThis like the memory state, for the same reason.
+const owed = globalThis as typeof globalThis & { [key: symbol]: { bump: boolean; watching: WeakSet<RedisConnection> } | undefined };
+const OWED_KEY = Symbol.for("mayday.calls.cache.owed");
+
+function owedState() {
+  owed[OWED_KEY] ??= { bump: false, watching: new WeakSet() };
+  return owed[OWED_KEY];
+}
+
+/** Warns about a failed Redis call, unless the breaker is open (it logged the outage once). */
+function warnUnlessOpen(error: unknown, message: string): void {
+  if (!(error instanceof CircuitOpenError)) log.warn({ err: error }, message);
+}
+
+function redisCache(redis: RedisConnection, version: string): VersionedCache {
   const fullKey = (key: string) => redisKey("calls", `v${version}`, key);
   return {
     get: async <T>(key: string) => {
       try {
-        const text = await redis.get(fullKey(key));
+        const text = await redis.run((client) => client.get(fullKey(key)));
         return text === null ? undefined : (JSON.parse(text) as T);
       } catch (error) {
-        log.warn({ err: error }, "calls cache read failed; reading the database");
+        warnUnlessOpen(error, "calls cache read failed; reading the database");
         return undefined;
       }
     },
     set: async (key, value, ttlSeconds) => {
       try {
-        await redis.set(fullKey(key), JSON.stringify(value), { expiration: { type: "EX", value: ttlSeconds } });
+        await redis.run((client) =>
+          client.set(fullKey(key), JSON.stringify(value), { expiration: { type: "EX", value: ttlSeconds } }),
+        );
       } catch (error) {
-        log.warn({ err: error }, "calls cache write failed");
+        warnUnlessOpen(error, "calls cache write failed");
       }
     },
   };
 }
 
-/** The cache for one read, keyed by the current version. */
+async function payOwedBump(redis: RedisConnection): Promise<void> {
+  const state = owedState();
+  if (!state.bump) return;
+  await redis.run((client) => client.incr(redisKey(...VERSION_KEY)));
+  state.bump = false;
+}
+
+function watchBreaker(redis: RedisConnection): void {
+  const state = owedState();
+  if (state.watching.has(redis)) return;
+  state.watching.add(redis);
+  redis.breaker.onClose(() => {
+    payOwedBump(redis).catch((error) => warnUnlessOpen(error, "calls cache version bump failed"));
+  });
+}
+
+/**
+ * The cache for one read, keyed by the current version. While Redis is down or hung (breaker
+ * open) the read goes to the database: nothing is served from a cache whose version cannot be read.
+ */
 export async function openCallsCache(): Promise<VersionedCache> {
-  const redis = await getRedis();
+  const redis = getRedis();
   if (!redis) return memoryCache();
+  watchBreaker(redis);
+  if (redis.breaker.isOpen) return noCache;
   try {
-    const version = (await redis.get(redisKey(...VERSION_KEY))) ?? "0";
+    await payOwedBump(redis);
+    const version = (await redis.run((client) => client.get(redisKey(...VERSION_KEY)))) ?? "0";
     return redisCache(redis, version);
   } catch (error) {
-    log.warn({ err: error }, "calls cache unavailable; reading the database");
+    warnUnlessOpen(error, "calls cache unavailable; reading the database");
     return noCache;
   }
 }
@@ -123,7 +165,7 @@ export async function openCallsCache(): Promise<VersionedCache> {
  * so the caller's next listing (from any instance sharing the Redis) shows the write.
  */
 export async function bumpCallsVersion(): Promise<void> {
-  const redis = await getRedis();
+  const redis = getRedis();
   if (!redis) {
     const state = memory();
     state.version += 1;
@@ -131,12 +173,12 @@ export async function bumpCallsVersion(): Promise<void> {
     state.weight = 0;
     return;
   }
+  watchBreaker(redis);
   try {
-    await redis.incr(redisKey(...VERSION_KEY));
+    await redis.run((client) => client.incr(redisKey(...VERSION_KEY)));
   } catch (error) {
-    // Other instances cannot read the cache either while Redis is down; entries written before
-    // the outage expire within their TTL (docs/calls.md).
-    log.error({ err: error }, "calls cache version bump failed");
+    owedState().bump = true;
+    warnUnlessOpen(error, "calls cache version bump failed; owed until Redis answers");
   }
 }
 

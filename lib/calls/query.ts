@@ -9,7 +9,7 @@ export function likeSubstring(text: string): string {
 }
 
 /** Conditions on the columns `calls` and `call_counts` share. */
-function equalityConditions(filters: CallFilters): Prisma.Sql[] {
+export function equalityConditions(filters: CallFilters): Prisma.Sql[] {
   const conditions: Prisma.Sql[] = [];
   if (filters.emergencyType !== undefined) conditions.push(Prisma.sql`emergency_type = ${filters.emergencyType}`);
   if (filters.severity !== undefined) conditions.push(Prisma.sql`severity = ${filters.severity}`);
@@ -19,8 +19,8 @@ function equalityConditions(filters: CallFilters): Prisma.Sql[] {
   return conditions;
 }
 
-/** Filters call_counts cannot answer: the matching rows are counted through their indexes. */
-function needsRowScan(filters: CallFilters): boolean {
+/** Filters call_counts (and call_hour_counts) cannot answer: the matching rows are counted through their indexes. */
+export function needsRowScan(filters: CallFilters): boolean {
   return (
     filters.location !== undefined ||
     filters.fromSeconds !== undefined ||
@@ -29,7 +29,7 @@ function needsRowScan(filters: CallFilters): boolean {
   );
 }
 
-function callConditions(filters: CallFilters): Prisma.Sql[] {
+export function callConditions(filters: CallFilters): Prisma.Sql[] {
   const conditions = equalityConditions(filters);
   if (filters.callerPhone !== undefined) conditions.push(Prisma.sql`caller_phone = ${filters.callerPhone}`);
   // `timestamp` is whole seconds: timestamp >= s <=> occurred_at >= s; timestamp <= s <=> occurred_at < s + 1.
@@ -43,11 +43,12 @@ function callConditions(filters: CallFilters): Prisma.Sql[] {
   return conditions;
 }
 
-function where(conditions: Prisma.Sql[]): Prisma.Sql {
+export function where(conditions: Prisma.Sql[]): Prisma.Sql {
   return conditions.length > 0 ? Prisma.sql`WHERE ${Prisma.join(conditions, " AND ")}` : Prisma.empty;
 }
 
-const selectList = Prisma.raw(
+/** Every listed column of `calls c`, aliased to its field name (a ListedCall row). */
+export const selectList = Prisma.raw(
   Object.entries(LISTED_COLUMNS)
     .map(([field, column]) => `c."${column}" AS "${field}"`)
     .join(", "),

@@ -2,7 +2,7 @@ import { DomainError, notFound } from "../domain-error";
 import { bumpCallsVersion } from "./cache";
 import { getCall } from "./detail";
 import { type CallDetail, type CallStatus } from "./schema";
-import { withCallStore } from "./store";
+import { lockChangeFeed, withCallStore } from "./store";
 import { canTransition, nextStatuses } from "./workflow";
 
 function invalidTransition(from: CallStatus, to: CallStatus): DomainError {
@@ -25,6 +25,8 @@ function invalidTransition(from: CallStatus, to: CallStatus): DomainError {
 export async function updateCallStatus(conversationId: string, status: CallStatus): Promise<CallDetail> {
   const changed = await withCallStore((db) =>
     db.$transaction(async (tx) => {
+      // The change feed's lock before the row's, the order every writer of calls keeps.
+      await lockChangeFeed(tx);
       const [call] = await tx.$queryRaw<{ id: string; status: CallStatus }[]>`
         SELECT id, status FROM calls WHERE conversation_id = ${conversationId} FOR UPDATE`;
       if (!call) throw notFound(`No call with id ${conversationId}`);

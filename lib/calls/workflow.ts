@@ -18,3 +18,8 @@ export function canTransition(from: CallStatus, to: CallStatus): boolean {
 export function nextStatuses(from: CallStatus): CallStatus[] {
   return STATUSES.filter((to) => canTransition(from, to));
 }
+
+/** Statuses a call can still leave: the dispatcher's open calls (queue, board, map). */
+export const OPEN_STATUSES: readonly CallStatus[] = STATUSES.filter((status) => nextStatuses(status).length > 0);
+/** Final statuses. */
+export const CLOSED_STATUSES: readonly CallStatus[] = FINAL;

@@ -1,6 +1,7 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
+import type { PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { type Config, getConfig } from "../config";
 import { PrismaClient } from "./generated/client";
@@ -15,6 +16,8 @@ interface Connection {
   kind: DatabaseKind;
   /** Where the data lives, without credentials, for start-up logs (never for HTTP answers). */
   description: string;
+  /** The embedded database itself (PGlite only): its in-process LISTEN (lib/live/notifier.ts). */
+  embedded?: PGlite;
   /** Plain SQL on one connection of its own (the migrator's). */
   withSession<T>(work: (session: SqlSession) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -61,6 +64,7 @@ export async function openMigrationTarget(config: Config): Promise<Connection> {
     adapterFactory: new PrismaPGlite(embedded.pglite),
     kind: "pglite",
     description: `embedded PGlite at ${directory}`,
+    embedded: embedded.pglite,
     withSession: (work) =>
       work({
         query: async <Row>(sql: string, params?: unknown[]) => (await embedded.pglite.query<Row>(sql, params)).rows,
@@ -88,6 +92,7 @@ export async function migrateDatabase(config: Config): Promise<{ applied: string
 interface DatabaseHandle {
   prisma: PrismaClient;
   kind: DatabaseKind;
+  embedded?: PGlite;
   close(): Promise<void>;
 }
 
@@ -99,6 +104,7 @@ async function connect(config: Config): Promise<DatabaseHandle> {
   return {
     prisma,
     kind: connection.kind,
+    embedded: connection.embedded,
     close: async () => {
       await prisma.$disconnect();
       await connection.close();
@@ -124,6 +130,11 @@ export async function getDb(): Promise<Db> {
 
 export async function getDatabaseKind(): Promise<DatabaseKind> {
   return (await handle()).kind;
+}
+
+/** The open embedded database, or undefined on PostgreSQL. */
+export async function getEmbeddedDatabase(): Promise<PGlite | undefined> {
+  return (await handle()).embedded;
 }
 
 /** Closes the connection (and releases the embedded database's lock). */

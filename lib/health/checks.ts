@@ -1,6 +1,10 @@
 import { getDatabaseKind, getDb } from "../db/client";
 import { listMigrationNames } from "../db/migrations";
+import { getRateLimiter } from "../rate-limit";
+import { countPending } from "../reconcile/pending";
+import { getRedis } from "../redis";
 import { getObjectStore } from "../storage";
+import type { CircuitStatus } from "../circuit-breaker";
 import type { CheckName, CheckOutcome } from "./report";
 
 /**
@@ -46,6 +50,30 @@ export const checks: { [Name in CheckName]: HealthCheck<Name> } = {
       const store = getObjectStore();
       await store.checkAvailable();
       return { ok: true, kind: store.kind };
+    },
+  },
+  /** Payloads deferred while the database was down: the dashboard shows them as waiting. */
+  backlog: {
+    required: false,
+    async run() {
+      return { ok: true, pending: await countPending() };
+    },
+  },
+  /** The Redis (or Upstash) breakers: open means fallbacks apply, which keeps the service ready. */
+  redis: {
+    required: false,
+    async run() {
+      const breakers = new Map<string, CircuitStatus>();
+      const redis = getRedis();
+      if (redis) breakers.set(redis.breaker.status().name, redis.breaker.status());
+      const limiter = getRateLimiter().breakerStatus?.();
+      if (limiter) breakers.set(limiter.name, limiter);
+      const reported = [...breakers.values()].map(({ name, state, since }) => ({
+        name: name as "redis" | "upstash",
+        state,
+        ...(since ? { since } : {}),
+      }));
+      return { ok: reported.every((breaker) => breaker.state === "closed"), breakers: reported };
     },
   },
 };

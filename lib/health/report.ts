@@ -27,6 +27,25 @@ export const checkOutcomeSchemas = {
     pending: z.array(z.string()).optional().describe("Migrations in the repository the database has not had"),
   }),
   storage: checkOutcomeSchema.extend({ kind: z.string().optional() }),
+  backlog: checkOutcomeSchema.extend({
+    pending: z
+      .number()
+      .int()
+      .optional()
+      .describe("Webhook payloads accepted while the database was down and not recorded yet (docs/webhook.md)"),
+  }),
+  redis: checkOutcomeSchema.extend({
+    breakers: z
+      .array(
+        z.object({
+          name: z.enum(["redis", "upstash"]),
+          state: z.enum(["closed", "open"]).describe("open: the store failed or hung; fallbacks apply, probed in the background"),
+          since: z.string().optional().describe("When it last opened or closed (ISO 8601)"),
+        }),
+      )
+      .optional()
+      .describe("Circuit breakers of the Redis / Upstash connections in use; empty without either"),
+  }),
 };
 
 export type CheckName = keyof typeof checkOutcomeSchemas;

@@ -11,6 +11,10 @@ import {
   parseCreateExercise,
 } from "../exercises/schema";
 import { healthQueryParameters, healthReportSchema } from "../health/report";
+import {
+  boardSchema, changePageSchema, changesQueryParameters, hourlySeriesSchema, mapQueryParameters, mapViewSchema,
+  queuePageSchema, queueQueryParameters, streamQueryParameters,
+} from "../live/schema";
 import type { RateLimitPolicy } from "../rate-limit";
 import { parseSimulateRequest, simulateRequestSchema } from "../simulation/request";
 import { simulationResultSchema } from "../simulation/result";
@@ -101,6 +105,111 @@ export const endpoints = {
             body: { schema: z.string() },
           },
         },
+        errors: ["INVALID_PARAMETER", "DATABASE_ERROR"],
+      },
+    },
+  },
+
+  // The live picture (lib/live, docs/dashboard.md). Declared before `call`, whose /api/calls/:id
+  // pattern also matches /api/calls/changes and /api/calls/stream.
+  changes: {
+    path: "/api/calls/changes",
+    errorFormat: "calls",
+    protection: { apiKey: true, rateLimit: rateLimitPolicies.calls },
+    methods: {
+      GET: {
+        operationId: "listCallChanges",
+        summary: "The change feed: calls changed after a change number, in change order",
+        description:
+          "Every insert and update of a call takes the next change number; each call appears once, at its latest " +
+          "change. Gapless: a change committed later never has a number below one already served. The polling " +
+          "path of the dashboard; GET /api/calls/stream pushes the same changes.",
+        query: changesQueryParameters,
+        responses: { 200: { description: "One page of changes", body: { name: "ChangePage", schema: changePageSchema } } },
+        errors: ["INVALID_PARAMETER", "DATABASE_ERROR"],
+      },
+    },
+  },
+
+  stream: {
+    path: "/api/calls/stream",
+    errorFormat: "calls",
+    protection: { apiKey: true, rateLimit: rateLimitPolicies.calls },
+    methods: {
+      GET: {
+        operationId: "streamCallChanges",
+        summary: "The change feed pushed as server-sent events",
+        description:
+          "Events `change` with `id` = change number and `data` = a CallChange (as in ChangePage). Replays every " +
+          "change after Last-Event-ID (or `after`), then follows new ones as they commit on any app instance. " +
+          "Comment lines every 15 s keep idle proxies from closing it.",
+        query: streamQueryParameters,
+        headers: {
+          "last-event-id": { description: "The last change number received (sent by a reconnecting EventSource)", required: false },
+        },
+        responses: { 200: { description: "An endless text/event-stream", contentType: "text/event-stream", body: { schema: z.string() } } },
+        errors: ["INVALID_PARAMETER", "DATABASE_ERROR"],
+      },
+    },
+  },
+
+  board: {
+    path: "/api/live/board",
+    errorFormat: "calls",
+    protection: { apiKey: true, rateLimit: rateLimitPolicies.calls },
+    methods: {
+      GET: {
+        operationId: "getBoard",
+        summary: "Board summary: exact counts of open calls, counts by type, longest waits, calls per hour",
+        responses: { 200: { description: "The summary, with the change number it is current to", body: { name: "Board", schema: boardSchema } } },
+        errors: ["DATABASE_ERROR"],
+      },
+    },
+  },
+
+  queue: {
+    path: "/api/live/queue",
+    errorFormat: "calls",
+    protection: { apiKey: true, rateLimit: rateLimitPolicies.calls },
+    methods: {
+      GET: {
+        operationId: "getQueue",
+        summary: "Open calls in urgency order (severity, then longest waiting), keyset-paginated",
+        query: queueQueryParameters,
+        responses: { 200: { description: "One page of the queue", body: { name: "QueuePage", schema: queuePageSchema } } },
+        errors: ["INVALID_PARAMETER", "DATABASE_ERROR"],
+      },
+    },
+  },
+
+  map: {
+    path: "/api/live/map",
+    errorFormat: "calls",
+    protection: { apiKey: true, rateLimit: rateLimitPolicies.calls },
+    methods: {
+      GET: {
+        operationId: "getMapView",
+        summary: "Clusters and markers for a map viewport: open calls and recently closed ones",
+        description:
+          "Calls are grouped on a grid of about 64-pixel cells at the zoom; a call alone in its cell, and every " +
+          "call from zoom 16, is a marker. The answer grows with the viewport, not with the stored calls.",
+        query: mapQueryParameters,
+        responses: { 200: { description: "The viewport's clusters and markers", body: { name: "MapView", schema: mapViewSchema } } },
+        errors: ["INVALID_PARAMETER", "DATABASE_ERROR"],
+      },
+    },
+  },
+
+  hourly: {
+    path: "/api/live/hourly",
+    errorFormat: "calls",
+    protection: { apiKey: true, rateLimit: rateLimitPolicies.calls },
+    methods: {
+      GET: {
+        operationId: "getHourlySeries",
+        summary: "Calls per hour by severity under GET /api/calls's filters",
+        query: callFilterParameters,
+        responses: { 200: { description: "The series", body: { name: "HourlySeries", schema: hourlySeriesSchema } } },
         errors: ["INVALID_PARAMETER", "DATABASE_ERROR"],
       },
     },
@@ -197,7 +306,8 @@ export const endpoints = {
           200: {
             description:
               "Stored: a call (post_call_transcription), a failed call (call_initiation_failure), a recording " +
-              "(post_call_audio); any other type is archived and answered `Event ignored`. A 5xx is never for the content.",
+              "(post_call_audio); any other type is archived and answered `Event ignored`. A 5xx is never for the content. " +
+              "Also 200 while the database is down: the archived payload is recorded once it is back (docs/webhook.md).",
             body: { name: "WebhookResponse", schema: webhookAnswerSchema },
           },
         },
@@ -208,7 +318,6 @@ export const endpoints = {
           "MISSING_FIELDS",
           "INVALID_SIGNATURE",
           "STORAGE_ERROR",
-          "DATABASE_ERROR",
           "GEOCODING_ERROR",
         ],
       },

@@ -8,6 +8,7 @@ import { uuid7 } from "../db/uuid7";
 import { getGeocoder, type GeocodeResult } from "../geocoding";
 import { DomainError, parseJson } from "../domain-error";
 import { log } from "../log";
+import { type Deferred, recordOrDefer } from "../reconcile/pending";
 import { getObjectStore, type ObjectBody } from "../storage";
 import {
   AUDIO_EVENT_TYPE,
@@ -269,15 +270,17 @@ function spooledAudioEvent(skeleton: Buffer, marker: string): unknown {
 
 /**
  * The order that loses nothing: verify the signature over the raw bytes, parse, archive the
- * payload (the bytes as received), then store what it says. A failure answers 500 at the step
- * that failed; the platform's retry then redoes every step, each one idempotent. A body over
+ * payload (the bytes as received), then store what it says. Once the payload is archived, a
+ * database that cannot be reached defers the storing (lib/reconcile) and the delivery succeeds;
+ * any other failure answers 500 at the step that failed, and the platform's retry then redoes
+ * every step, each one idempotent. A body over
  * WEBHOOK_MAX_BODY_BYTES can only be a recording: it is spooled to disk and decoded on the way
  * (lib/webhook/spool.ts), and published only once the signature checked out.
  */
 export async function receiveWebhook(
   delivery: WebhookDelivery,
   hooks: IntakeHooks = { onCallsChanged: bumpCallsVersion },
-): Promise<IntakeOutcome> {
+): Promise<IntakeOutcome | Deferred> {
   const config = getConfig();
   const signature = startSignatureCheck(delivery.signatureHeader, {
     secret: config.VOICEAGENT_WEBHOOK_SECRET,
@@ -294,7 +297,7 @@ export async function receiveWebhook(
     const parsed = parseEvent(parseJson(body.bytes.toString("utf8")));
     const payloadKey = payloadKeyOf(parsed, body.bytes);
     await archive(payloadKey, body.bytes);
-    return ingestArchivedEvent(parsed, payloadKey, hooks);
+    return recordOrDefer(payloadKey, () => ingestArchivedEvent(parsed, payloadKey, hooks));
   }
   try {
     signature.verify();
@@ -303,7 +306,10 @@ export async function receiveWebhook(
     if (parsed.kind !== "audio" || body.decodedPath === null) throw tooLargeForJson();
     const payloadKey = otherEventKey(parsed.event.type, body.skeleton, parsed.event.event_timestamp, parsed.event.data.conversation_id);
     await archive(payloadKey, createReadStream(body.rawPath));
-    return await storeRecording(parsed.event, createReadStream(body.decodedPath), body.decodedBytes, payloadKey);
+    const decodedPath = body.decodedPath;
+    return await recordOrDefer(payloadKey, () =>
+      storeRecording(parsed.event, createReadStream(decodedPath), body.decodedBytes, payloadKey),
+    );
   } finally {
     await body.cleanup();
   }

@@ -1,9 +1,11 @@
 import { Redis as UpstashRedis } from "@upstash/redis";
+import { CircuitBreaker } from "../circuit-breaker";
 import { getConfig } from "../config";
 import { getRedis, redisKey } from "../redis";
 import { MemoryRateLimiter } from "./memory";
-import { NodeRedisScripts } from "./redis-scripts";
+import { RedisCounter } from "./redis";
 import { StoreRateLimiter } from "./store";
+import { UpstashCounter } from "./upstash";
 import type { RateLimiter } from "./types";
 
 export type { RateLimitDecision, RateLimitPolicy, RateLimiter } from "./types";
@@ -21,32 +23,38 @@ export function createConfiguredRateLimiter(): RateLimiter {
       retry: { retries: 0 },
       enableTelemetry: false,
     });
-    return new StoreRateLimiter({ backend: "upstash", redis, prefix, timeoutMs: config.REDIS_TIMEOUT_MS });
-  }
-  if (config.REDIS_URL) {
-    const scripts = new NodeRedisScripts(async () => {
-      const client = await getRedis();
-      if (!client) throw new Error("REDIS_URL is not set");
-      return client;
+    const breaker = new CircuitBreaker({
+      name: "upstash",
+      timeoutMs: config.REDIS_TIMEOUT_MS,
+      openMs: config.REDIS_BREAKER_MS,
+      failureThreshold: 3,
+      probe: () => redis.ping(),
     });
+    return new StoreRateLimiter({ backend: "upstash", counter: new UpstashCounter(redis, prefix), guard: breaker, breaker });
+  }
+  const connection = getRedis();
+  if (connection) {
     return new StoreRateLimiter({
       backend: "redis",
-      redis: scripts.asUpstashRedis(),
-      prefix,
-      timeoutMs: config.REDIS_TIMEOUT_MS,
+      counter: new RedisCounter(connection.client, prefix),
+      guard: connection,
+      breaker: connection.breaker,
     });
   }
   return new MemoryRateLimiter();
 }
 
-let current: RateLimiter | undefined;
+// On globalThis: Next.js bundles each route separately, and endpoints sharing a budget (the listing
+// and one call) must count in one limiter, as health must report the breaker the routes use.
+const registry = globalThis as typeof globalThis & { [key: symbol]: RateLimiter | undefined };
+const LIMITER_KEY = Symbol.for("mayday.rate-limiter");
 
 export function getRateLimiter(): RateLimiter {
-  current ??= createConfiguredRateLimiter();
-  return current;
+  registry[LIMITER_KEY] ??= createConfiguredRateLimiter();
+  return registry[LIMITER_KEY];
 }
 
 /** Tests install a limiter of their own (own key prefix, own clock); undefined restores the default. */
 export function setRateLimiterForTests(limiter: RateLimiter | undefined): void {
-  current = limiter;
+  registry[LIMITER_KEY] = limiter;
 }

@@ -1,31 +1,35 @@
-import { Ratelimit } from "@upstash/ratelimit";
-import type { Redis as UpstashRedis } from "@upstash/redis";
+import { type CircuitBreaker, CircuitOpenError, type CircuitStatus } from "../circuit-breaker";
 import { log } from "../log";
 import { MemoryRateLimiter } from "./memory";
 import type { RateLimitDecision, RateLimitPolicy, RateLimiter } from "./types";
 
+/** One request of `client` counted in a shared store under `policy`'s fixed window. */
+export interface SharedCounter {
+  consume(policy: RateLimitPolicy, client: string): Promise<RateLimitDecision>;
+}
+
+/** Bounds a store call in time and stops calling a store that is down (a circuit breaker). */
+export interface StoreGuard {
+  run<T>(work: () => Promise<T>): Promise<T>;
+}
+
 export interface StoreRateLimiterOptions {
   backend: "upstash" | "redis";
-  /** An @upstash/redis client, or NodeRedisScripts standing in for one. */
-  redis: UpstashRedis;
-  /** Prefix of every key, so several deployments (or tests) can share one Redis. */
-  prefix: string;
-  /** How long a check may wait for the store before the policy's `whenStoreDown` applies. */
-  timeoutMs: number;
+  counter: SharedCounter;
+  guard: StoreGuard;
+  /** The breaker behind `guard`, reported by health. */
+  breaker: CircuitBreaker;
   /** Counts "local" policies while the store is down. */
   fallback?: MemoryRateLimiter;
 }
 
-class StoreTimeout extends Error {}
-
 /**
- * Fixed-window limits kept in Redis or Upstash through @upstash/ratelimit, so every instance of the
- * app shares one count per client. Ratelimit's own timeout lets the request through; it is turned
- * off here so that each policy decides what an unanswered check means.
+ * Limits shared by every instance through Redis or Upstash. When the store cannot answer in time
+ * (or its breaker is open), each policy's `whenStoreDown` decides: per-process count, let through,
+ * or refuse.
  */
 export class StoreRateLimiter implements RateLimiter {
   readonly backend: "upstash" | "redis";
-  private readonly limiters = new Map<string, Ratelimit>();
   private readonly fallback: MemoryRateLimiter;
 
   constructor(private readonly options: StoreRateLimiterOptions) {
@@ -33,20 +37,21 @@ export class StoreRateLimiter implements RateLimiter {
     this.fallback = options.fallback ?? new MemoryRateLimiter();
   }
 
+  breakerStatus(): CircuitStatus {
+    return this.options.breaker.status();
+  }
+
   async check(policy: RateLimitPolicy, client: string): Promise<RateLimitDecision> {
     try {
-      const result = await this.withTimeout(this.limiterFor(policy).limit(client));
-      return {
-        outcome: result.success ? "allowed" : "limited",
-        limit: result.limit,
-        remaining: result.remaining,
-        resetAt: result.reset,
-      };
+      return await this.options.guard.run(() => this.options.counter.consume(policy, client));
     } catch (error) {
-      log.warn(
-        { bucket: policy.bucket, backend: this.backend, whenStoreDown: policy.whenStoreDown, err: String(error) },
-        "rate-limit store unavailable",
-      );
+      // An open breaker was logged when it opened: one line per outage, not one per request.
+      if (!(error instanceof CircuitOpenError)) {
+        log.warn(
+          { bucket: policy.bucket, backend: this.backend, whenStoreDown: policy.whenStoreDown, err: String(error) },
+          "rate-limit store unavailable",
+        );
+      }
       return this.whenStoreDown(policy, client);
     }
   }
@@ -56,38 +61,5 @@ export class StoreRateLimiter implements RateLimiter {
     const resetAt = Date.now() + policy.windowMs;
     const outcome = policy.whenStoreDown === "allow" ? "unmetered" : "unavailable";
     return { outcome, limit: policy.limit, remaining: 0, resetAt };
-  }
-
-  private limiterFor(policy: RateLimitPolicy): Ratelimit {
-    const id = `${policy.bucket}:${policy.limit}:${policy.windowMs}`;
-    let limiter = this.limiters.get(id);
-    if (!limiter) {
-      limiter = new Ratelimit({
-        redis: this.options.redis,
-        limiter: Ratelimit.fixedWindow(policy.limit, `${policy.windowMs} ms`),
-        prefix: `${this.options.prefix}:${policy.bucket}`,
-        timeout: 0,
-        analytics: false,
-        enableProtection: false,
-        enableTelemetry: false,
-        // Blocked clients stay blocked in this process until their window ends, without a round
-        // trip; a Map of its own per limiter, so instances (and tests) never share it.
-        ephemeralCache: new Map(),
-      });
-      this.limiters.set(id, limiter);
-    }
-    return limiter;
-  }
-
-  private async withTimeout<T>(work: Promise<T>): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new StoreTimeout(`no answer within ${this.options.timeoutMs} ms`)), this.options.timeoutMs);
-    });
-    try {
-      return await Promise.race([work, timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
   }
 }

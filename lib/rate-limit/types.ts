@@ -1,3 +1,5 @@
+import type { CircuitStatus } from "../circuit-breaker";
+
 /** A per-client request budget for one endpoint (or a family of endpoints sharing it). */
 export interface RateLimitPolicy {
   /** Key prefix; endpoints naming the same bucket share one budget per client. */
@@ -31,4 +33,6 @@ export interface RateLimitDecision {
 export interface RateLimiter {
   readonly backend: "upstash" | "redis" | "memory";
   check(policy: RateLimitPolicy, client: string): Promise<RateLimitDecision>;
+  /** The shared store's circuit breaker; absent for per-process limits. */
+  breakerStatus?(): CircuitStatus;
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { constants, createReadStream } from "node:fs";
-import { access, mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { access, mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
 import type { ByteRange, ObjectBody, ObjectStore } from "./object-store";
@@ -41,6 +41,26 @@ export class LocalObjectStore implements ObjectStore {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
       throw error;
     }
+  }
+
+  async list(folder: string): Promise<string[]> {
+    const prefix = folder.endsWith("/") ? folder : `${folder}/`;
+    let entries;
+    try {
+      entries = await readdir(this.pathFor(prefix.slice(0, -1)), { withFileTypes: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+      throw error;
+    }
+    // Files still being written (put's temporary names) are not objects yet.
+    return entries
+      .filter((entry) => entry.isFile() && !entry.name.endsWith(".tmp"))
+      .map((entry) => `${prefix}${entry.name}`)
+      .sort();
+  }
+
+  async delete(key: string): Promise<void> {
+    await rm(this.pathFor(key), { force: true });
   }
 
   async readRange(key: string, range: ByteRange): Promise<ReadableStream<Uint8Array> | undefined> {

@@ -27,4 +27,8 @@ export interface ObjectStore {
    * object: readiness checks call it, and a write on Vercel Blob is a billed operation.
    */
   checkAvailable(): Promise<void>;
+  /** Keys of the objects directly under `folder` (e.g. "pending/"), sorted. */
+  list(folder: string): Promise<string[]>;
+  /** Removes the object; no error when there is none. */
+  delete(key: string): Promise<void>;
 }

@@ -1,4 +1,4 @@
-import { BlobNotFoundError, head, put } from "@vercel/blob";
+import { BlobNotFoundError, del, head, list, put } from "@vercel/blob";
 import type { ByteRange, ObjectBody, ObjectStore } from "./object-store";
 
 /** Every call to the blob API answers (or fails) within this, so a request stays under 30 s. */
@@ -56,6 +56,22 @@ export class VercelBlobObjectStore implements ObjectStore {
   async readRange(key: string, range: ByteRange): Promise<ReadableStream<Uint8Array> | undefined> {
     const response = await this.fetchObject(key, { range: `bytes=${range.start}-${range.end}` });
     return response?.body ?? undefined;
+  }
+
+  async list(folder: string): Promise<string[]> {
+    const prefix = folder.endsWith("/") ? folder : `${folder}/`;
+    const keys: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await list({ prefix, cursor, limit: 1000, token: this.token, abortSignal: AbortSignal.timeout(BLOB_TIMEOUT_MS) });
+      for (const blob of page.blobs) if (!blob.pathname.slice(prefix.length).includes("/")) keys.push(blob.pathname);
+      cursor = page.hasMore ? page.cursor : undefined;
+    } while (cursor);
+    return keys.sort();
+  }
+
+  async delete(key: string): Promise<void> {
+    await del(key, { token: this.token, abortSignal: AbortSignal.timeout(BLOB_TIMEOUT_MS) });
   }
 
   /**

@@ -101,10 +101,10 @@ test.describe("dispatcher dashboard", () => {
     await expect(item.locator(".status")).toHaveText("Active");
 
     // Another dispatcher closes the call while this page still shows it open: hold this page's
-    // listing refreshes so its view stays the stale one.
+    // refreshes (the pushed change only marks them stale) so its view stays the stale one.
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route(/\/api\/calls\?/, async (route) => {
+    await page.route(/\/api\/(calls\?|live\/)/, async (route) => {
       await held;
       await route.continue();
     });
@@ -210,18 +210,26 @@ test.describe("dispatcher dashboard", () => {
     await tilesOffline(page);
     await openDashboard(page);
     await expect(page.locator(".leaflet-marker-pane .leaflet-marker-icon").first()).toBeVisible();
-    // The older pages and the chart load after the first markers: wait until the page is quiet.
-    await page.waitForLoadState("networkidle");
+    // The change stream stays open, so the network is never idle: wait for every panel instead.
+    await expect(page.getByTestId("feed-mode")).toHaveText("Live");
+    await expect(page.locator(".history-table tbody tr").first()).toBeVisible();
+    await expect(page.locator(".hourly-chart svg")).toBeVisible();
     expect(foreign).toEqual([]);
   });
 
   test("an unreachable API shows a banner and keeps the last data", async ({ page, request }) => {
     await simulateCalls(request, { scenario: "earthquake_sf", num_calls: 1, table_name: "e2e-banner", seed: 16 });
     await tilesOffline(page);
+    // An open stream is not cut by request routing: start on the polling path, which makes a
+    // request every few seconds (a dropped stream falls back to the same path).
+    await page.route(/\/api\/calls\/stream/, (route) => route.abort("connectionrefused"));
     await openDashboard(page);
-    const before = await page.getByTestId("last-updated").textContent();
+    await expect(page.getByTestId("feed-mode")).toHaveText("Polling");
     await page.route(/\/api\/calls/, (route) => route.abort("connectionrefused"));
     await expect(page.locator(".banner[role=alert]", { hasText: "cannot be reached" })).toBeVisible({ timeout: 20_000 });
+    // The time shown stays that of the last answer through the next failed poll.
+    const before = await page.getByTestId("last-updated").textContent();
+    await page.waitForEvent("requestfailed", (failed) => failed.url().includes("/api/calls/changes"));
     await expect(page.getByTestId("last-updated")).toHaveText(before ?? "");
     await expect(page.locator(".queue-item").first()).toBeVisible();
     await saveScreenshot(page, "api-unreachable");

@@ -5,8 +5,9 @@ import { GET } from "@/app/api/calls/route";
 import { bumpCallsVersion } from "@/lib/calls/cache";
 import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
-import { closeRedis } from "@/lib/redis";
+import { closeRedis, getRedis } from "@/lib/redis";
 import { insertCalls, makeCalls } from "../support/calls";
+import { DisposableRedis } from "../support/redis";
 
 const REDIS_URL = process.env.TEST_REDIS_URL || "redis://127.0.0.1:6379";
 
@@ -60,6 +61,8 @@ describe("calls cache, shared through Redis", () => {
     await admin.connect();
     process.env.REDIS_URL = REDIS_URL;
     process.env.REDIS_KEY_PREFIX = prefix;
+    // What is tested here is the cache, not the time bound: a loaded machine must not trip it.
+    process.env.REDIS_TIMEOUT_MS = "1000";
     resetConfigForTests();
   });
 
@@ -71,6 +74,7 @@ describe("calls cache, shared through Redis", () => {
     await closeRedis();
     delete process.env.REDIS_URL;
     delete process.env.REDIS_KEY_PREFIX;
+    delete process.env.REDIS_TIMEOUT_MS;
     resetConfigForTests();
   });
 
@@ -108,5 +112,61 @@ describe("calls cache, shared through Redis", () => {
       process.env.REDIS_URL = REDIS_URL;
       resetConfigForTests();
     }
+  });
+});
+
+describe("calls cache while Redis is stopped or hung (a redis-server of the test's own)", () => {
+  let server: DisposableRedis;
+
+  beforeAll(async () => {
+    // Persistent, so entries cached before a stop are still there after the restart.
+    server = await DisposableRedis.start({ persistent: true });
+    process.env.REDIS_URL = server.url;
+    process.env.REDIS_TIMEOUT_MS = "100";
+    process.env.REDIS_BREAKER_MS = "200";
+    resetConfigForTests();
+  });
+
+  afterAll(async () => {
+    await closeRedis();
+    await server.dispose();
+    delete process.env.REDIS_URL;
+    delete process.env.REDIS_TIMEOUT_MS;
+    delete process.env.REDIS_BREAKER_MS;
+    resetConfigForTests();
+  });
+
+  /** The read's answer and whether it came back promptly (a hung Redis would hold it for good). */
+  async function timedTotal(): Promise<{ total: number; prompt: boolean }> {
+    const started = Date.now();
+    const value = await total();
+    return { total: value, prompt: Date.now() - started < 1_000 };
+  }
+
+  it.each([
+    ["paused (SIGSTOP)", () => server.pause(), () => server.resume()],
+    ["stopped", () => server.stop(), () => server.start()],
+  ] as const)("%s: reads answer at once from the database, the breaker opens, and a bump owed from the outage is paid when it closes", async (_, breakRedis, restoreRedis) => {
+    const cached = await total();
+    await writeWithoutBump();
+    // Served from the cache: the write has not been announced.
+    expect(await total()).toBe(cached);
+
+    await breakRedis();
+    try {
+      // The write is announced while Redis is unreachable: the bump fails and is owed.
+      await bumpCallsVersion();
+      const reads = [];
+      for (let i = 0; i < 6; i++) reads.push(await timedTotal());
+      expect(reads).toEqual(Array(6).fill({ total: cached + 1, prompt: true }));
+      expect(getRedis()!.breaker.status().state).toBe("open");
+    } finally {
+      await restoreRedis();
+    }
+    await expect.poll(() => getRedis()!.breaker.status().state, { timeout: 5_000 }).toBe("closed");
+    // The entry cached before the outage still holds the old total: only the owed bump hides it
+    // (a paused Redis also runs the INCR it received before the pause once it resumes).
+    await expect.poll(() => total(), { timeout: 2_000 }).toBe(cached + 1);
+    expect(await total()).toBe(cached + 1);
   });
 });

@@ -24,6 +24,8 @@ function countingStore(inner: ObjectStore = getObjectStore()) {
     get: (key) => (calls.get++, inner.get(key)),
     readRange: (key, range) => inner.readRange(key, range),
     checkAvailable: () => (calls.checkAvailable++, inner.checkAvailable()),
+    list: (folder) => inner.list(folder),
+    delete: (key) => inner.delete(key),
   };
   setObjectStoreForTests(store);
   return calls;
@@ -74,6 +76,8 @@ describe("GET /api/health", () => {
         database: { ok: true, kind: inject("testDatabase").kind },
         migrations: { ok: true, pending: [] },
         storage: { ok: true, kind: "local" },
+        backlog: { ok: true, pending: 0 },
+        redis: { ok: true, breakers: [] },
       },
     });
   });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetConfigForTests } from "@/lib/config";
 import { rateLimitPolicies } from "@/lib/http/endpoints";
 import { createConfiguredRateLimiter } from "@/lib/rate-limit";
-import { connect, deleteKeys, redisLimiter, uniquePrefix } from "../support/redis";
+import { connect, deleteKeys, uniquePrefix } from "../support/redis";
 import { startUpstashStandIn } from "../support/upstash-stand-in";
 
 const redis = connect();
@@ -14,6 +14,8 @@ beforeAll(async () => {
   process.env.UPSTASH_REDIS_REST_URL = standIn.url;
   process.env.UPSTASH_REDIS_REST_TOKEN = token;
   process.env.REDIS_URL = "redis://127.0.0.1:1";
+  // The stand-in answers over HTTP on a shared machine: a bound that load cannot trip.
+  process.env.REDIS_TIMEOUT_MS = "1000";
   resetConfigForTests();
 });
 
@@ -21,6 +23,7 @@ afterAll(async () => {
   delete process.env.UPSTASH_REDIS_REST_URL;
   delete process.env.UPSTASH_REDIS_REST_TOKEN;
   delete process.env.REDIS_URL;
+  delete process.env.REDIS_TIMEOUT_MS;
   resetConfigForTests();
   await deleteKeys(redis, "mayday:ratelimit:session:upstash-test-");
   await standIn.close();
@@ -37,10 +40,6 @@ describe("Upstash backend", () => {
     for (let i = 0; i < policy.limit + 1; i++) outcomes.push((await limiter.check(policy, client)).outcome);
     expect(outcomes).toEqual([...Array(policy.limit).fill("allowed"), "limited"]);
     expect(standIn.commands.some(([name]) => name.toUpperCase() === "EVALSHA")).toBe(true);
-
-    // Same keys as the plain-Redis backend: a REDIS_URL instance sees the count Upstash kept.
-    const plain = redisLimiter(redis, "mayday:ratelimit");
-    expect((await plain.check(policy, client)).outcome).toBe("limited");
   });
 
   it("applies the policy when the REST API does not answer", async () => {

@@ -7,7 +7,15 @@ import { guardRoute, json } from "@/lib/http/respond";
 import { createConfiguredRateLimiter, setRateLimiterForTests, type RateLimiter } from "@/lib/rate-limit";
 import { MemoryRateLimiter } from "@/lib/rate-limit/memory";
 import { closeRedis } from "@/lib/redis";
-import { connect, deleteKeys, DisposableRedis, redisLimiter, testRedisUrl, uniquePrefix } from "../support/redis";
+import {
+  connect,
+  deleteKeys,
+  DisposableRedis,
+  redisConnection,
+  redisLimiter,
+  testRedisUrl,
+  uniquePrefix,
+} from "../support/redis";
 
 /** A route of the given name whose handler only answers 200: what is tested is apiRoute's guard. */
 const rateLimitPolicyOf = (name: RouteName) => (endpoints[name] as Endpoint).protection.rateLimit!;
@@ -33,11 +41,12 @@ async function send(name: RouteName, times: number, peer?: string, forwardedFor?
 const WINDOW_START = Date.UTC(2031, 0, 1, 0, 0, 0);
 
 const redis = connect();
+const connection = redisConnection();
 const prefixes: string[] = [];
 function limiterWithPrefix(name: string): RateLimiter {
   const prefix = uniquePrefix(name);
   prefixes.push(prefix);
-  return redisLimiter(redis, prefix);
+  return redisLimiter(connection, prefix);
 }
 
 beforeEach(() => {
@@ -57,6 +66,7 @@ afterEach(() => {
 afterAll(async () => {
   for (const prefix of prefixes) await deleteKeys(redis, prefix);
   redis.destroy();
+  connection.close();
 });
 
 describe("rate limits on real Redis", () => {
@@ -121,9 +131,9 @@ describe("rate limits on real Redis", () => {
   it("two app instances on one Redis share one count per client", async () => {
     const prefix = uniquePrefix("two-instances");
     prefixes.push(prefix);
-    const otherConnection = connect();
+    const otherConnection = redisConnection();
     try {
-      const instances = [redisLimiter(redis, prefix), redisLimiter(otherConnection, prefix)];
+      const instances = [redisLimiter(connection, prefix), redisLimiter(otherConnection, prefix)];
       const statuses: number[] = [];
       for (let i = 0; i < 12; i++) {
         setRateLimiterForTests(instances[i % 2]);
@@ -131,7 +141,7 @@ describe("rate limits on real Redis", () => {
       }
       expect(statuses).toEqual([...Array(10).fill(200), 429, 429]);
     } finally {
-      otherConnection.destroy();
+      otherConnection.close();
     }
   });
 
@@ -206,9 +216,9 @@ describe("Redis stopped mid-test", () => {
   });
 
   it("webhook lets calls through, simulate answers 503, the others count per process, then Redis is used again", async () => {
-    const client = connect(server.url, 150);
+    const client = redisConnection(server.url, 150);
     try {
-      setRateLimiterForTests(redisLimiter(client, uniquePrefix("outage"), 150));
+      setRateLimiterForTests(redisLimiter(client, uniquePrefix("outage")));
       const [before] = await send("webhook", 1);
       expect(before.status).toBe(200);
       expect(before.headers.get("ratelimit-remaining")).toBe("999");
@@ -233,7 +243,38 @@ describe("Redis stopped mid-test", () => {
       // A restarted Redis (no persistence here) starts counting afresh.
       expect(after.headers.get("ratelimit-remaining")).toBe("999");
     } finally {
-      client.destroy();
+      client.close();
+    }
+  });
+
+  it("a hung Redis (SIGSTOP) costs a check at most the time bound, then nothing; counts are shared again once it resumes", async () => {
+    const instances = [redisConnection(server.url, 100), redisConnection(server.url, 100)];
+    const prefix = uniquePrefix("paused");
+    const [first, second] = instances.map((connection) => redisLimiter(connection, prefix));
+    const policy = rateLimitPolicies.session;
+    try {
+      expect((await first.check(policy, "198.51.100.30")).outcome).toBe("allowed");
+      server.pause();
+      try {
+        const checks = [];
+        for (let i = 0; i < 8; i++) {
+          const started = Date.now();
+          const { outcome } = await first.check(policy, "198.51.100.30");
+          checks.push({ outcome, prompt: Date.now() - started < 1_000 });
+        }
+        // Counted in this process meanwhile ("local" policy), each answer within the bound.
+        expect(checks).toEqual(Array(8).fill({ outcome: "allowed", prompt: true }));
+        expect(first.breakerStatus().state).toBe("open");
+      } finally {
+        server.resume();
+      }
+      await expect.poll(() => first.breakerStatus().state, { timeout: 5_000 }).toBe("closed");
+      // Both instances draw on one count in Redis again: each check lowers what the other sees.
+      const remaining = [];
+      for (let i = 0; i < 4; i++) remaining.push((await [first, second][i % 2].check(policy, "198.51.100.30")).remaining);
+      expect(remaining.slice(1)).toEqual([remaining[0] - 1, remaining[0] - 2, remaining[0] - 3]);
+    } finally {
+      for (const connection of instances) connection.close();
     }
   });
 });

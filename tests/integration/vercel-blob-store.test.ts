@@ -16,7 +16,8 @@ const TOKEN = "vercel_blob_rw_teststore_0123456789abcdef";
 
 /**
  * A stand-in for the Vercel Blob API with the wire format @vercel/blob 2.8 speaks: PUT /?pathname=
- * stores, GET /?url= is head, POST /delete deletes, and blobs are served under /blobs/ to the token.
+ * stores, GET /?url= is head, GET /?prefix= lists (pages of `limit`), POST /delete deletes, and blobs
+ * are served under /blobs/ to the token.
  */
 function blobApi(objects: Map<string, { body: Buffer; contentType: string }>, state: { down: boolean }) {
   return async (request: StandInServer["requests"][number], response: import("node:http").ServerResponse) => {
@@ -47,6 +48,15 @@ function blobApi(objects: Map<string, { body: Buffer; contentType: string }>, st
       const target = request.url.searchParams.get("url")!.replace(`${base}/blobs/`, "");
       if (!objects.has(target)) return sendJson(response, 404, { error: { code: "not_found", message: "Not found" } });
       return sendJson(response, 200, describe(target));
+    }
+    if (request.method === "GET" && request.url.pathname === "/" && request.url.searchParams.has("prefix")) {
+      const prefix = request.url.searchParams.get("prefix")!;
+      const limit = Number(request.url.searchParams.get("limit") ?? 1000);
+      const from = Number(request.url.searchParams.get("cursor") ?? 0);
+      const matching = [...objects.keys()].filter((key) => key.startsWith(prefix)).sort();
+      const page = matching.slice(from, from + limit);
+      const hasMore = from + limit < matching.length;
+      return sendJson(response, 200, { blobs: page.map(describe), hasMore, ...(hasMore ? { cursor: String(from + limit) } : {}) });
     }
     if (request.method === "GET" && request.url.pathname.startsWith("/blobs/")) {
       const object = objects.get(decodeURIComponent(request.url.pathname.slice("/blobs/".length)));
@@ -134,6 +144,18 @@ describe("Vercel Blob object store (real @vercel/blob client, local stand-in API
     expect(objects.get(keys[0])!.body.toString()).toBe(JSON.stringify(revised));
   });
 
+  it("lists a folder's objects page by page, in key order, and deletes them", async () => {
+    const store = getObjectStore();
+    const keys = Array.from({ length: 1005 }, (_, i) => `pending/${String(i).padStart(15, "0")}_marker`);
+    for (const key of keys) objects.set(key, { body: Buffer.from("{}"), contentType: "application/json" });
+    objects.set("pending/deeper/not-listed", { body: Buffer.from("{}"), contentType: "application/json" });
+    expect(await store.list("pending/")).toEqual(keys);
+    await store.delete(keys[0]);
+    expect(objects.has(keys[0])).toBe(false);
+    expect((await store.list("pending/")).length).toBe(1004);
+    for (const key of [...objects.keys()]) if (key.startsWith("pending/")) objects.delete(key);
+  });
+
   it("stores a recording from a stream and reads a range of it back", async () => {
     const audio = Buffer.from(Array.from({ length: 50_000 }, (_, index) => index % 251));
     await getObjectStore().put("calls/conv_blob_3/conv_blob_3_recording.mp3", Readable.from([audio.subarray(0, 20_000), audio.subarray(20_000)]), "audio/mpeg");
@@ -155,7 +177,7 @@ describe("Vercel Blob object store (real @vercel/blob client, local stand-in API
     expect(objects.size).toBe(before);
   });
 
-  it("serves 1,000 health requests with one metadata read and no write", async () => {
+  it("serves 1,000 health requests with one metadata read, one listing of pending payloads and no write", async () => {
     resetHealthForTests();
     const before = objects.size;
     for (let batch = 0; batch < 20; batch++) {
@@ -164,7 +186,9 @@ describe("Vercel Blob object store (real @vercel/blob client, local stand-in API
       );
       expect(responses.every((response) => response.status === 200)).toBe(true);
     }
-    expect(api.requests.map((request) => request.method)).toEqual(["GET"]);
+    // The storage check's head, and the backlog check's list of pending/ (docs/webhook.md).
+    expect(api.requests.map((request) => [...request.url.searchParams.keys()][0]).sort()).toEqual(["limit", "url"]);
+    expect(api.requests.map((request) => request.method)).toEqual(["GET", "GET"]);
     expect(objects.size).toBe(before);
   });
 

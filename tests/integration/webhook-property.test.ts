@@ -29,6 +29,8 @@ beforeAll(() => {
     kind: "counting",
     get: (key) => store.get(key),
     readRange: (key, range) => store.readRange(key, range),
+    list: (folder) => store.list(folder),
+    delete: (key) => store.delete(key),
     checkAvailable: () => store.checkAvailable(),
     put(key, body, contentType) {
       writes += 1;

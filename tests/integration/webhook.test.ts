@@ -6,6 +6,7 @@ import { POST } from "@/app/api/voiceagent-webhook/route";
 import { resetConfigForTests } from "@/lib/config";
 import { closeDb, getDb } from "@/lib/db/client";
 import { callPayloadKey, receiveWebhook } from "@/lib/intake";
+import { listPending } from "@/lib/reconcile/pending";
 import { getObjectStore, type ObjectStore, setObjectStoreForTests } from "@/lib/storage";
 import { LocalObjectStore } from "@/lib/storage/local";
 import { signatureHeader } from "@/lib/webhook/signature";
@@ -393,6 +394,8 @@ describe("failures answer 500 and lose nothing once redelivered", () => {
     const observing: ObjectStore = {
       kind: "observing",
       get: (key) => local.get(key),
+      list: (folder) => local.list(folder),
+      delete: (key) => local.delete(key),
       readRange: (key, range) => local.readRange(key, range),
       checkAvailable: () => local.checkAvailable(),
       async put(key, body, type) {
@@ -424,24 +427,26 @@ describe("failures answer 500 and lose nothing once redelivered", () => {
     expect(await storedPayload(call!.payloadKey!)).toBe(JSON.stringify(event));
   });
 
-  it("database down: 500 DATABASE_ERROR with the payload archived; the redelivery stores the record", async () => {
+  it("database down: 200 with the payload archived and marked pending (tests/integration/webhook-database-down.test.ts)", async () => {
     const event = specCallEvent(nextId("db-down"));
     const databaseUrl = process.env.DATABASE_URL;
     await closeDb();
     setEnv({ DATABASE_URL: "postgresql://postgres@127.0.0.1:1/unreachable" });
-    let failed;
+    let answer;
     try {
-      failed = await post(event, { secret: SECRET });
+      answer = await post(event, { secret: SECRET });
     } finally {
       await closeDb();
       setEnv({ DATABASE_URL: databaseUrl });
     }
-    expect(failed.status).toBe(500);
-    expect(failed.body).toMatchObject({ status: "error", error_code: "DATABASE_ERROR" });
+    expect(answer).toEqual({ status: 200, body: { status: "success", message: "Webhook received" } });
     const key = callPayloadKey(event.data.conversation_id, event.event_timestamp);
     expect(await storedPayload(key)).toBe(JSON.stringify(event));
     expect(await findCall(event.data.conversation_id)).toBeNull();
+    const pending = await listPending(getObjectStore());
+    expect(pending.map((marker) => marker.payloadKey)).toContain(key);
 
+    // A redelivery once the database is back stores the record as well; the marker's later pass is a no-op.
     expect((await post(event, { secret: SECRET })).status).toBe(200);
     expect(await findCall(event.data.conversation_id)).toMatchObject({ payloadKey: key, geocodeSource: "gazetteer" });
   });

@@ -29,7 +29,8 @@ const FIXTURE_LOCATIONS = [
 /** 2026-03-01T00:00:00Z: the fixture's calls spread over the three days from here. */
 export const FIXTURE_START_MS = Date.UTC(2026, 2, 1);
 
-export type CallInput = Omit<Call, "createdAt" | "updatedAt">;
+// The change number and its time are the database's (a trigger assigns them on every write).
+export type CallInput = Omit<Call, "createdAt" | "updatedAt" | "changeNumber" | "changedAt">;
 
 /**
  * Calls of both kinds as the writers store them: voice-agent calls (table `calls`, not simulated,

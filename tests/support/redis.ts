@@ -1,7 +1,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
-import { createRedisClient, whenReady, type RedisClient } from "../../lib/redis";
-import { NodeRedisScripts } from "../../lib/rate-limit/redis-scripts";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createRedisClient, RedisConnection, type RedisClient } from "../../lib/redis";
+import { RedisCounter } from "../../lib/rate-limit/redis";
 import { StoreRateLimiter } from "../../lib/rate-limit/store";
 
 /** The machine's Redis (CI: 127.0.0.1:6379). Tests only touch keys under their own prefix. */
@@ -10,14 +13,27 @@ export const testRedisUrl = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:637
 export const uniquePrefix = (name: string) =>
   `mayday-test:${name}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
 
+/** A plain client for the test's own bookkeeping (scanning, deleting its keys). */
 export function connect(url = testRedisUrl, timeoutMs = 500): RedisClient {
   return createRedisClient({ url, timeoutMs });
 }
 
-/** A limiter like production's REDIS_URL one, on a client and key prefix of the test's own. */
-export function redisLimiter(client: RedisClient, prefix: string, timeoutMs = 500): StoreRateLimiter {
-  const scripts = new NodeRedisScripts(() => whenReady(client, timeoutMs));
-  return new StoreRateLimiter({ backend: "redis", redis: scripts.asUpstashRedis(), prefix, timeoutMs });
+/**
+ * A connection like production's REDIS_URL one (bounded calls, circuit breaker). The default bound
+ * is generous: a loaded test machine must not open the breaker; outage tests pass their own.
+ */
+export function redisConnection(url = testRedisUrl, timeoutMs = 500, breakerMs = 200): RedisConnection {
+  return new RedisConnection({ url, timeoutMs, breakerMs });
+}
+
+/** A limiter like production's REDIS_URL one, on a connection and key prefix of the test's own. */
+export function redisLimiter(connection: RedisConnection, prefix: string): StoreRateLimiter {
+  return new StoreRateLimiter({
+    backend: "redis",
+    counter: new RedisCounter(connection.client, prefix),
+    guard: connection,
+    breaker: connection.breaker,
+  });
 }
 
 export async function deleteKeys(client: RedisClient, prefix: string): Promise<void> {
@@ -40,10 +56,15 @@ async function freePort(): Promise<number> {
 /** A redis-server of the test's own, which the test may stop and start again. */
 export class DisposableRedis {
   private process: ChildProcess | undefined;
-  private constructor(readonly port: number) {}
+  private constructor(
+    readonly port: number,
+    /** With a directory, every write is on disk before it is answered and survives a restart. */
+    private readonly dataDir?: string,
+  ) {}
 
-  static async start(): Promise<DisposableRedis> {
-    const redis = new DisposableRedis(await freePort());
+  static async start(options: { persistent?: boolean } = {}): Promise<DisposableRedis> {
+    const dataDir = options.persistent ? await mkdtemp(path.join(tmpdir(), "mayday-redis-")) : undefined;
+    const redis = new DisposableRedis(await freePort(), dataDir);
     await redis.start();
     return redis;
   }
@@ -53,9 +74,12 @@ export class DisposableRedis {
   }
 
   async start(): Promise<void> {
+    const persistence = this.dataDir
+      ? ["--dir", this.dataDir, "--appendonly", "yes", "--appendfsync", "always"]
+      : ["--appendonly", "no"];
     const child = spawn(
       "redis-server",
-      ["--port", String(this.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+      ["--port", String(this.port), "--bind", "127.0.0.1", "--save", "", ...persistence],
       { stdio: ["ignore", "pipe", "inherit"] },
     );
     this.process = child;
@@ -65,6 +89,21 @@ export class DisposableRedis {
         if (chunk.toString().includes("Ready to accept connections")) resolve();
       });
     });
+  }
+
+  /** Stops the server for good and removes its data. */
+  async dispose(): Promise<void> {
+    await this.stop();
+    if (this.dataDir) await rm(this.dataDir, { recursive: true, force: true });
+  }
+
+  /** SIGSTOP: the server keeps its connections open and answers nothing (a hung server, a partition). */
+  pause(): void {
+    this.process?.kill("SIGSTOP");
+  }
+
+  resume(): void {
+    this.process?.kill("SIGCONT");
   }
 
   async stop(): Promise<void> {

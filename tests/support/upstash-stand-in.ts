@@ -1,9 +1,11 @@
 import { createHash } from "node:crypto";
 import type { RedisClient } from "../../lib/redis";
-import { stripScriptFlags } from "../../lib/rate-limit/redis-scripts";
 import { sendJson, startStandInServer } from "./stand-in-server";
 
 const sha1 = (text: string) => createHash("sha1").update(text).digest("hex");
+
+/** @upstash/ratelimit's `#!lua flags=allow-key-locking` line, which Redis 7.0 rejects. */
+const stripScriptFlags = (script: string) => script.replace(/^#!lua[^\n]*\n/, "");
 
 /**
  * Upstash's REST interface (POST a command as a JSON array, answer {result} or {error}), served on

@@ -1,0 +1,6 @@
+import { apiRoute, json } from "@/lib/http/respond";
+import { readBoard } from "@/lib/live/board";
+
+export const dynamic = "force-dynamic";
+
+export const GET = apiRoute("board", "GET", async () => json(await readBoard()));

@@ -1,0 +1,7 @@
+import { filterQueryFrom } from "@/lib/calls/filters";
+import { apiRoute, json } from "@/lib/http/respond";
+import { readHourly } from "@/lib/live/board";
+
+export const dynamic = "force-dynamic";
+
+export const GET = apiRoute("hourly", "GET", async ({ query }) => json(await readHourly(filterQueryFrom(query).filters)));

@@ -1,0 +1,153 @@
+"use client";
+
+import { useQueryClient } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useEffect, useRef, useState } from "react";
+import { ApiRequestError, getChanges, STREAM_URL, type CallChange } from "./api";
+import { POLL_MS } from "./use-calls";
+
+/**
+ * Follows the change feed from the board's cursor: the server-sent event stream when it works,
+ * else polling GET /api/calls/changes. Changes are not patched into the picture piece by piece:
+ * they mark the board, queue, map and history stale (at most twice a second), and react-query reads
+ * those small, bounded answers again, so the screen always shows the server's own figures.
+ */
+
+export type FeedMode = "connecting" | "live" | "polling";
+
+/**
+ * Refreshes are at most this often; the first change of a quiet spell refreshes at once. It bounds
+ * what a busy minute costs (a refresh is about 80 KB) and adds at most this much to a change's delay.
+ */
+const REFRESH_MS = 500;
+/** After the stream failed, polling runs this long before the stream is tried again. */
+const STREAM_RETRY_MS = 30_000;
+/** A call first seen this long after it was created is not news. */
+const NEW_WITHIN_MS = 120_000;
+
+export interface ChangeFeed {
+  mode: FeedMode;
+  /** When the picture was last known current (stream opened, a change, a successful poll). */
+  updatedAt: number;
+  error: Error | null;
+  /** Calls that arrived while the page was open, with when they did (the queue highlights them). */
+  arrivals: Map<string, number>;
+}
+
+export function useChangeFeed(startCursor: number | undefined, known: ReadonlySet<string>): ChangeFeed {
+  const client = useQueryClient();
+  const router = useRouter();
+  const [mode, setMode] = useState<FeedMode>("connecting");
+  const [updatedAt, setUpdatedAt] = useState(0);
+  const [error, setError] = useState<Error | null>(null);
+  const [arrivals, setArrivals] = useState<Map<string, number>>(() => new Map());
+  const knownRef = useRef(known);
+  knownRef.current = known;
+  const started = startCursor !== undefined;
+  const startRef = useRef(startCursor);
+  startRef.current ??= startCursor;
+
+  useEffect(() => {
+    if (!started) return;
+    let cursor = startRef.current ?? 0;
+    let stopped = false;
+    let source: EventSource | null = null;
+    let pollTimer: ReturnType<typeof setTimeout> | undefined;
+    let retryTimer: ReturnType<typeof setTimeout> | undefined;
+    let refreshTimer: ReturnType<typeof setTimeout> | undefined;
+    let lastRefresh = 0;
+    const seen = new Set<string>();
+
+    const refreshNow = async () => {
+      refreshTimer = undefined;
+      lastRefresh = Date.now();
+      // The board alone first (the counts, 5 KB), then the queue, map and history: on a busy
+      // server the counts do not wait behind the larger answers.
+      await client.invalidateQueries({ queryKey: ["live", "board"] }).catch(() => undefined);
+      if (stopped) return;
+      void client.invalidateQueries({ queryKey: ["live"], predicate: (query) => query.queryKey[1] !== "board" });
+      void client.invalidateQueries({ queryKey: ["calls"] });
+      void client.invalidateQueries({ queryKey: ["call"] });
+    };
+    const refresh = () => {
+      if (refreshTimer) return;
+      refreshTimer = setTimeout(() => void refreshNow(), Math.max(0, lastRefresh + REFRESH_MS - Date.now()));
+    };
+
+    const apply = (changes: CallChange[]) => {
+      const now = Date.now();
+      setUpdatedAt(now);
+      if (changes.length === 0) return;
+      cursor = Math.max(cursor, changes.at(-1)!.change);
+      const fresh = changes.filter(({ call }) => {
+        const first = !seen.has(call.conversation_id) && !knownRef.current.has(call.conversation_id);
+        seen.add(call.conversation_id);
+        return first && now - Date.parse(call.created_at) < NEW_WITHIN_MS;
+      });
+      if (fresh.length > 0) {
+        setArrivals((previous) => {
+          const next = new Map(previous);
+          for (const { call } of fresh) next.set(call.conversation_id, now);
+          return next;
+        });
+      }
+      refresh();
+    };
+
+    const poll = async () => {
+      pollTimer = undefined;
+      try {
+        for (;;) {
+          const page = await getChanges(cursor);
+          if (stopped) return;
+          apply(page.changes);
+          if (!page.has_more) break;
+        }
+        setError(null);
+      } catch (failure) {
+        if (stopped) return;
+        if (failure instanceof ApiRequestError && failure.status === 401) router.push("/login?next=/");
+        setError(failure as Error);
+      }
+      if (!stopped && source === null) pollTimer = setTimeout(() => void poll(), POLL_MS);
+    };
+
+    const openStream = () => {
+      if (stopped) return;
+      clearTimeout(pollTimer);
+      pollTimer = undefined;
+      const stream = new EventSource(`${STREAM_URL}?after=${cursor}`);
+      source = stream;
+      stream.onopen = () => {
+        setMode("live");
+        setError(null);
+        setUpdatedAt(Date.now());
+        // Whatever changed while the stream was down arrives as events from `cursor`.
+      };
+      stream.addEventListener("change", (event) => {
+        apply([JSON.parse((event as MessageEvent<string>).data) as CallChange]);
+      });
+      stream.onerror = () => {
+        // The browser would retry by itself; instead poll (the same feed) and try again later,
+        // so the screen says which it is doing.
+        stream.close();
+        if (source !== stream) return;
+        source = null;
+        setMode("polling");
+        void poll();
+        retryTimer = setTimeout(openStream, STREAM_RETRY_MS);
+      };
+    };
+
+    openStream();
+    return () => {
+      stopped = true;
+      source?.close();
+      clearTimeout(pollTimer);
+      clearTimeout(retryTimer);
+      clearTimeout(refreshTimer);
+    };
+  }, [started, client, router]);
+
+  return { mode, updatedAt, error, arrivals };
+}

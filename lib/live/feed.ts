@@ -1,0 +1,44 @@
+import type { Db } from "../db/client";
+import { Prisma } from "../db/generated/client";
+import { selectList } from "../calls/query";
+import { type ListedCall, toCallRecord } from "../calls/record";
+import { withCallStore } from "../calls/store";
+import type { CallChange, ChangePage } from "./schema";
+
+/**
+ * The change feed: every insert and update of a call takes the next change number, under one
+ * transaction-level advisory lock (migration live_change_feed; lib/calls/store.ts
+ * CHANGE_FEED_LOCK), so committed numbers always form
+ * a prefix: a reader that has seen every change up to n can never be passed by a late commit of a
+ * number below n. Each call row holds only its latest number, so "calls with a number above n, in
+ * number order" is a gapless, resumable feed in which each call appears once, at its latest state.
+ */
+
+type ChangedRow = ListedCall & { changeNumber: bigint };
+
+export function toCallChange(row: ChangedRow): CallChange {
+  return { change: Number(row.changeNumber), call: toCallRecord(row) };
+}
+
+export async function readChangesFrom(db: Db, after: number, limit: number): Promise<ChangePage> {
+  const rows = await db.$queryRaw<ChangedRow[]>(Prisma.sql`
+    SELECT ${selectList}, c.change_number AS "changeNumber"
+    FROM calls c
+    WHERE c.change_number > ${after}
+    ORDER BY c.change_number
+    LIMIT ${limit + 1}`);
+  const changes = rows.slice(0, limit).map(toCallChange);
+  return { changes, cursor: changes.at(-1)?.change ?? after, has_more: rows.length > limit };
+}
+
+/** GET /api/calls/changes: the calls changed after `after`, in change order. */
+export function readChanges(after: number, limit: number): Promise<ChangePage> {
+  return withCallStore((db) => readChangesFrom(db, after, limit));
+}
+
+/** The newest committed change number (0 before any call): every change up to it is readable. */
+export async function currentCursor(db: Db): Promise<number> {
+  const [{ cursor }] = await db.$queryRaw<{ cursor: bigint }[]>`
+    SELECT COALESCE(max(change_number), 0)::bigint AS cursor FROM calls`;
+  return Number(cursor);
+}

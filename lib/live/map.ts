@@ -1,0 +1,147 @@
+import type { Db } from "../db/client";
+import { Prisma } from "../db/generated/client";
+import { selectList } from "../calls/query";
+import { type ListedCall, toCallRecord } from "../calls/record";
+import { withCallStore } from "../calls/store";
+import { CLOSED_STATUSES, OPEN_STATUSES } from "../calls/workflow";
+import { invalidParameter } from "../domain-error";
+import type { QueryValues } from "../query-parameters";
+import type { mapQueryParameters, MapView } from "./schema";
+
+/**
+ * The map, clustered by the database on a grid of square cells about CELL_PIXELS wide at the
+ * requested zoom: one row per occupied cell, so the answer grows with the viewport, never with the
+ * stored calls. Plain SQL (floor and GROUP BY) runs the same on PostgreSQL and PGlite, where
+ * PostGIS is not available (docs/dashboard.md, "Map"). Open calls come from the index
+ * (status, latitude, longitude, severity, id) alone; closed calls only from the last hours.
+ */
+
+/** Cells are about this many screen pixels wide. */
+const CELL_PIXELS = 64;
+/** From this zoom every call is its own marker (street level), up to MAX_MARKERS. */
+export const MARKER_ZOOM = 16;
+export const MAX_MARKERS = 1000;
+/** A request may not ask for more cells than a very large screen holds. */
+const MAX_CELLS = 20_000;
+
+export interface MapRequest {
+  west: number;
+  south: number;
+  east: number;
+  north: number;
+  zoom: number;
+  closedHours: number;
+}
+
+/** The map's query as a request: the viewport is required, closed_hours defaults to `closedHours`. */
+export function mapRequestFrom(values: QueryValues<typeof mapQueryParameters>, closedHours: number): MapRequest {
+  const { west, south, east, north, zoom } = values;
+  if (west === undefined || south === undefined || east === undefined || north === undefined || zoom === undefined) {
+    throw invalidParameter("Invalid parameter", "west, south, east, north and zoom are required");
+  }
+  return { west, south, east, north, zoom, closedHours: values.closed_hours ?? closedHours };
+}
+
+/** Degrees of longitude per cell: a 256-pixel tile spans 360 / 2^zoom degrees. */
+export function cellDegrees(zoom: number): number {
+  return 360 / 2 ** zoom / (256 / CELL_PIXELS);
+}
+
+interface CellRow {
+  gx: number;
+  gy: number;
+  count: number;
+  open: number;
+  critical: number;
+  high: number;
+  moderate: number;
+  latitude: number;
+  longitude: number;
+  west: number;
+  south: number;
+  east: number;
+  north: number;
+  onlyId: string | null;
+}
+
+const openList = Prisma.join(OPEN_STATUSES.map((status) => Prisma.sql`${status}`));
+const closedList = Prisma.join(CLOSED_STATUSES.map((status) => Prisma.sql`${status}`));
+
+/** The viewport clamped to the world, checked against MAX_CELLS. */
+function checkedViewport(request: MapRequest): MapRequest {
+  const west = Math.max(-180, request.west);
+  const east = Math.min(180, request.east);
+  const { south, north, zoom } = request;
+  if (west > east || south > north) throw invalidParameter("Invalid parameter", "west must not exceed east, nor south north");
+  const cell = cellDegrees(zoom);
+  if (((east - west) / cell) * ((north - south) / cell) > MAX_CELLS) {
+    throw invalidParameter("Invalid parameter", "the viewport is too large for this zoom");
+  }
+  return { ...request, west, east };
+}
+
+/** One row per occupied grid cell of the viewport. */
+export function mapCellsSql(request: MapRequest): Prisma.Sql {
+  const { west, south, east, north, zoom } = checkedViewport(request);
+  // Street level: each call its own cell (a tiny grid keeps the query the same).
+  const grid = zoom >= MARKER_ZOOM ? 1e-9 : cellDegrees(zoom);
+  const inBox = Prisma.sql`latitude BETWEEN ${south} AND ${north} AND longitude BETWEEN ${west} AND ${east}`;
+  return Prisma.sql`
+    WITH shown AS (
+      SELECT id, latitude, longitude, severity, status FROM calls
+      WHERE status IN (${openList}) AND ${inBox}
+      UNION ALL
+      SELECT id, latitude, longitude, severity, status FROM calls
+      WHERE status IN (${closedList}) AND changed_at >= now() - make_interval(hours => ${request.closedHours}::int) AND ${inBox}
+    )
+    SELECT floor(longitude / ${grid})::float8 AS gx, floor(latitude / ${grid})::float8 AS gy,
+      count(*)::int AS count,
+      count(*) FILTER (WHERE status IN (${openList}))::int AS open,
+      count(*) FILTER (WHERE severity = 'critical')::int AS critical,
+      count(*) FILTER (WHERE severity = 'high')::int AS high,
+      count(*) FILTER (WHERE severity NOT IN ('critical', 'high'))::int AS moderate,
+      avg(latitude)::float8 AS latitude, avg(longitude)::float8 AS longitude,
+      min(longitude)::float8 AS west, min(latitude)::float8 AS south,
+      max(longitude)::float8 AS east, max(latitude)::float8 AS north,
+      CASE WHEN count(*) = 1 THEN min(id COLLATE "C") END AS "onlyId"
+    FROM shown
+    GROUP BY 1, 2`;
+}
+
+export async function readMapFrom(db: Db, request: MapRequest): Promise<MapView> {
+  const cells = await db.$queryRaw<CellRow[]>(mapCellsSql(request));
+  const cell = cellDegrees(request.zoom);
+
+  // Single calls become markers (all of them at street level), as many as MAX_MARKERS; the rest stay clusters.
+  const markerIds: string[] = [];
+  const clusters: MapView["clusters"] = [];
+  let shownCalls = 0;
+  for (const row of cells) {
+    shownCalls += row.count;
+    if (row.onlyId !== null && markerIds.length < MAX_MARKERS) {
+      markerIds.push(row.onlyId);
+      continue;
+    }
+    clusters.push({
+      latitude: row.latitude,
+      longitude: row.longitude,
+      count: row.count,
+      open: row.open,
+      critical: row.critical,
+      high: row.high,
+      moderate: row.moderate,
+      bounds: [row.west, row.south, row.east, row.north],
+    });
+  }
+  const markers =
+    markerIds.length === 0
+      ? []
+      : await db.$queryRaw<ListedCall[]>(Prisma.sql`
+          SELECT ${selectList} FROM calls c WHERE c.id IN (${Prisma.join(markerIds)}) ORDER BY c.occurred_at DESC, c.id`);
+  return { zoom: request.zoom, cell_degrees: cell, clusters, markers: markers.map(toCallRecord), shown: shownCalls };
+}
+
+/** GET /api/live/map. */
+export function readMap(request: MapRequest): Promise<MapView> {
+  return withCallStore((db) => readMapFrom(db, request));
+}

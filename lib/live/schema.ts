@@ -1,0 +1,179 @@
+import { z } from "zod";
+import { callRecordSchema } from "../calls/schema";
+import { queryParameter } from "../query-parameters";
+import { SEVERITIES } from "../vocabulary";
+
+/**
+ * The zod schemas of the live picture's endpoints (change feed, stream, board, queue, map): they
+ * validate the queries, type the responses and feed the OpenAPI document.
+ */
+
+const digits = z.string().regex(/^\d{1,15}$/);
+const integer = (min: number, max: number) =>
+  z.codec(digits, z.int().min(min).max(max), { decode: Number, encode: String });
+const decimal = (min: number, max: number) =>
+  z.codec(z.string().regex(/^-?\d{1,3}(\.\d{1,20})?$/), z.number().min(min).max(max), { decode: Number, encode: String });
+
+export const MAX_CHANGE_NUMBER = Number.MAX_SAFE_INTEGER;
+
+export const changesQueryParameters = {
+  after: queryParameter({
+    schema: integer(0, MAX_CHANGE_NUMBER).default(0),
+    description: "Change number already seen; changes after it are returned. 0: from the first change.",
+    label: "Invalid cursor",
+    message: "after must be a non-negative integer",
+  }),
+  limit: queryParameter({
+    schema: integer(1, 1000).default(500),
+    description: "Changes per page, 1 to 1000.",
+    label: "Invalid limit",
+    message: "limit must be an integer from 1 to 1000",
+  }),
+};
+
+export const streamQueryParameters = {
+  after: queryParameter({
+    schema: integer(0, MAX_CHANGE_NUMBER),
+    description:
+      "Change number already seen (a fallback for the Last-Event-ID header, which wins when both are given). " +
+      "Neither: the stream starts at the current change number.",
+    label: "Invalid cursor",
+    message: "after must be a non-negative integer",
+  }),
+};
+
+/** A reconnecting EventSource sends the id of the last event it received. */
+export const lastEventIdSchema = z
+  .string()
+  .trim()
+  .regex(/^\d{1,15}$/)
+  .transform(Number);
+
+export const queueQueryParameters = {
+  after: queryParameter({
+    schema: z.string().regex(/^[0-2]\.\d{1,15}\.[A-Za-z0-9_.:-]{1,200}$/),
+    description: "The `next` of the previous page; absent for the first (most urgent) page.",
+    label: "Invalid cursor",
+    message: "after must be the next value of a previous queue page",
+  }),
+  limit: queryParameter({
+    schema: integer(1, 500).default(50),
+    description: "Calls per page, 1 to 500.",
+    label: "Invalid limit",
+    message: "limit must be an integer from 1 to 500",
+  }),
+};
+
+const coordinate = (name: string, description: string, min: number, max: number) =>
+  queryParameter({ schema: decimal(min, max), description, label: "Invalid parameter", message: `${name} is required: a number from ${min} to ${max}` });
+
+export const mapQueryParameters = {
+  west: coordinate("west", "West longitude of the viewport.", -540, 540),
+  south: coordinate("south", "South latitude of the viewport.", -90, 90),
+  east: coordinate("east", "East longitude of the viewport.", -540, 540),
+  north: coordinate("north", "North latitude of the viewport.", -90, 90),
+  zoom: queryParameter({
+    schema: integer(0, 22),
+    description: "Map zoom level (Web Mercator, 256-pixel tiles), 0 to 22.",
+    label: "Invalid parameter",
+    message: "zoom is required: an integer from 0 to 22",
+  }),
+  closed_hours: queryParameter({
+    schema: integer(0, 168),
+    description: "Also show calls resolved or failed within this many hours (default: LIVE_MAP_CLOSED_HOURS, 6).",
+    label: "Invalid parameter",
+    message: "closed_hours must be an integer from 0 to 168",
+  }),
+};
+
+export const hourlyWindowHours = 72;
+
+// ---- Responses -------------------------------------------------------------------------------
+
+const changeNumber = z.int().min(0).meta({ description: "Change number (from the calls' change sequence)" });
+
+export const callChangeSchema = z.object({
+  change: changeNumber,
+  call: callRecordSchema.meta({ description: "The call as it is after this change (its latest state)" }),
+});
+export type CallChange = z.infer<typeof callChangeSchema>;
+
+export const changePageSchema = z.object({
+  changes: z.array(callChangeSchema).meta({
+    description: "Calls changed after the cursor, in change order; each call once, at its latest change",
+  }),
+  cursor: changeNumber.meta({ description: "Pass as `after` for the next page (the last change here, or `after` when empty)" }),
+  has_more: z.boolean(),
+});
+export type ChangePage = z.infer<typeof changePageSchema>;
+
+const perSeverity = z.object(Object.fromEntries(SEVERITIES.map((level) => [level, z.int()])) as Record<(typeof SEVERITIES)[number], z.ZodInt>);
+
+export const hourlyBucketSchema = z.object({
+  hour: z.int().meta({ description: "Start of the hour, Unix seconds" }),
+  critical: z.int(),
+  high: z.int(),
+  moderate: z.int(),
+  total: z.int(),
+});
+
+export const hourlySeriesSchema = z.object({
+  hours: z.array(hourlyBucketSchema).meta({
+    description: `Calls per hour by severity, up to the ${hourlyWindowHours} hours ending at the newest matching call`,
+  }),
+  total: z.int().meta({ description: "Calls in those hours" }),
+});
+export type HourlySeries = z.infer<typeof hourlySeriesSchema>;
+
+export const boardSchema = z.object({
+  cursor: changeNumber.meta({ description: "The feed's change number this summary is at least as new as" }),
+  open: z.object({
+    total: z.int(),
+    by_severity: perSeverity.meta({ description: "Severities outside the vocabulary count as moderate" }),
+    by_status: z.object({ active: z.int(), dispatched: z.int(), enroute: z.int() }),
+  }),
+  by_type: z.array(z.object({ emergency_type: z.string(), open: z.int(), total: z.int() })),
+  total_calls: z.int(),
+  oldest_open: z
+    .object(
+      Object.fromEntries(SEVERITIES.map((level) => [level, z.int().nullable()])) as Record<
+        (typeof SEVERITIES)[number],
+        z.ZodNullable<z.ZodInt>
+      >,
+    )
+    .meta({ description: "Unix seconds of the longest-waiting open call per severity (null: none open)" }),
+  hourly: hourlySeriesSchema,
+  open_bounds: z
+    .tuple([z.number(), z.number(), z.number(), z.number()])
+    .nullable()
+    .meta({ description: "[west, south, east, north] around every open call with coordinates (null: none)" }),
+});
+export type Board = z.infer<typeof boardSchema>;
+
+export const queuePageSchema = z.object({
+  calls: z.array(callRecordSchema).meta({
+    description: "Open calls, most urgent first: critical, high, then moderate (and unknown) severity; oldest first within each",
+  }),
+  next: z.string().nullable().meta({ description: "Pass as `after` for the next page; null at the end" }),
+});
+export type QueuePage = z.infer<typeof queuePageSchema>;
+
+export const mapClusterSchema = z.object({
+  latitude: z.number(),
+  longitude: z.number(),
+  count: z.int(),
+  open: z.int(),
+  critical: z.int(),
+  high: z.int(),
+  moderate: z.int(),
+  bounds: z.tuple([z.number(), z.number(), z.number(), z.number()]).meta({ description: "[west, south, east, north] of its calls" }),
+});
+
+export const mapViewSchema = z.object({
+  zoom: z.int(),
+  cell_degrees: z.number().meta({ description: "Grid cell size used for the clusters" }),
+  clusters: z.array(mapClusterSchema),
+  markers: z.array(callRecordSchema).meta({ description: "Calls shown one by one (alone in their cell, or zoomed in)" }),
+  shown: z.int().meta({ description: "Calls in the viewport: open ones plus those closed within closed_hours" }),
+});
+export type MapView = z.infer<typeof mapViewSchema>;

@@ -1,0 +1,160 @@
+import { getConfig } from "../config";
+import { getDb } from "../db/client";
+import { log } from "../log";
+import { currentCursor, readChangesFrom } from "./feed";
+import { type ChangeNotifier, createChangeNotifier } from "./notifier";
+import type { CallChange } from "./schema";
+
+/**
+ * This process's reader of the change feed, shared by all its stream clients: one feed read per
+ * wake-up, however many clients are connected. It keeps the latest changes (already encoded as
+ * server-sent events) so clients at the head are served from memory; a client further behind reads
+ * the feed itself until it catches up. It is woken by the notifier, and also reads on a timer in
+ * case a notification never comes (a connection dropped between commit and LISTEN).
+ */
+
+/** Changes kept in memory for clients near the head. */
+const KEPT = 2_000;
+const PAGE = 500;
+
+export interface EncodedChange {
+  change: number;
+  /** The whole event: `id: <change>`, `event: change`, `data: <CallChange JSON>`. */
+  bytes: Uint8Array;
+}
+
+const encoder = new TextEncoder();
+
+export function encodeChange(change: CallChange): EncodedChange {
+  return { change: change.change, bytes: encoder.encode(`id: ${change.change}\nevent: change\ndata: ${JSON.stringify(change)}\n\n`) };
+}
+
+export class ChangeTail {
+  /** Every change in (keptFrom, head] is in `kept`, in order. */
+  private head = 0;
+  private keptFrom = 0;
+  private kept: EncodedChange[] = [];
+  private version = 0;
+  private waiters = new Set<() => void>();
+  private ready: Promise<void> | undefined;
+  private reading = false;
+  private readAgain = false;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly notifier: ChangeNotifier) {}
+
+  /** Starts on first use: the head is the feed's current change number. */
+  start(): Promise<void> {
+    this.ready ??= (async () => {
+      this.head = await currentCursor(await getDb());
+      this.keptFrom = this.head;
+      this.notifier.start(() => this.wake());
+      // One indexed probe of the feed per interval.
+      this.timer = setInterval(() => this.wake(), getConfig().LIVE_FEED_SAFETY_READ_MS);
+      this.timer.unref();
+    })().catch((error: unknown) => {
+      this.ready = undefined;
+      throw error;
+    });
+    return this.ready;
+  }
+
+  async currentHead(): Promise<number> {
+    await this.start();
+    return this.head;
+  }
+
+  /** Changes after `cursor` from memory; undefined when they are older than what is kept. */
+  since(cursor: number): EncodedChange[] | undefined {
+    if (cursor < this.keptFrom) return undefined;
+    let low = 0;
+    let high = this.kept.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (this.kept[middle].change <= cursor) low = middle + 1;
+      else high = middle;
+    }
+    return this.kept.slice(low);
+  }
+
+  /** A token to pass to `changedSince`, taken before looking at `since`. */
+  get mark(): number {
+    return this.version;
+  }
+
+  /** Resolves once the tail has read past `mark` (at once if it already has) or on `signal`. */
+  changedSince(mark: number, signal: AbortSignal): Promise<void> {
+    if (this.version !== mark || signal.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        this.waiters.delete(done);
+        signal.removeEventListener("abort", done);
+        resolve();
+      };
+      this.waiters.add(done);
+      signal.addEventListener("abort", done, { once: true });
+    });
+  }
+
+  get listeners(): number {
+    return this.waiters.size;
+  }
+
+  wake(): void {
+    if (this.reading) {
+      this.readAgain = true;
+      return;
+    }
+    this.reading = true;
+    void this.readNew().finally(() => {
+      this.reading = false;
+      if (this.readAgain) {
+        this.readAgain = false;
+        this.wake();
+      }
+    });
+  }
+
+  private async readNew(): Promise<void> {
+    try {
+      const db = await getDb();
+      for (;;) {
+        const page = await readChangesFrom(db, this.head, PAGE);
+        if (page.changes.length === 0) return;
+        this.kept.push(...page.changes.map(encodeChange));
+        this.head = page.cursor;
+        if (this.kept.length > KEPT) {
+          const dropped = this.kept.splice(0, this.kept.length - KEPT);
+          this.keptFrom = dropped.at(-1)!.change;
+        }
+        this.version += 1;
+        for (const waiter of [...this.waiters]) waiter();
+        if (!page.has_more) return;
+      }
+    } catch (error) {
+      // The next notification or safety read tries again from the same head: nothing is skipped.
+      log.warn({ err: error }, "change feed read failed");
+    }
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.notifier.stop();
+  }
+}
+
+// On globalThis: Next.js bundles each route separately, and all of them share this process's tail.
+const registry = globalThis as typeof globalThis & { [key: symbol]: ChangeTail | undefined };
+const TAIL_KEY = Symbol.for("mayday.live.tail");
+
+export function getChangeTail(): ChangeTail {
+  registry[TAIL_KEY] ??= new ChangeTail(createChangeNotifier());
+  return registry[TAIL_KEY];
+}
+
+/** Closes the LISTEN connection (tests, shutdown); the next use starts a new tail. */
+export async function stopChangeTail(): Promise<void> {
+  const tail = registry[TAIL_KEY];
+  registry[TAIL_KEY] = undefined;
+  await tail?.stop();
+}
