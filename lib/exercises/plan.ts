@@ -9,8 +9,8 @@ import { type SurgeShape, surgeCurve } from "./shapes";
  * follow the surge curve.
  *
  * Due times are stratified: call i of n is due at the curve's quantile of (i + u) / n with u drawn
- * uniformly, so every stretch of the exercise holds its planned share of calls to within one call,
- * where independent draws would scatter by about the square root of the count.
+ * uniformly, so every stretch of the exercise holds its planned share of calls to fewer than two
+ * calls (one per end), where independent draws would scatter by about the square root of the count.
  */
 export interface PlannedCall {
   seq: number;
