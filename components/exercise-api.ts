@@ -15,8 +15,8 @@ export function createExercise(body: ExerciseRequest): Promise<ExerciseView> {
 }
 
 export function controlExercise(id: string, action: ExerciseAction): Promise<ExerciseView> {
-  // A body, even empty, makes `request` send JSON headers; the controls take none.
-  return request(`/api/exercises/${encodeURIComponent(id)}/${action}`, { method: "POST", body: "{}" });
+  // The controls take no body.
+  return request(`/api/exercises/${encodeURIComponent(id)}/${action}`, { method: "POST" });
 }
 
 export function getDebrief(id: string): Promise<Debrief> {
