@@ -144,10 +144,18 @@ export function startExerciseScheduler(options: SchedulerDeps & { intervalMs?: n
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let current: Promise<void> = Promise.resolve();
+  // While the database is down every tick fails: logged when it starts failing and when it recovers.
+  let failing = false;
   const tick = () => {
     current = releaseDueCalls(options)
-      .then(() => undefined)
-      .catch((error: unknown) => log.error({ err: error }, "exercise scheduler tick failed"))
+      .then(() => {
+        if (failing) log.info("exercise scheduler ticks again");
+        failing = false;
+      })
+      .catch((error: unknown) => {
+        if (!failing) log.error({ err: error }, "exercise scheduler tick failed; retrying every tick");
+        failing = true;
+      })
       .finally(() => {
         if (!stopped) timer = setTimeout(tick, intervalMs);
       });
