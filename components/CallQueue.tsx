@@ -79,6 +79,7 @@ export function CallQueue({ calls, openTotal, bySeverity, arrivals, loading, onS
                       {humanize(call.emergency_type)} <span className="muted">(not on the map)</span>
                     </span>
                   )}
+                  {call.exercise_id && <span className="exercise-badge">Exercise</span>}
                   {fresh && <span className="new-badge">New</span>}
                   <span className="waiting" title="Waiting time">
                     <span className="sr-only">Waiting </span>

@@ -8,6 +8,7 @@ import { BacklogBanner } from "./BacklogBanner";
 import { SEVERITY_LABEL } from "./call-status";
 import type { MapCommand } from "./CallMap";
 import { CallQueue } from "./CallQueue";
+import { ExerciseBanner, ExercisePanel } from "./ExercisePanel";
 import { formatClock } from "./format";
 import { HistoryPanel } from "./HistoryPanel";
 import { Providers, useNoticeContext } from "./providers";
@@ -100,6 +101,7 @@ function DashboardView({ tileUrl }: { tileUrl: string }) {
         <h1>Mayday dispatch</h1>
         <LiveStatus mode={feed.mode} updatedAt={feed.updatedAt} error={error} />
         <BacklogBanner />
+        <ExerciseBanner />
       </header>
       <main className="dashboard">
         <section className="panel map-panel" aria-labelledby="map-title">
@@ -133,6 +135,7 @@ function DashboardView({ tileUrl }: { tileUrl: string }) {
         />
         <HistoryPanel onShowOnMap={showCall} enabled={mapDrawn} />
         <SimulationForm onSimulated={showScenario} />
+        <ExercisePanel />
       </main>
       <Notices />
     </>

@@ -104,6 +104,8 @@ export const envSchema = z.object({
   /** Incident grouping's distance and time window, per emergency type (docs/incidents.md). */
   INCIDENT_GROUPING: incidentGrouping,
   LIVE_FEED_SAFETY_READ_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+  /** The exercise scheduler releases due calls this often; 0: no scheduler in this process. */
+  EXERCISE_TICK_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
 }).refine((env) => !env.VOICEAGENT_REQUIRE_SIGNATURE || env.VOICEAGENT_WEBHOOK_SECRET !== undefined, {
   // Requiring signatures that cannot be checked would turn every call away.
   message: "is true but VOICEAGENT_WEBHOOK_SECRET is not set",

@@ -27,6 +27,7 @@ export const LISTED_COLUMNS = {
   callerPhone: "caller_phone",
   description: "description",
   failureReason: "failure_reason",
+  exerciseId: "exercise_id",
   incidentId: "incident_id",
 } as const satisfies Partial<Record<keyof Call, string>>;
 
@@ -64,6 +65,7 @@ export function toCallRecord(call: ListedCall): CallRecord {
   if (call.callerPhone !== null) record.caller_phone = call.callerPhone;
   if (call.description !== null) record.description = call.description;
   if (call.failureReason !== null) record.failure_reason = call.failureReason as CallRecord["failure_reason"];
+  if (call.exerciseId !== null) record.exercise_id = call.exerciseId;
   return record;
 }
 

@@ -141,6 +141,10 @@ export const callRecordSchema = z
       .enum(["busy", "no-answer", "unknown"])
       .optional()
       .meta({ description: "Calls that never connected (status `failed`, from a call_initiation_failure event)" }),
+    exercise_id: z
+      .string()
+      .optional()
+      .meta({ description: "Calls released by a training exercise (always simulated): the exercise's id" }),
     incident_id: z.string().meta({ description: "The incident the call is grouped into (GET /api/incidents/{id})" }),
   });
 

@@ -1,6 +1,15 @@
 import { z } from "zod";
 import { parseSessionRequest, sessionRequestSchema } from "../access/session";
 import { callDetailSchema, callFilterParameters, callListSchema, listQueryParameters, parseStatusUpdate, statusUpdateSchema } from "../calls/schema";
+import {
+  createExerciseSchema,
+  debriefSchema,
+  type ExerciseAction,
+  exerciseListSchema,
+  exerciseParams,
+  exerciseSchema,
+  parseCreateExercise,
+} from "../exercises/schema";
 import { healthQueryParameters, healthReportSchema } from "../health/report";
 import {
   incidentDetailSchema, incidentListQueryParameters, incidentListSchema, mergeRequestSchema, parseMergeRequest,
@@ -34,7 +43,36 @@ export const rateLimitPolicies = {
   webhook: { bucket: "webhook", limit: 1000, windowMs: MINUTE, whenStoreDown: "allow" },
   // The only place a key can be guessed without a valid one: few tries per client.
   session: { bucket: "session", limit: 10, windowMs: MINUTE, whenStoreDown: "local" },
+  // Trainers' controls and the dashboard's progress polling (every few seconds per open dashboard).
+  exercises: { bucket: "exercises", limit: 300, windowMs: MINUTE, whenStoreDown: "local" },
 } satisfies Record<string, RateLimitPolicy>;
+
+const exerciseProtection = { apiKey: true, rateLimit: rateLimitPolicies.exercises } as const;
+const exerciseResponse = { name: "Exercise", schema: exerciseSchema };
+
+/** POST /api/exercises/{id}/{action}: one endpoint per control, one verb per file in lib/exercises. */
+const exerciseControl = (action: ExerciseAction, summary: string) =>
+  ({
+    path: `/api/exercises/:id/${action}`,
+    errorFormat: "calls",
+    protection: exerciseProtection,
+    params: exerciseParams,
+    methods: {
+      POST: {
+        operationId: `${action}Exercise`,
+        summary,
+        responses: { 200: { description: "The exercise after the change", body: exerciseResponse } },
+        errors: ["NOT_FOUND", "INVALID_TRANSITION", "DATABASE_ERROR"],
+      },
+    },
+  }) satisfies Endpoint;
+
+const exerciseControls = {
+  start: "Start a planned exercise: its calls begin to fall due",
+  pause: "Pause a running exercise: exercise time stops, no call falls due",
+  resume: "Resume a paused exercise where it was paused",
+  stop: "Stop a running or paused exercise for good: calls not yet released never are",
+} satisfies Record<ExerciseAction, string>;
 
 export const endpoints = {
   calls: {
@@ -359,6 +397,80 @@ export const endpoints = {
           "STORAGE_ERROR",
           "GEOCODING_ERROR",
         ],
+      },
+    },
+  },
+
+  exercises: {
+    path: "/api/exercises",
+    errorFormat: "calls",
+    protection: exerciseProtection,
+    methods: {
+      POST: {
+        operationId: "createExercise",
+        summary: "Plan a training exercise (and start it when asked)",
+        description:
+          "Its calls are planned at once, deterministic per seed, and released by the server's scheduler as they fall due " +
+          "(docs/exercises.md). Exercise calls are simulated calls carrying the exercise id.",
+        body: jsonBody({ name: "ExerciseRequest", schema: createExerciseSchema }, parseCreateExercise),
+        responses: { 201: { description: "The exercise as planned (or started)", body: exerciseResponse } },
+        errors: ["INVALID_PARAMETER", "DATABASE_ERROR"],
+      },
+      GET: {
+        operationId: "listExercises",
+        summary: "The latest 50 exercises, newest first, with their progress",
+        responses: { 200: { description: "Exercises", body: { name: "ExerciseList", schema: exerciseListSchema } } },
+        errors: ["DATABASE_ERROR"],
+      },
+    },
+  },
+
+  exercise: {
+    path: "/api/exercises/:id",
+    errorFormat: "calls",
+    protection: exerciseProtection,
+    params: exerciseParams,
+    methods: {
+      GET: {
+        operationId: "getExercise",
+        summary: "One exercise and its progress: released of planned, calls per minute, elapsed and remaining time",
+        responses: { 200: { description: "The exercise", body: exerciseResponse } },
+        errors: ["NOT_FOUND", "DATABASE_ERROR"],
+      },
+    },
+  },
+
+  exerciseStart: exerciseControl("start", exerciseControls.start),
+  exercisePause: exerciseControl("pause", exerciseControls.pause),
+  exerciseResume: exerciseControl("resume", exerciseControls.resume),
+  exerciseStop: exerciseControl("stop", exerciseControls.stop),
+
+  exerciseDebrief: {
+    path: "/api/exercises/:id/debrief",
+    errorFormat: "calls",
+    protection: exerciseProtection,
+    params: exerciseParams,
+    methods: {
+      GET: {
+        operationId: "getExerciseDebrief",
+        summary: "How the exercise went: dispatch times per severity, undispatched calls, queue, calls per minute against plan",
+        responses: { 200: { description: "The debrief", body: { name: "ExerciseDebrief", schema: debriefSchema } } },
+        errors: ["NOT_FOUND", "DATABASE_ERROR"],
+      },
+    },
+  },
+
+  exerciseDebriefCsv: {
+    path: "/api/exercises/:id/debrief.csv",
+    errorFormat: "calls",
+    protection: exerciseProtection,
+    params: exerciseParams,
+    methods: {
+      GET: {
+        operationId: "getExerciseDebriefCsv",
+        summary: "The debrief as CSV, one figure per line: metric, severity, minute, value",
+        responses: { 200: { description: "The debrief", contentType: "text/csv", body: { schema: z.string() } } },
+        errors: ["NOT_FOUND", "DATABASE_ERROR"],
       },
     },
   },

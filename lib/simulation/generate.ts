@@ -94,7 +94,9 @@ export function generateCallsWithEvents(options: GenerateOptions): GeneratedCall
   const firstCallOf = new Map<string, SimulatedCall>();
 
   for (let index = 0; index < numCalls; index++) {
-    const duplicateOf = index > 0 && random() < duplicateShare ? events[randomIntBetween(random, 0, index - 1)] : null;
+    // No draw at all when there are no duplicates: such a run stays what it was before duplicates.
+    const duplicateOf =
+      duplicateShare > 0 && index > 0 && random() < duplicateShare ? events[randomIntBetween(random, 0, index - 1)] : null;
     const event = duplicateOf === null ? null : firstCallOf.get(duplicateOf)!;
     const area = event ? scenario.areas.find((candidate) => candidate.name === event.location.area)! : pick(random, scenario.areas);
     let address: string;

@@ -38,6 +38,79 @@ interface Row {
 
 class StoreUnavailable extends Error {}
 
+/** Prisma's client or an interactive transaction's: what the insert runs on. */
+export type SqlRunner = Pick<Db, "$queryRaw">;
+
+export interface SimulatedRow {
+  /** The new row's id (uuid7). */
+  id: string;
+  call: SimulatedCall;
+  /** The call's first status: "active", or "failed" for a call abandoned before an answer. */
+  status: "active" | "failed";
+  /** Its incident (lib/incidents/grouping.ts); without one, an incident of its own (call_own_incident). */
+  incidentId?: string;
+  /** The event the call reports (ground truth for grouping), stored as simulated_event. */
+  event?: string | null;
+}
+
+/**
+ * One multi-row INSERT of simulated calls and their creation in the status history; calls whose
+ * call_id or conversation_id is taken are skipped. Answers the stored calls' ids by call_id.
+ * Also used by lib/exercises to release an exercise's calls (with its id) inside its claim.
+ */
+export async function insertSimulatedRows(
+  db: SqlRunner,
+  tableName: string,
+  rows: readonly SimulatedRow[],
+  exerciseId: string | null = null,
+): Promise<Map<string, string>> {
+  const column = <T>(value: (row: SimulatedRow) => T) => rows.map(value);
+  const inserted = await db.$queryRaw<{ id: string; call_id: string }[]>`
+    WITH inserted AS (
+      INSERT INTO calls (
+        id, conversation_id, call_id, occurred_at, created_at, updated_at, agent_id, summary,
+        call_successful, duration_secs, transcript_length, emergency_type, location, latitude,
+        longitude, geocode_source, severity, status, simulation, scenario, scenario_name,
+        table_name, area, caller_phone, description, simulated_record, exercise_id, incident_id, simulated_event
+      )
+      SELECT r.id, r.call_id, r.call_id, r.created_at, r.created_at, r.created_at, 'simulator', r.summary,
+        true, r.duration_secs, 0, r.emergency_type, r.address, r.latitude,
+        r.longitude, 'simulated', r.severity, r.status, true, r.scenario, r.scenario_name,
+        ${tableName}, r.area, r.caller_phone, r.description, r.record::jsonb, ${exerciseId},
+        COALESCE(r.incident_id, call_own_incident()), r.event
+      FROM unnest(
+        ${column(({ id }) => id)}::text[],
+        ${column(({ call }) => call.call_id)}::text[],
+        ${column(({ call }) => call.created_at)}::timestamptz[],
+        ${column(({ call }) => call.summary)}::text[],
+        ${column(({ call }) => call.duration_secs)}::int[],
+        ${column(({ call }) => call.emergency_type)}::text[],
+        ${column(({ call }) => call.location.address)}::text[],
+        ${column(({ call }) => Number(call.location.latitude))}::float8[],
+        ${column(({ call }) => Number(call.location.longitude))}::float8[],
+        ${column(({ call }) => call.severity)}::text[],
+        ${column(({ status }) => status)}::text[],
+        ${column(({ call }) => call.scenario)}::text[],
+        ${column(({ call }) => call.scenario_name)}::text[],
+        ${column(({ call }) => call.location.area)}::text[],
+        ${column(({ call }) => call.caller_phone)}::text[],
+        ${column(({ call }) => call.description)}::text[],
+        ${column(({ call }) => JSON.stringify(call))}::text[],
+        ${column(({ incidentId }) => incidentId ?? null)}::text[],
+        ${column(({ event }) => event ?? null)}::text[]
+      ) AS r(id, call_id, created_at, summary, duration_secs, emergency_type, address, latitude,
+        longitude, severity, status, scenario, scenario_name, area, caller_phone, description, record,
+        incident_id, event)
+      ON CONFLICT DO NOTHING
+      RETURNING id, call_id, status, created_at
+    ), history AS (
+      INSERT INTO call_status_changes (call_id, from_status, status, changed_at, changed_by)
+      SELECT id, NULL, status, created_at, 'simulator' FROM inserted
+    )
+    SELECT id, call_id FROM inserted`;
+  return new Map(inserted.map((row) => [row.call_id, row.id]));
+}
+
 /**
  * A batch is grouped into incidents set-wise (lib/incidents/grouping.ts) in the transaction that
  * inserts it, under the grouping locks; incidents opened for calls whose call_id clashed go again.
@@ -54,62 +127,14 @@ async function insertBatch(db: Db, tableName: string, rows: readonly Row[]): Pro
     }));
     await lockForGrouping(tx, arrivals);
     const { incidentIds, created } = await assignIncidents(tx, arrivals);
-    const inserted = await insertCalls(tx, tableName, rows, incidentIds);
+    const inserted = await insertSimulatedRows(
+      tx,
+      tableName,
+      rows.map(({ call, event }, index) => ({ id: uuid7(), call, status: call.status, incidentId: incidentIds[index], event })),
+    );
     await discardEmptyIncidents(tx, created);
-    return inserted;
+    return new Set(inserted.keys());
   }, GROUPING_TRANSACTION);
-}
-
-async function insertCalls(
-  db: Pick<Db, "$queryRaw">,
-  tableName: string,
-  rows: readonly Row[],
-  incidentIds: readonly string[],
-): Promise<Set<string>> {
-  const column = <T>(value: (call: SimulatedCall) => T) => rows.map((row) => value(row.call));
-  const inserted = await db.$queryRaw<{ call_id: string }[]>`
-    WITH inserted AS (
-      INSERT INTO calls (
-        id, conversation_id, call_id, occurred_at, created_at, updated_at, agent_id, summary,
-        call_successful, duration_secs, transcript_length, emergency_type, location, latitude,
-        longitude, geocode_source, severity, status, simulation, scenario, scenario_name,
-        table_name, area, caller_phone, description, simulated_record, incident_id, simulated_event
-      )
-      SELECT r.id, r.call_id, r.call_id, r.created_at, r.created_at, r.created_at, 'simulator', r.summary,
-        true, r.duration_secs, 0, r.emergency_type, r.address, r.latitude,
-        r.longitude, 'simulated', r.severity, r.status, true, r.scenario, r.scenario_name,
-        ${tableName}, r.area, r.caller_phone, r.description, r.record::jsonb, r.incident_id, r.event
-      FROM unnest(
-        ${column(() => uuid7())}::text[],
-        ${column((call) => call.call_id)}::text[],
-        ${column((call) => call.created_at)}::timestamptz[],
-        ${column((call) => call.summary)}::text[],
-        ${column((call) => call.duration_secs)}::int[],
-        ${column((call) => call.emergency_type)}::text[],
-        ${column((call) => call.location.address)}::text[],
-        ${column((call) => Number(call.location.latitude))}::float8[],
-        ${column((call) => Number(call.location.longitude))}::float8[],
-        ${column((call) => call.severity)}::text[],
-        ${column((call) => call.status)}::text[],
-        ${column((call) => call.scenario)}::text[],
-        ${column((call) => call.scenario_name)}::text[],
-        ${column((call) => call.location.area)}::text[],
-        ${column((call) => call.caller_phone)}::text[],
-        ${column((call) => call.description)}::text[],
-        ${column((call) => JSON.stringify(call))}::text[],
-        ${incidentIds}::text[],
-        ${rows.map((row) => row.event)}::text[]
-      ) AS r(id, call_id, created_at, summary, duration_secs, emergency_type, address, latitude,
-        longitude, severity, status, scenario, scenario_name, area, caller_phone, description, record,
-        incident_id, event)
-      ON CONFLICT DO NOTHING
-      RETURNING id, call_id, status, created_at
-    ), history AS (
-      INSERT INTO call_status_changes (call_id, from_status, status, changed_at, changed_by)
-      SELECT id, NULL, status, created_at, 'simulator' FROM inserted
-    )
-    SELECT call_id FROM inserted`;
-  return new Set(inserted.map((row) => row.call_id));
 }
 
 async function reachable(db: Db): Promise<boolean> {

@@ -80,6 +80,7 @@ export function makeCalls(count: number, seed = 1): CallInput[] {
       simulatedRecord: simulated ? { call_id: callId, location: { address: location } } : null,
       payloadKey: simulated ? null : `calls/conv_${index}/payload.json`,
       failureReason: null,
+      exerciseId: null,
     });
   }
   return calls;

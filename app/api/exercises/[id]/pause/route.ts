@@ -1,0 +1,6 @@
+import { pauseExercise } from "@/lib/exercises/pause";
+import { apiRoute, json } from "@/lib/http/respond";
+
+export const dynamic = "force-dynamic";
+
+export const POST = apiRoute("exercisePause", "POST", async ({ params }) => json(await pauseExercise(params.id)));

@@ -1,0 +1,6 @@
+import { stopExercise } from "@/lib/exercises/stop";
+import { apiRoute, json } from "@/lib/http/respond";
+
+export const dynamic = "force-dynamic";
+
+export const POST = apiRoute("exerciseStop", "POST", async ({ params }) => json(await stopExercise(params.id)));

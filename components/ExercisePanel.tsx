@@ -1,0 +1,121 @@
+"use client";
+
+import Link from "next/link";
+import { useState, type FormEvent } from "react";
+import { SURGE_SHAPE_NAMES, type SurgeShape } from "@/lib/exercises/shapes";
+import { DEFAULT_SCENARIO_ID, SCENARIOS } from "@/lib/scenarios";
+import { humanize } from "./call-status";
+import type { ExerciseView } from "./exercise-api";
+import { useCurrentExercise, useExerciseActions } from "./use-exercises";
+
+const minutes = (seconds: number) => `${Math.floor(seconds / 60)}:${String(Math.floor(seconds % 60)).padStart(2, "0")}`;
+
+function Progress({ exercise }: { exercise: ExerciseView }) {
+  const { control } = useExerciseActions();
+  const { progress } = exercise;
+  const act = (action: "pause" | "resume" | "stop") => control.mutate({ id: exercise.id, action });
+  return (
+    <div className="exercise-progress" data-testid="exercise-progress">
+      <p>
+        <strong>{humanize(exercise.scenario)}</strong>, {humanize(exercise.shape)} at {exercise.speed}x:{" "}
+        <span data-testid="exercise-state">{exercise.state}</span>
+      </p>
+      <progress max={progress.planned} value={progress.released} aria-label="Calls released" />
+      <dl className="sim-figures">
+        <dt>Released</dt>
+        <dd data-testid="exercise-released">{progress.released} of {progress.planned}</dd>
+        <dt>Calls per minute</dt>
+        <dd>{progress.calls_per_minute}</dd>
+        <dt>Elapsed</dt>
+        <dd>{minutes(progress.elapsed_seconds)} of {exercise.duration_minutes}:00 (exercise time)</dd>
+        <dt>Remaining</dt>
+        <dd>{minutes(progress.remaining_wall_seconds)} (wall clock)</dd>
+      </dl>
+      <div className="exercise-controls">
+        {exercise.state === "running" && <button type="button" onClick={() => act("pause")}>Pause</button>}
+        {exercise.state === "paused" && <button type="button" onClick={() => act("resume")}>Resume</button>}
+        {(exercise.state === "running" || exercise.state === "paused") && (
+          <button type="button" onClick={() => act("stop")}>Stop</button>
+        )}
+        <Link href={`/exercises/${exercise.id}`}>Debrief</Link>
+      </div>
+      {control.isError && <p className="form-error" role="alert">{control.error.message}</p>}
+    </div>
+  );
+}
+
+/** Plans and starts a training exercise, and shows the current one's progress and controls. */
+export function ExercisePanel() {
+  const { current, live } = useCurrentExercise();
+  const { create } = useExerciseActions();
+  const [scenario, setScenario] = useState(DEFAULT_SCENARIO_ID);
+  const [duration, setDuration] = useState("60");
+  const [calls, setCalls] = useState("500");
+  const [shape, setShape] = useState<SurgeShape>("ramp-peak-decay");
+  const [speed, setSpeed] = useState("1");
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate({
+      scenario,
+      duration_minutes: Number(duration),
+      num_calls: Number(calls),
+      shape,
+      speed: Number(speed),
+      start: true,
+    });
+  };
+
+  return (
+    <section className="panel exercise" aria-labelledby="exercise-title">
+      <header className="panel-head">
+        <h2 id="exercise-title">Training exercise</h2>
+      </header>
+      {current && <Progress exercise={current} />}
+      {!live && (
+        <form onSubmit={submit} aria-label="Start a training exercise">
+          <label className="field">
+            <span>Scenario</span>
+            <select name="exercise_scenario" value={scenario} onChange={(event) => setScenario(event.target.value)}>
+              {SCENARIOS.map((option) => <option key={option.id} value={option.id}>{option.name}</option>)}
+            </select>
+          </label>
+          <label className="field">
+            <span>Duration (minutes, 1 to 240)</span>
+            <input name="exercise_duration" type="number" min={1} max={240} value={duration} onChange={(event) => setDuration(event.target.value)} />
+          </label>
+          <label className="field">
+            <span>Calls (1 to 10,000)</span>
+            <input name="exercise_calls" type="number" min={1} max={10000} value={calls} onChange={(event) => setCalls(event.target.value)} />
+          </label>
+          <label className="field">
+            <span>Surge shape</span>
+            <select name="exercise_shape" value={shape} onChange={(event) => setShape(event.target.value as SurgeShape)}>
+              {SURGE_SHAPE_NAMES.map((name) => <option key={name} value={name}>{humanize(name)}</option>)}
+            </select>
+          </label>
+          <label className="field">
+            <span>Speed (1x to 60x)</span>
+            <input name="exercise_speed" type="number" min={1} max={60} value={speed} onChange={(event) => setSpeed(event.target.value)} />
+          </label>
+          <button type="submit" className="primary" disabled={create.isPending}>
+            {create.isPending ? "Planning…" : "Start exercise"}
+          </button>
+          {create.isError && <p className="form-error" role="alert">{create.error.message}</p>}
+        </form>
+      )}
+    </section>
+  );
+}
+
+/** Shown across the dashboard while an exercise may release calls: its calls are not real. */
+export function ExerciseBanner() {
+  const { live } = useCurrentExercise();
+  if (!live) return null;
+  return (
+    <div className="exercise-banner" role="status" data-testid="exercise-banner">
+      EXERCISE {live.state === "paused" ? "(paused)" : "in progress"}: calls marked EXERCISE are simulated,{" "}
+      {live.progress.released} of {live.progress.planned} released
+    </div>
+  );
+}

@@ -1,0 +1,56 @@
+import { randomInt } from "node:crypto";
+import { uuid7 } from "../db/uuid7";
+import { findScenario } from "../scenarios";
+import { callsForPeakRate, planExercise } from "./plan";
+import type { CreateExerciseRequest, ExerciseView } from "./schema";
+import { startExercise } from "./start";
+import { type Clock, exerciseDb, nowOf, readExercise } from "./store";
+
+/** Planned calls written per INSERT. */
+const PLAN_BATCH = 1000;
+const DEFAULT_CALLS = 100;
+
+const randomCallNumber = () => randomInt(100_000_000_000, 1_000_000_000_000);
+
+/** Plans an exercise and stores it with its calls (one transaction); starts it when asked. */
+export async function createExercise(request: CreateExerciseRequest, clock: Clock = {}): Promise<ExerciseView> {
+  const db = await exerciseDb();
+  const now = nowOf(clock);
+  // The request schema admits only known scenarios.
+  const scenario = findScenario(request.scenario)!;
+  const numCalls =
+    request.peak_calls_per_minute === undefined
+      ? (request.num_calls ?? DEFAULT_CALLS)
+      : callsForPeakRate(request.shape, request.duration_minutes, request.peak_calls_per_minute);
+  const seed = request.seed ?? randomInt(0, 2 ** 48 - 1);
+  const planned = planExercise({
+    scenario,
+    shape: request.shape,
+    durationMinutes: request.duration_minutes,
+    numCalls,
+    abandonedShare: request.abandoned_share,
+    seed,
+    now,
+    callNumber: randomCallNumber,
+  });
+  const id = uuid7();
+  await db.$transaction(
+    async (tx) => {
+      await tx.$executeRaw`
+        INSERT INTO exercises (id, scenario, duration_minutes, planned_calls, shape, speed, abandoned_share, seed, state, created_at)
+        VALUES (${id}, ${scenario.id}, ${request.duration_minutes}, ${planned.length}, ${request.shape}, ${request.speed},
+          ${request.abandoned_share}, ${BigInt(seed)}, 'planned', ${now})`;
+      for (let start = 0; start < planned.length; start += PLAN_BATCH) {
+        const batch = planned.slice(start, start + PLAN_BATCH);
+        await tx.$executeRaw`
+          INSERT INTO exercise_calls (exercise_id, seq, due_offset_ms, abandoned, record)
+          SELECT ${id}, r.seq, r.due, r.abandoned, r.record::jsonb
+          FROM unnest(${batch.map((row) => row.seq)}::int[], ${batch.map((row) => row.dueOffsetMs)}::int[],
+            ${batch.map((row) => row.abandoned)}::boolean[], ${batch.map((row) => JSON.stringify(row.call))}::text[])
+            AS r(seq, due, abandoned, record)`;
+      }
+    },
+    { timeout: 60_000 },
+  );
+  return request.start ? startExercise(id, clock) : readExercise(db, now, id);
+}

@@ -1,0 +1,119 @@
+import { csvLine, type CsvValue } from "../calls/csv";
+import { notFound } from "../domain-error";
+import type { Debrief, ExerciseState } from "./schema";
+import { type Clock, exerciseDb, nowOf } from "./store";
+
+/**
+ * How the trainees did, from the calls' status history (docs/exercises.md):
+ * - a call is dispatched at its first change to dispatched, enroute or resolved (skipping allowed);
+ * - it waits in the queue from its creation until dispatched or failed, or until `as_of` (the end of
+ *   the exercise, or now while it runs);
+ * - abandoned calls (failed at creation) never queue and are counted apart.
+ */
+const DISPATCHED = ["dispatched", "enroute", "resolved"];
+const OUT_OF_QUEUE = [...DISPATCHED, "failed"];
+
+interface SummaryRow {
+  state: ExerciseState;
+  as_of: Date;
+  released: number;
+  abandoned: number;
+  never_dispatched: number;
+  longest_wait_seconds: number | null;
+  longest_queue: number;
+}
+
+export async function computeDebrief(id: string, clock: Clock = {}): Promise<Debrief> {
+  const db = await exerciseDb();
+  const now = nowOf(clock);
+  // The exercise's calls with their dispatch and queue-exit times, for the three queries below.
+  const exerciseCalls = (select: string) => `
+    WITH ex AS (SELECT id, state, COALESCE(ended_at, $2::timestamptz) AS as_of FROM exercises WHERE id = $1),
+    timed AS (
+      SELECT c.id, c.severity, c.occurred_at, p.abandoned,
+        (SELECT min(h.changed_at) FROM call_status_changes h WHERE h.call_id = c.id AND h.status = ANY($3::text[])) AS dispatched_at,
+        (SELECT min(h.changed_at) FROM call_status_changes h WHERE h.call_id = c.id AND h.status = ANY($4::text[])) AS left_queue_at
+      FROM exercise_calls p JOIN calls c ON c.id = p.call_id
+      WHERE p.exercise_id = $1
+    )
+    ${select}`;
+  const parameters = [id, now, DISPATCHED, OUT_OF_QUEUE];
+  const [summary] = await db.$queryRawUnsafe<SummaryRow[]>(
+    exerciseCalls(`,
+    queue_events AS (
+      SELECT occurred_at AS at, 1 AS change FROM timed WHERE NOT abandoned
+      UNION ALL SELECT left_queue_at, -1 FROM timed WHERE NOT abandoned AND left_queue_at IS NOT NULL
+    ),
+    queue AS (
+      -- Departures before arrivals at the same instant: a call dispatched as another arrives frees its place first.
+      SELECT sum(change) OVER (ORDER BY at, change ROWS UNBOUNDED PRECEDING) AS length FROM queue_events
+    )
+    SELECT ex.state, ex.as_of,
+      (SELECT count(*)::int FROM timed) AS released,
+      (SELECT count(*)::int FROM timed WHERE abandoned) AS abandoned,
+      (SELECT count(*)::int FROM timed WHERE NOT abandoned AND dispatched_at IS NULL) AS never_dispatched,
+      (SELECT max(EXTRACT(EPOCH FROM COALESCE(left_queue_at, ex.as_of) - occurred_at))::float8 FROM timed WHERE NOT abandoned)
+        AS longest_wait_seconds,
+      (SELECT COALESCE(max(length), 0)::int FROM queue) AS longest_queue
+    FROM ex`),
+    ...parameters,
+  );
+  if (!summary) throw notFound(`No exercise with id ${id}`);
+
+  const dispatchTimes = await db.$queryRawUnsafe<Debrief["dispatch_times"]>(
+    exerciseCalls(`,
+    waits AS (SELECT severity, EXTRACT(EPOCH FROM dispatched_at - occurred_at)::float8 AS seconds FROM timed WHERE NOT abandoned)
+    SELECT severity, count(seconds)::int AS dispatched,
+      percentile_cont(0.5) WITHIN GROUP (ORDER BY seconds) AS p50_seconds,
+      percentile_cont(0.9) WITHIN GROUP (ORDER BY seconds) AS p90_seconds,
+      max(seconds) AS max_seconds
+    FROM waits GROUP BY severity ORDER BY severity`),
+    ...parameters,
+  );
+
+  const perMinute = await db.$queryRaw<Debrief["calls_per_minute"]>`
+    WITH e AS (SELECT duration_minutes FROM exercises WHERE id = ${id})
+    SELECT m.minute::int,
+      (SELECT count(*)::int FROM exercise_calls p
+        WHERE p.exercise_id = ${id} AND LEAST(p.due_offset_ms / 60000, e.duration_minutes - 1) = m.minute) AS planned,
+      (SELECT count(*)::int FROM exercise_calls p
+        WHERE p.exercise_id = ${id} AND p.released_offset_ms IS NOT NULL
+          AND LEAST(p.released_offset_ms / 60000, e.duration_minutes - 1) = m.minute) AS actual
+    FROM e CROSS JOIN generate_series(0, e.duration_minutes - 1) AS m(minute)
+    ORDER BY m.minute`;
+
+  return {
+    exercise_id: id,
+    state: summary.state,
+    as_of: summary.as_of.toISOString(),
+    released: summary.released,
+    abandoned: summary.abandoned,
+    dispatch_times: dispatchTimes,
+    never_dispatched: summary.never_dispatched,
+    longest_queue: summary.longest_queue,
+    longest_wait_seconds: summary.longest_wait_seconds,
+    calls_per_minute: perMinute,
+  };
+}
+
+/** The debrief as CSV in long form: one figure per line (metric, severity, minute, value). */
+export function debriefCsv(debrief: Debrief): string {
+  const rows: CsvValue[][] = [
+    ["released", "", "", debrief.released],
+    ["abandoned", "", "", debrief.abandoned],
+    ["never_dispatched", "", "", debrief.never_dispatched],
+    ["longest_queue", "", "", debrief.longest_queue],
+    ["longest_wait_seconds", "", "", debrief.longest_wait_seconds],
+  ];
+  for (const times of debrief.dispatch_times) {
+    rows.push(["dispatched", times.severity, "", times.dispatched]);
+    rows.push(["dispatch_p50_seconds", times.severity, "", times.p50_seconds]);
+    rows.push(["dispatch_p90_seconds", times.severity, "", times.p90_seconds]);
+    rows.push(["dispatch_max_seconds", times.severity, "", times.max_seconds]);
+  }
+  for (const { minute, planned, actual } of debrief.calls_per_minute) {
+    rows.push(["calls_planned", "", minute, planned]);
+    rows.push(["calls_actual", "", minute, actual]);
+  }
+  return [["metric", "severity", "minute", "value"], ...rows].map(csvLine).join("");
+}

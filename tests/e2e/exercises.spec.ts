@@ -1,0 +1,60 @@
+import { expect, type APIRequestContext, test } from "@playwright/test";
+import { openDashboard, tilesOffline } from "./dashboard-helpers";
+
+interface Progress { state: string; progress: { released: number; planned: number } }
+
+async function exercise(request: APIRequestContext, id: string): Promise<Progress> {
+  const response = await request.get(`/api/exercises/${id}`);
+  expect(response.status()).toBe(200);
+  return response.json();
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+test.describe("training exercise", () => {
+  test("started at 60x from the dashboard: calls arrive over time under the banner, pause stops them, stop ends them", async ({ page, request }) => {
+    await tilesOffline(page);
+    await openDashboard(page);
+    const form = page.getByRole("form", { name: "Start a training exercise" });
+    await form.getByLabel("Scenario").selectOption("nashville_tornado");
+    await form.getByLabel(/Duration/).fill("30");
+    await form.getByLabel(/Calls/).fill("300");
+    await form.getByLabel("Surge shape").selectOption("steady");
+    await form.getByLabel(/Speed/).fill("60");
+    const created = page.waitForResponse((response) => response.url().endsWith("/api/exercises") && response.request().method() === "POST");
+    await form.getByRole("button", { name: "Start exercise" }).click();
+    const { id } = (await (await created).json()) as { id: string };
+
+    // 30 exercise minutes at 60x: 30 s of wall time, about 10 calls a second.
+    await expect(page.getByTestId("exercise-banner")).toContainText("EXERCISE in progress");
+    await expect.poll(async () => (await exercise(request, id)).progress.released, { timeout: 10_000 }).toBeGreaterThan(0);
+    const early = (await exercise(request, id)).progress.released;
+    await expect.poll(async () => (await exercise(request, id)).progress.released, { timeout: 10_000 }).toBeGreaterThan(early + 10);
+    expect((await exercise(request, id)).progress.released).toBeLessThan(300);
+    // Exercise calls reach the queue, marked as such.
+    await expect(page.locator(".queue-item .exercise-badge").first()).toBeVisible({ timeout: 15_000 });
+
+    await page.getByRole("button", { name: "Pause" }).click();
+    await expect(page.getByTestId("exercise-state")).toHaveText("paused");
+    await expect(page.getByTestId("exercise-banner")).toContainText("paused");
+    const paused = (await exercise(request, id)).progress.released;
+    await pause(3_000);
+    expect((await exercise(request, id)).progress.released).toBe(paused);
+
+    await page.getByRole("button", { name: "Resume" }).click();
+    await expect(page.getByTestId("exercise-state")).toHaveText("running");
+    await expect.poll(async () => (await exercise(request, id)).progress.released, { timeout: 10_000 }).toBeGreaterThan(paused);
+
+    await page.getByRole("button", { name: "Stop" }).click();
+    await expect(page.getByTestId("exercise-state")).toHaveText("stopped");
+    await expect(page.getByTestId("exercise-banner")).toHaveCount(0);
+    const stopped = await exercise(request, id);
+    expect(stopped.progress.released).toBeLessThan(300);
+    await pause(3_000);
+    expect((await exercise(request, id)).progress.released).toBe(stopped.progress.released);
+
+    // The debrief page shows the exercise's released calls.
+    await page.getByRole("link", { name: "Debrief" }).click();
+    await expect(page.getByTestId("debrief-released")).toHaveText(String(stopped.progress.released));
+  });
+});

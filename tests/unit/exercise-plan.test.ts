@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { callsForPeakRate, planExercise } from "@/lib/exercises/plan";
+import { parseCreateExercise } from "@/lib/exercises/schema";
+import { SURGE_SHAPE_NAMES, surgeCurve } from "@/lib/exercises/shapes";
+import { findScenario } from "@/lib/scenarios";
+
+const scenario = findScenario("earthquake_sf")!;
+let counter = 0;
+const plan = (shape: (typeof SURGE_SHAPE_NAMES)[number], numCalls: number, seed: number, durationMinutes = 60) =>
+  planExercise({ scenario, shape, durationMinutes, numCalls, abandonedShare: 0.15, seed, now: new Date(0), callNumber: () => ++counter });
+
+describe("exercise planning", () => {
+  it.each(SURGE_SHAPE_NAMES)("%s: due times fill every minute to within two calls of the curve", (shape) => {
+    const calls = plan(shape, 2000, 4);
+    const curve = surgeCurve(shape);
+    for (let minute = 0; minute < 60; minute++) {
+      const due = calls.filter((call) => Math.floor(call.dueOffsetMs / 60_000) === minute).length;
+      const planned = 2000 * (curve.cumulative((minute + 1) / 60) - curve.cumulative(minute / 60));
+      expect(Math.abs(due - planned), `minute ${minute}`).toBeLessThan(2);
+    }
+    expect(calls.every((call) => call.dueOffsetMs >= 0 && call.dueOffsetMs <= 3_600_000)).toBe(true);
+  });
+
+  it("the shapes differ where they should: sudden onset peaks first, double wave twice, ramp in between", () => {
+    const share = (shape: (typeof SURGE_SHAPE_NAMES)[number], from: number, to: number) =>
+      surgeCurve(shape).cumulative(to) - surgeCurve(shape).cumulative(from);
+    expect(share("sudden-onset", 0, 0.1)).toBeGreaterThan(share("ramp-peak-decay", 0, 0.1));
+    expect(share("ramp-peak-decay", 0.2, 0.4)).toBeGreaterThan(share("ramp-peak-decay", 0, 0.2));
+    expect(share("double-wave", 0.6, 0.8)).toBeGreaterThan(share("double-wave", 0.4, 0.55));
+    expect(share("steady", 0.3, 0.4)).toBeCloseTo(0.1, 6);
+  });
+
+  it("is deterministic per seed (ids aside) and abandons about the asked share", () => {
+    const strip = (calls: ReturnType<typeof plan>) => calls.map(({ call, ...rest }) => ({ ...rest, call: { ...call, call_id: "" } }));
+    expect(strip(plan("double-wave", 300, 9))).toEqual(strip(plan("double-wave", 300, 9)));
+    expect(strip(plan("double-wave", 300, 10))).not.toEqual(strip(plan("double-wave", 300, 9)));
+    const abandoned = plan("steady", 4000, 2).filter((call) => call.abandoned).length / 4000;
+    expect(abandoned).toBeGreaterThan(0.13);
+    expect(abandoned).toBeLessThan(0.17);
+  });
+
+  it("turns a peak rate into calls: steady peak x duration, peaked shapes fewer", () => {
+    expect(callsForPeakRate("steady", 60, 10)).toBe(600);
+    expect(callsForPeakRate("sudden-onset", 60, 10)).toBeLessThan(600);
+    expect(parseCreateExercise({ peak_calls_per_minute: 10 })).toMatchObject({ shape: "ramp-peak-decay", duration_minutes: 60, speed: 1 });
+  });
+});
