@@ -9,7 +9,8 @@ import { uuid7 } from "../db/uuid7";
  * statement for a whole batch (the simulator's 1000 calls or the webhook's one). A call joins the
  * nearest open incident of its emergency type whose centroid is within D metres and whose calls
  * span a time within T of it; without coordinates, the open incident of its type whose normalised
- * location text is the same. Calls of one batch that match no incident are grouped among
+ * location text is the same. Only incidents of its own kind (simulated or real) qualify, so a drill
+ * never folds into a real emergency, nor a real caller into a drill. Calls of one batch that match no incident are grouped among
  * themselves by the same rule: each joins the incident of the nearest compatible call before it
  * (in time, then batch order), or opens one when there is none.
  */
@@ -23,6 +24,8 @@ export interface Arrival {
   latitude: number | null;
   longitude: number | null;
   location: string;
+  /** Simulated calls and voice-agent calls never share an incident (docs/incidents.md). */
+  simulation: boolean;
 }
 
 export interface GroupingRule {
@@ -120,15 +123,17 @@ export async function assignIncidents(
         ${arrivals.map((a) => a.latitude)}::float8[],
         ${arrivals.map((a) => a.longitude)}::float8[],
         ${arrivals.map((a) => a.location)}::text[],
+        ${arrivals.map((a) => a.simulation)}::boolean[],
         ${rules.map((rule) => rule.radiusMetres)}::float8[],
         ${rules.map((rule) => rule.windowMinutes * 60)}::float8[]
-      ) AS a(i, type, at, lat, lon, location, radius, window_s)
+      ) AS a(i, type, at, lat, lon, location, simulation, radius, window_s)
     )
     SELECT a.i,
       (SELECT inc.id FROM incidents inc
         WHERE inc.emergency_type = a.type
           AND inc.status = ANY(${OPEN_STATUSES}::text[])
           AND inc.last_call_at >= a.at - a.win AND inc.first_call_at <= a.at + a.win
+          AND NOT EXISTS (SELECT 1 FROM calls c WHERE c.incident_id = inc.id AND c.simulation <> a.simulation)
           AND CASE WHEN a.lat IS NULL OR a.lon IS NULL THEN a.key <> '' AND inc.location_key = a.key
             ELSE inc.latitude BETWEEN a.lat - a.radius / ${METRES_PER_DEGREE} AND a.lat + a.radius / ${METRES_PER_DEGREE}
               AND ${METRES_PER_DEGREE} * sqrt(power(inc.latitude - a.lat, 2)
@@ -138,7 +143,7 @@ export async function assignIncidents(
           + power(coalesce((inc.longitude - a.lon) * cos(radians(a.lat)), 0), 2), inc.last_call_at DESC
         LIMIT 1) AS incident_id,
       (SELECT b.i FROM a b
-        WHERE b.type = a.type AND (b.at, b.i) < (a.at, a.i) AND b.at >= a.at - a.win
+        WHERE b.type = a.type AND b.simulation = a.simulation AND (b.at, b.i) < (a.at, a.i) AND b.at >= a.at - a.win
           AND CASE WHEN a.lat IS NULL OR a.lon IS NULL THEN a.key <> '' AND b.key = a.key
             ELSE b.lat IS NOT NULL AND b.lon IS NOT NULL
               AND ${METRES_PER_DEGREE} * sqrt(power(b.lat - a.lat, 2)

@@ -203,6 +203,7 @@ function storeGrouped<T>(db: Db, call: WebhookCall, write: (tx: Tx, incidentId: 
     latitude: call.reported?.latitude ?? null,
     longitude: call.reported?.longitude ?? null,
     location: call.location,
+    simulation: false,
   }, write);
 }
 

@@ -124,6 +124,7 @@ async function insertBatch(db: Db, tableName: string, rows: readonly Row[]): Pro
       latitude: Number(call.location.latitude),
       longitude: Number(call.location.longitude),
       location: call.location.address,
+      simulation: true,
     }));
     await lockForGrouping(tx, arrivals);
     const { incidentIds, created } = await assignIncidents(tx, arrivals);

@@ -12,6 +12,7 @@ import { getDb } from "@/lib/db/client";
 import { INCIDENT_CHANGED_BY } from "@/lib/incidents/status";
 import { incidentDetailSchema, incidentListSchema } from "@/lib/incidents/schema";
 import { specCallEvent } from "@/lib/webhook/sample-events";
+import { postSimulate } from "../support/simulate-request";
 import { webhookRequest } from "../support/webhook-request";
 
 const originalSecret = process.env.VOICEAGENT_WEBHOOK_SECRET;
@@ -106,6 +107,25 @@ describe("automatic grouping", () => {
     );
     await Promise.all(texts.map(({ event }) => post(event)));
     expect(new Set(await Promise.all(texts.map(({ id }) => incidentOf(id)))).size).toBe(1);
+  });
+
+  it("never groups a voice-agent call into a simulated incident, however close", async () => {
+    const table = `incident_kinds_${runId}`;
+    const { status } = await postSimulate({ scenario: "earthquake_sf", num_calls: 5, seed: runId, table_name: table });
+    expect(status).toBe(200);
+    const simulated = await (await getDb()).call.findFirstOrThrow({ where: { tableName: table } });
+    const at = Math.floor(simulated.occurredAt.getTime() / 1000);
+    const spot = { lat: simulated.latitude!, lon: simulated.longitude!, type: simulated.emergencyType, at };
+    const real = callEvent(spot);
+    const secondReal = callEvent({ ...spot, at: at + 60 });
+    await post(real.event);
+    await post(secondReal.event);
+
+    const realIncident = await incidentOf(real.id);
+    expect(realIncident).not.toBe(simulated.incidentId);
+    // The same spot does group: the second real caller joins the first one's incident.
+    expect(await incidentOf(secondReal.id)).toBe(realIncident);
+    expect((await detail(simulated.incidentId)).calls.every((call) => call.simulation)).toBe(true);
   });
 
   it("gives every call of /api/calls its incident_id", async () => {
