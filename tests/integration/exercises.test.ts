@@ -48,10 +48,12 @@ describe("exercise calls follow the surge curve", () => {
 
     const db = await getDb();
     const bins = await db.$queryRaw<{ bin: number; calls: number }[]>`
-      SELECT floor(EXTRACT(EPOCH FROM c.occurred_at - e.started_at) * e.speed / 300)::int AS bin, count(*)::int AS calls
+      SELECT LEAST(floor(EXTRACT(EPOCH FROM c.occurred_at - e.started_at) * e.speed / 300)::int, 11) AS bin,
+        count(*)::int AS calls
       FROM calls c JOIN exercises e ON e.id = c.exercise_id WHERE e.id = ${exercise.id} GROUP BY 1 ORDER BY 1`;
     const curve = surgeCurve("ramp-peak-decay");
-    const actual = new Map(bins.map((row) => [Math.min(row.bin, 11), row.calls]));
+    // A call due at the very end falls on the boundary: it belongs to the last bin, counted in SQL.
+    const actual = new Map(bins.map((row) => [row.bin, row.calls]));
     for (let bin = 0; bin < 12; bin++) {
       const planned = 1000 * (curve.cumulative((bin + 1) / 12) - curve.cumulative(bin / 12));
       expect(Math.abs((actual.get(bin) ?? 0) - planned), `bin ${bin}: ${actual.get(bin)} against ${planned.toFixed(1)}`).toBeLessThanOrEqual(
