@@ -79,7 +79,7 @@ async function seed(client: pg.Client, first: number, last: number, openEvery: n
     await client.query("VACUUM ANALYZE calls");
     await client.query("VACUUM ANALYZE call_counts");
     await client.query("VACUUM ANALYZE call_hour_counts");
-    const sql = mapCellsSql({ west: -135, south: 17, east: -60, north: 55, zoom: 4, closedHours: 6 });
+    const sql = mapCellsSql({ west: -135, south: 17, east: -60, north: 55, zoom: 4, closedHours: 6, exercises: "show" });
     const { rows } = await client.query(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON) ${sql.text}`, sql.values);
     console.log(`map at country zoom, ${last} rows:\n${rows.map((row) => `   ${row["QUERY PLAN"]}`).join("\n")}`);
   } finally {

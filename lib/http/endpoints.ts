@@ -16,7 +16,8 @@ import {
   parseSplitRequest, splitRequestSchema,
 } from "../incidents/schema";
 import {
-  boardSchema, changePageSchema, changesQueryParameters, hourlySeriesSchema, mapQueryParameters, mapViewSchema,
+  boardSchema, changePageSchema, changesQueryParameters, exerciseVisibilityParameters, hourlySeriesSchema,
+  mapQueryParameters, mapViewSchema,
   queuePageSchema, queueQueryParameters, streamQueryParameters,
 } from "../live/schema";
 import type { RateLimitPolicy } from "../rate-limit";
@@ -165,6 +166,7 @@ export const endpoints = {
       GET: {
         operationId: "getBoard",
         summary: "Board summary: exact counts of open calls, counts by type, longest waits, calls per hour",
+        query: exerciseVisibilityParameters,
         responses: { 200: { description: "The summary, with the change number it is current to", body: { name: "Board", schema: boardSchema } } },
         errors: ["DATABASE_ERROR"],
       },
@@ -179,7 +181,7 @@ export const endpoints = {
       GET: {
         operationId: "getQueue",
         summary: "Open calls in urgency order (severity, then longest waiting), keyset-paginated",
-        query: queueQueryParameters,
+        query: { ...queueQueryParameters, ...exerciseVisibilityParameters },
         responses: { 200: { description: "One page of the queue", body: { name: "QueuePage", schema: queuePageSchema } } },
         errors: ["INVALID_PARAMETER", "DATABASE_ERROR"],
       },
@@ -197,7 +199,7 @@ export const endpoints = {
         description:
           "Calls are grouped on a grid of about 64-pixel cells at the zoom; a call alone in its cell, and every " +
           "call from zoom 16, is a marker. The answer grows with the viewport, not with the stored calls.",
-        query: mapQueryParameters,
+        query: { ...mapQueryParameters, ...exerciseVisibilityParameters },
         responses: { 200: { description: "The viewport's clusters and markers", body: { name: "MapView", schema: mapViewSchema } } },
         errors: ["INVALID_PARAMETER", "DATABASE_ERROR"],
       },
@@ -212,7 +214,7 @@ export const endpoints = {
       GET: {
         operationId: "getHourlySeries",
         summary: "Calls per hour by severity under GET /api/calls's filters",
-        query: callFilterParameters,
+        query: { ...callFilterParameters, ...exerciseVisibilityParameters },
         responses: { 200: { description: "The series", body: { name: "HourlySeries", schema: hourlySeriesSchema } } },
         errors: ["INVALID_PARAMETER", "DATABASE_ERROR"],
       },

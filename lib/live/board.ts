@@ -7,6 +7,7 @@ import { OPEN_STATUSES } from "../calls/workflow";
 import { SEVERITIES, type Severity } from "../vocabulary";
 import { currentCursor } from "./feed";
 import { type Board, hourlyWindowHours, type HourlySeries } from "./schema";
+import { andShown, exerciseCondition, type ExerciseVisibility } from "./visibility";
 
 /**
  * The board summary, all from SQL: counts from call_counts and the hourly series from
@@ -25,16 +26,16 @@ const severityBucket = Prisma.raw(
 
 interface CountRow { status: string; severity: Severity; emergencyType: string; total: bigint }
 
-async function readCounts(db: Db): Promise<CountRow[]> {
+async function readCounts(db: Db, visibility: ExerciseVisibility): Promise<CountRow[]> {
   return db.$queryRaw<CountRow[]>`
     SELECT status, ${severityBucket} AS severity, emergency_type AS "emergencyType", sum(total)::bigint AS total
     FROM call_counts
-    WHERE total <> 0
+    WHERE total <> 0${andShown(visibility)}
     GROUP BY 1, 2, 3`;
 }
 
 /** Per severity, the oldest open call: one backward index probe per (severity, status). */
-async function readOldestOpen(db: Db): Promise<Record<Severity, number | null>> {
+async function readOldestOpen(db: Db, visibility: ExerciseVisibility): Promise<Record<Severity, number | null>> {
   const rows = await db.$queryRaw<{ severity: Severity; oldest: Date | null }[]>`
     SELECT s.severity, min(o.occurred_at) AS oldest
     FROM (VALUES ('critical'), ('high'), ('moderate')) AS s(severity)
@@ -42,7 +43,7 @@ async function readOldestOpen(db: Db): Promise<Record<Severity, number | null>> 
     LEFT JOIN LATERAL (
       SELECT occurred_at FROM calls
       WHERE status = st.status
-        AND CASE s.severity WHEN 'moderate' THEN severity NOT IN ('critical', 'high') ELSE severity = s.severity END
+        AND CASE s.severity WHEN 'moderate' THEN severity NOT IN ('critical', 'high') ELSE severity = s.severity END${andShown(visibility)}
       ORDER BY occurred_at ASC
       LIMIT 1
     ) AS o ON true
@@ -53,25 +54,29 @@ async function readOldestOpen(db: Db): Promise<Record<Severity, number | null>> 
 }
 
 /** The box around every located open call, for the map's "fit all": four index probes per open status. */
-async function readOpenBounds(db: Db): Promise<Board["open_bounds"]> {
+async function readOpenBounds(db: Db, visibility: ExerciseVisibility): Promise<Board["open_bounds"]> {
+  const shown = andShown(visibility);
   const [box] = await db.$queryRaw<{ west: number | null; south: number; east: number; north: number }[]>`
     SELECT min(w) AS west, min(s) AS south, max(e) AS east, max(n) AS north
     FROM unnest(ARRAY[${openList}]::text[]) AS st(status),
     LATERAL (SELECT
-      (SELECT min(longitude) FROM calls WHERE status = st.status AND longitude IS NOT NULL) AS w,
-      (SELECT max(longitude) FROM calls WHERE status = st.status AND longitude IS NOT NULL) AS e,
-      (SELECT min(latitude) FROM calls WHERE status = st.status AND latitude IS NOT NULL) AS s,
-      (SELECT max(latitude) FROM calls WHERE status = st.status AND latitude IS NOT NULL) AS n
+      (SELECT min(longitude) FROM calls WHERE status = st.status AND longitude IS NOT NULL${shown}) AS w,
+      (SELECT max(longitude) FROM calls WHERE status = st.status AND longitude IS NOT NULL${shown}) AS e,
+      (SELECT min(latitude) FROM calls WHERE status = st.status AND latitude IS NOT NULL${shown}) AS s,
+      (SELECT max(latitude) FROM calls WHERE status = st.status AND latitude IS NOT NULL${shown}) AS n
     ) AS box`;
   return box.west === null ? null : [box.west, box.south, box.east, box.north];
 }
 
 /** One row per (UTC hour, severity bucket) of the chart's window. */
-function hourlySql(filters: CallFilters): Prisma.Sql {
+function hourlySql(filters: CallFilters, visibility: ExerciseVisibility): Prisma.Sql {
   const window = Prisma.sql`${`${hourlyWindowHours - 1} hours`}::interval`;
+  // call_hour_counts has the calls' table_name and simulation columns, so one condition serves both.
+  const shown = exerciseCondition(visibility);
+  const visible = shown ? [shown] : [];
   if (needsRowScan(filters)) {
     // A location or date filter: count the matching calls of the window themselves.
-    const conditions = callConditions(filters);
+    const conditions = [...callConditions(filters), ...visible];
     return Prisma.sql`
       WITH newest AS (SELECT date_trunc('hour', max(occurred_at), 'UTC') AS last_hour FROM calls ${where(conditions)})
       SELECT date_trunc('hour', occurred_at, 'UTC') AS hour, ${severityBucket} AS severity, count(*)::bigint AS total
@@ -80,7 +85,7 @@ function hourlySql(filters: CallFilters): Prisma.Sql {
       GROUP BY 1, 2`;
   }
   // Equality filters only: a sum over call_hour_counts (kept exact by triggers) for the window's hours.
-  const conditions = [...equalityConditions(filters), Prisma.sql`total <> 0`];
+  const conditions = [...equalityConditions(filters), ...visible, Prisma.sql`total <> 0`];
   return Prisma.sql`
     WITH newest AS (SELECT max(hour) AS last_hour FROM call_hour_counts ${where(conditions)})
     SELECT hour, ${severityBucket} AS severity, sum(total)::bigint AS total
@@ -93,8 +98,12 @@ function hourlySql(filters: CallFilters): Prisma.Sql {
  * Calls per UTC hour by severity over the `hourlyWindowHours` hours ending at the newest matching
  * call: the chart's picture, counted by the database.
  */
-export async function readHourlySeries(db: Db, filters: CallFilters = {}): Promise<HourlySeries> {
-  const rows = await db.$queryRaw<{ hour: Date; severity: Severity; total: bigint }[]>(hourlySql(filters));
+export async function readHourlySeries(
+  db: Db,
+  filters: CallFilters = {},
+  visibility: ExerciseVisibility = "show",
+): Promise<HourlySeries> {
+  const rows = await db.$queryRaw<{ hour: Date; severity: Severity; total: bigint }[]>(hourlySql(filters, visibility));
   if (rows.length === 0) return { hours: [], total: 0 };
   const byHour = new Map<number, HourlySeries["hours"][number]>();
   const seconds = rows.map((row) => Math.floor(row.hour.getTime() / 1000));
@@ -111,15 +120,15 @@ export async function readHourlySeries(db: Db, filters: CallFilters = {}): Promi
   return { hours: [...byHour.values()], total };
 }
 
-export async function readBoardFrom(db: Db): Promise<Board> {
+export async function readBoardFrom(db: Db, visibility: ExerciseVisibility = "show"): Promise<Board> {
   // The cursor first: every change up to it is in the figures below, so a client that applies
   // changes after it misses nothing (it may see a few twice, which is harmless).
   const cursor = await currentCursor(db);
   const [counts, oldest, hourly, openBounds] = await Promise.all([
-    readCounts(db),
-    readOldestOpen(db),
-    readHourlySeries(db),
-    readOpenBounds(db),
+    readCounts(db, visibility),
+    readOldestOpen(db, visibility),
+    readHourlySeries(db, {}, visibility),
+    readOpenBounds(db, visibility),
   ]);
   const bySeverity = Object.fromEntries(SEVERITIES.map((level) => [level, 0])) as Record<Severity, number>;
   const byStatus = { active: 0, dispatched: 0, enroute: 0 };
@@ -150,11 +159,11 @@ export async function readBoardFrom(db: Db): Promise<Board> {
 }
 
 /** GET /api/live/board. */
-export function readBoard(): Promise<Board> {
-  return withCallStore(readBoardFrom);
+export function readBoard(visibility: ExerciseVisibility): Promise<Board> {
+  return withCallStore((db) => readBoardFrom(db, visibility));
 }
 
 /** GET /api/live/hourly: the chart's series under the history's filters. */
-export function readHourly(filters: CallFilters): Promise<HourlySeries> {
-  return withCallStore((db) => readHourlySeries(db, filters));
+export function readHourly(filters: CallFilters, visibility: ExerciseVisibility): Promise<HourlySeries> {
+  return withCallStore((db) => readHourlySeries(db, filters, visibility));
 }

@@ -6,7 +6,8 @@ import { withCallStore } from "../calls/store";
 import { CLOSED_STATUSES, OPEN_STATUSES } from "../calls/workflow";
 import { invalidParameter } from "../domain-error";
 import type { QueryValues } from "../query-parameters";
-import type { mapQueryParameters, MapView } from "./schema";
+import type { exerciseVisibilityParameters, mapQueryParameters, MapView } from "./schema";
+import { andShown, type ExerciseVisibility } from "./visibility";
 
 /**
  * The map, clustered by the database on a grid of square cells about CELL_PIXELS wide at the
@@ -31,15 +32,19 @@ export interface MapRequest {
   north: number;
   zoom: number;
   closedHours: number;
+  exercises: ExerciseVisibility;
 }
 
 /** The map's query as a request: the viewport is required, closed_hours defaults to `closedHours`. */
-export function mapRequestFrom(values: QueryValues<typeof mapQueryParameters>, closedHours: number): MapRequest {
+export function mapRequestFrom(
+  values: QueryValues<typeof mapQueryParameters & typeof exerciseVisibilityParameters>,
+  closedHours: number,
+): MapRequest {
   const { west, south, east, north, zoom } = values;
   if (west === undefined || south === undefined || east === undefined || north === undefined || zoom === undefined) {
     throw invalidParameter("Invalid parameter", "west, south, east, north and zoom are required");
   }
-  return { west, south, east, north, zoom, closedHours: values.closed_hours ?? closedHours };
+  return { west, south, east, north, zoom, closedHours: values.closed_hours ?? closedHours, exercises: values.exercises ?? "show" };
 }
 
 /** Degrees of longitude per cell: a 256-pixel tile spans 360 / 2^zoom degrees. */
@@ -85,7 +90,7 @@ export function mapCellsSql(request: MapRequest): Prisma.Sql {
   const { west, south, east, north, zoom } = checkedViewport(request);
   // Street level: each call its own cell (a tiny grid keeps the query the same).
   const grid = zoom >= MARKER_ZOOM ? 1e-9 : cellDegrees(zoom);
-  const inBox = Prisma.sql`latitude BETWEEN ${south} AND ${north} AND longitude BETWEEN ${west} AND ${east}`;
+  const inBox = Prisma.sql`latitude BETWEEN ${south} AND ${north} AND longitude BETWEEN ${west} AND ${east}${andShown(request.exercises)}`;
   return Prisma.sql`
     WITH shown AS (
       SELECT id, latitude, longitude, severity, status FROM calls

@@ -5,6 +5,7 @@ import { type ListedCall, toCallRecord } from "../calls/record";
 import { withCallStore } from "../calls/store";
 import { OPEN_STATUSES } from "../calls/workflow";
 import type { QueuePage } from "./schema";
+import { andShown, type ExerciseVisibility } from "./visibility";
 
 /**
  * The queue: open calls by urgency (critical, high, then moderate and any other severity), the
@@ -33,7 +34,13 @@ function decodeQueueKey(text: string): QueueKey {
 
 type QueueRow = ListedCall & { rank: number };
 
-export async function readQueueFrom(db: Db, after: string | undefined, limit: number): Promise<QueuePage> {
+export async function readQueueFrom(
+  db: Db,
+  after: string | undefined,
+  limit: number,
+  visibility: ExerciseVisibility = "show",
+): Promise<QueuePage> {
+  const visible = andShown(visibility);
   const key = after === undefined ? undefined : decodeQueueKey(after);
   const branches: Prisma.Sql[] = [];
   for (const { rank, condition } of RANKED) {
@@ -45,7 +52,7 @@ export async function readQueueFrom(db: Db, after: string | undefined, limit: nu
     for (const status of OPEN_STATUSES) {
       branches.push(Prisma.sql`(
         SELECT id, ${rank}::int AS rank, occurred_at FROM calls
-        WHERE status = ${status} AND ${condition} ${keyset}
+        WHERE status = ${status} AND ${condition} ${keyset}${visible}
         ORDER BY occurred_at ASC, id DESC
         LIMIT ${limit + 1})`);
     }
@@ -68,6 +75,6 @@ export async function readQueueFrom(db: Db, after: string | undefined, limit: nu
 }
 
 /** GET /api/live/queue. */
-export function readQueue(after: string | undefined, limit: number): Promise<QueuePage> {
-  return withCallStore((db) => readQueueFrom(db, after, limit));
+export function readQueue(after: string | undefined, limit: number, visibility: ExerciseVisibility): Promise<QueuePage> {
+  return withCallStore((db) => readQueueFrom(db, after, limit, visibility));
 }

@@ -86,6 +86,18 @@ export const mapQueryParameters = {
   }),
 };
 
+/** Shared by board, queue, map and hourly: `exercises=hide` leaves training exercise calls out. */
+export const exerciseVisibilityParameters = {
+  exercises: queryParameter({
+    schema: z.enum(["show", "hide"]).default("show"),
+    description:
+      "`hide`: leave out the calls of training exercises (simulated calls under the table name `exercise-calls`), " +
+      "from every count, row and group. A voice-agent call is never hidden. Default `show`.",
+    label: "Invalid parameter",
+    message: "exercises must be show or hide",
+  }),
+};
+
 export const hourlyWindowHours = 72;
 
 // ---- Responses -------------------------------------------------------------------------------

@@ -4,6 +4,11 @@ import { GET as debriefCsvRoute } from "@/app/api/exercises/[id]/debrief.csv/rou
 import { GET as debriefRoute } from "@/app/api/exercises/[id]/debrief/route";
 import { POST as pauseRoute } from "@/app/api/exercises/[id]/pause/route";
 import { GET as getRoute } from "@/app/api/exercises/[id]/route";
+import { GET as boardRoute } from "@/app/api/live/board/route";
+import { GET as hourlyRoute } from "@/app/api/live/hourly/route";
+import { GET as mapRoute } from "@/app/api/live/map/route";
+import { GET as queueRoute } from "@/app/api/live/queue/route";
+import { POST as webhookRoute } from "@/app/api/voiceagent-webhook/route";
 import { getDb } from "@/lib/db/client";
 import { createExercise } from "@/lib/exercises/create";
 import { computeDebrief } from "@/lib/exercises/debrief";
@@ -14,7 +19,10 @@ import { type CreateExerciseRequest, debriefSchema, exerciseSchema, parseCreateE
 import { releaseDueCalls, startExerciseScheduler } from "@/lib/exercises/scheduler";
 import { surgeCurve } from "@/lib/exercises/shapes";
 import { stopExercise } from "@/lib/exercises/stop";
+import { boardSchema, hourlySeriesSchema, mapViewSchema, queuePageSchema } from "@/lib/live/schema";
+import { specCallEvent } from "@/lib/webhook/sample-events";
 import { manualClock, runFor, secondInstance } from "../support/exercise-clock";
+import { webhookRequest } from "../support/webhook-request";
 
 const MINUTE = 60_000;
 const request = (fields: Partial<CreateExerciseRequest>) => parseCreateExercise(fields);
@@ -317,5 +325,86 @@ describe("debrief", () => {
     expect(lines).toContain(`longest_queue,,,${expected.longest_queue}`);
     expect(lines).toContain(`never_dispatched,,,${expected.never_dispatched}`);
     expect(await computeDebrief(exercise.id, clock)).toEqual(debrief);
+  });
+});
+
+describe("a dispatcher hides exercise calls (exercises=hide on the live endpoints)", () => {
+  const read = async (handler: (request: Request) => Promise<Response>, url: string) => {
+    const response = await handler(new Request(`http://localhost${url}`));
+    expect(response.status, url).toBe(200);
+    return (await response.json()) as unknown;
+  };
+
+  /** The same figures counted from calls themselves, with or without exercise calls. */
+  async function countedInSql(hide: boolean) {
+    const db = await getDb();
+    const [row] = await db.$queryRaw<{ open: number; critical: number; active: number; total: number; located: number }[]>`
+      SELECT count(*) FILTER (WHERE status IN ('active', 'dispatched', 'enroute'))::int AS open,
+        count(*) FILTER (WHERE status IN ('active', 'dispatched', 'enroute') AND severity = 'critical')::int AS critical,
+        count(*) FILTER (WHERE status = 'active')::int AS active,
+        count(*)::int AS total,
+        count(*) FILTER (WHERE status IN ('active', 'dispatched', 'enroute') AND latitude IS NOT NULL AND longitude IS NOT NULL)::int AS located
+      FROM calls WHERE NOT ${hide} OR exercise_id IS NULL`;
+    return row;
+  }
+
+  it("the hidden board, queue, map and chart equal SQL over non-exercise calls; shown, they include both; a webhook call stays", async () => {
+    const clock = manualClock();
+    const exercise = await createExercise(request({ num_calls: 40, duration_minutes: 30, speed: 60, seed: 23, start: true }), clock);
+    await runFor(clock, 30 * MINUTE, { speed: 60, stepMs: 60_000 });
+    expect((await tally(exercise.id)).calls).toBe(40);
+    const realIds = ["conv_hide_real_1", "conv_hide_real_2", "conv_hide_real_3"];
+    for (const id of realIds) {
+      const response = await webhookRoute(webhookRequest(specCallEvent(id, { location: "Mission District, San Francisco" })), undefined);
+      expect(response.status).toBe(200);
+    }
+
+    for (const hide of [true, false]) {
+      const suffix = hide ? "exercises=hide" : "exercises=show";
+      const sql = await countedInSql(hide);
+      const board = boardSchema.parse(await read(boardRoute, `/api/live/board?${suffix}`));
+      expect(board.open.total).toBe(sql.open);
+      expect(board.open.by_severity.critical).toBe(sql.critical);
+      expect(board.open.by_status.active).toBe(sql.active);
+      expect(board.total_calls).toBe(sql.total);
+      expect(board.by_type.reduce((sum, type) => sum + type.total, 0)).toBe(sql.total);
+
+      // Every page of the queue, by its keyset cursor: the hidden one holds no exercise call at all.
+      const queued: { conversation_id: string; exercise_id?: string | null }[] = [];
+      for (let after: string | null = ""; after !== null; ) {
+        const cursor: string = after ? `&after=${encodeURIComponent(after)}` : "";
+        const page = queuePageSchema.parse(await read(queueRoute, `/api/live/queue?limit=500&${suffix}${cursor}`));
+        queued.push(...page.calls);
+        after = page.next;
+      }
+      expect(queued.length).toBe(sql.open);
+      expect(queued.some((call) => call.exercise_id === exercise.id)).toBe(!hide);
+      if (hide) expect(queued.filter((call) => call.exercise_id)).toEqual([]);
+      for (const id of realIds) expect(queued.map((call) => call.conversation_id)).toContain(id);
+
+      const map = mapViewSchema.parse(await read(mapRoute, `/api/live/map?west=-180&south=-85&east=180&north=85&zoom=2&closed_hours=0&${suffix}`));
+      expect(map.shown).toBe(sql.located);
+
+      const hourly = hourlySeriesSchema.parse(await read(hourlyRoute, `/api/live/hourly?${suffix}`));
+      const db = await getDb();
+      const [window] = await db.$queryRaw<{ total: number }[]>`
+        WITH shown AS (SELECT occurred_at FROM calls WHERE NOT ${hide} OR exercise_id IS NULL)
+        SELECT count(*)::int AS total FROM shown
+        WHERE occurred_at >= date_trunc('hour', (SELECT max(occurred_at) FROM shown), 'UTC') - interval '71 hours'`;
+      expect(hourly.total).toBe(window.total);
+    }
+    // Both picture differ by exactly the exercise calls this file released.
+    const shown = boardSchema.parse(await read(boardRoute, "/api/live/board"));
+    const hidden = boardSchema.parse(await read(boardRoute, "/api/live/board?exercises=hide"));
+    const db = await getDb();
+    const [exerciseCalls] = await db.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total FROM calls WHERE exercise_id IS NOT NULL`;
+    expect(shown.total_calls - hidden.total_calls).toBe(exerciseCalls.total);
+    expect(exerciseCalls.total).toBeGreaterThanOrEqual(40);
+  });
+
+  it("refuses any other value in the documented format", async () => {
+    const response = await boardRoute(new Request("http://localhost/api/live/board?exercises=maybe"));
+    expect(response.status).toBe(400);
+    expect(JSON.stringify(await response.json())).toContain("exercises must be show or hide");
   });
 });

@@ -3,4 +3,4 @@ import { readBoard } from "@/lib/live/board";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute("board", "GET", async () => json(await readBoard()));
+export const GET = apiRoute("board", "GET", async ({ query }) => json(await readBoard(query.exercises!)));

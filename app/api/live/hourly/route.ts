@@ -4,4 +4,4 @@ import { readHourly } from "@/lib/live/board";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute("hourly", "GET", async ({ query }) => json(await readHourly(filterQueryFrom(query).filters)));
+export const GET = apiRoute("hourly", "GET", async ({ query }) => json(await readHourly(filterQueryFrom(query).filters, query.exercises!)));

@@ -3,4 +3,4 @@ import { readQueue } from "@/lib/live/queue";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute("queue", "GET", async ({ query }) => json(await readQueue(query.after, query.limit!)));
+export const GET = apiRoute("queue", "GET", async ({ query }) => json(await readQueue(query.after, query.limit!, query.exercises!)));

@@ -1,0 +1,23 @@
+import { Prisma } from "../db/generated/client";
+import { EXERCISE_TABLE_NAME } from "../exercises/scheduler";
+
+/**
+ * `exercises=hide` on the live endpoints: leave out the calls of training exercises
+ * (docs/exercises.md). An exercise call is a simulated call written under the exercise table
+ * name; the count tables (call_counts, call_hour_counts) are keyed by both, so the board excludes
+ * them exactly without reading calls. A webhook call is never simulated, so it is never hidden.
+ * The name is a literal, not a parameter, so the condition reads the same in every plan.
+ */
+export type ExerciseVisibility = "show" | "hide";
+
+const notExercise = Prisma.raw(`NOT (simulation AND table_name = '${EXERCISE_TABLE_NAME}')`);
+
+/** The condition a row must meet to be shown, for a WHERE list; null when every call is shown. */
+export function exerciseCondition(visibility: ExerciseVisibility): Prisma.Sql | null {
+  return visibility === "hide" ? notExercise : null;
+}
+
+/** ` AND <condition>` when exercise calls are hidden, else nothing. */
+export function andShown(visibility: ExerciseVisibility): Prisma.Sql {
+  return visibility === "hide" ? Prisma.sql` AND ${notExercise}` : Prisma.empty;
+}
