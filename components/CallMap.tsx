@@ -66,12 +66,13 @@ function cachedIcon(key: string, make: () => L.DivIcon): L.DivIcon {
   return icon;
 }
 
-function callIcon(severity: string, open: boolean, scale: number): L.DivIcon {
+/** Exercise calls get a dashed yellow ring (as the queue's Exercise badge) so they are never taken for real ones. */
+function callIcon(severity: string, open: boolean, exercise: boolean, scale: number): L.DivIcon {
   const level = severityOf(severity);
   const size = Math.round(26 * scale);
-  return cachedIcon(`call:${level}:${open}:${size}`, () =>
+  return cachedIcon(`call:${level}:${open}:${exercise}:${size}`, () =>
     L.divIcon({
-      className: `call-marker sev-${level}${open ? "" : " closed"}`,
+      className: `call-marker sev-${level}${open ? "" : " closed"}${exercise ? " exercise-call" : ""}`,
       html: severitySvg(level, size),
       iconSize: [size, size],
       iconAnchor: [size / 2, size / 2],
@@ -95,13 +96,14 @@ function clusterIcon(count: number, worst: number, scale: number): L.DivIcon {
 
 function describe(call: CallRecord): string {
   const severity = SEVERITY_LABEL[severityOf(call.severity)];
-  return `${severity} ${humanize(call.emergency_type)} at ${call.location}, ${statusLabel(call.status)}`;
+  const what = `${severity} ${humanize(call.emergency_type)} at ${call.location}, ${statusLabel(call.status)}`;
+  return call.exercise_id ? `Exercise: ${what}` : what;
 }
 
 function CallPopup({ call }: { call: CallRecord }) {
   return (
     <div className="call-popup" data-call-id={call.conversation_id}>
-      <h3>{humanize(call.emergency_type)}</h3>
+      <h3>{humanize(call.emergency_type)} {call.exercise_id && <span className="exercise-badge">Exercise</span>}</h3>
       <p className="popup-line">
         <SeverityBadge severity={call.severity} /> <StatusBadge status={call.status} />
       </p>
@@ -121,7 +123,7 @@ function CallMarker({ call, openSeq, scale }: { call: Located; openSeq: number |
   const marker = useRef<L.Marker>(null);
   const opened = useRef<number | null>(null);
   const position = useMemo<[number, number]>(() => [call.latitude, call.longitude], [call.latitude, call.longitude]);
-  const icon = callIcon(call.severity, isOpen(call.status), scale);
+  const icon = callIcon(call.severity, isOpen(call.status), Boolean(call.exercise_id), scale);
   const title = describe(call);
 
   // Leaflet reads `title` only when it builds the icon; keep it current as the status moves.

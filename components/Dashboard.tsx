@@ -9,6 +9,7 @@ import { SEVERITY_LABEL } from "./call-status";
 import type { MapCommand } from "./CallMap";
 import { CallQueue } from "./CallQueue";
 import { ExerciseBanner, ExercisePanel } from "./ExercisePanel";
+import { ExerciseToggle } from "./ExerciseToggle";
 import { formatClock } from "./format";
 import { HistoryPanel } from "./HistoryPanel";
 import { Providers, useNoticeContext } from "./providers";
@@ -102,6 +103,7 @@ function DashboardView({ tileUrl }: { tileUrl: string }) {
         <LiveStatus mode={feed.mode} updatedAt={feed.updatedAt} error={error} />
         <BacklogBanner />
         <ExerciseBanner />
+        <ExerciseToggle />
       </header>
       <main className="dashboard">
         <section className="panel map-panel" aria-labelledby="map-title">

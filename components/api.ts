@@ -5,6 +5,7 @@
 
 import type { CallDetail, CallList as CallsPage, CallRecord } from "@/lib/calls/schema";
 import type { Board, CallChange, ChangePage, HourlySeries, MapView, QueuePage } from "@/lib/live/schema";
+import type { ExerciseVisibility } from "@/lib/live/visibility";
 import type { SimulationResult as SimulateResult } from "@/lib/simulation/result";
 import type { CallStatus } from "@/lib/vocabulary";
 
@@ -105,13 +106,18 @@ export const MAX_PAGE = 1000;
 /** The board summary: what the dashboard needs first (the page preloads this URL). */
 export const BOARD_URL = "/api/live/board";
 
-export function getBoard(): Promise<Board> {
-  return request(BOARD_URL);
+/** `exercises=hide` when the dispatcher hides exercise calls; nothing otherwise (the preloaded URL). */
+function exercisesQuery(exercises: ExerciseVisibility): { exercises?: ExerciseVisibility } {
+  return exercises === "hide" ? { exercises } : {};
+}
+
+export function getBoard(exercises: ExerciseVisibility): Promise<Board> {
+  return request(exercises === "hide" ? `${BOARD_URL}?${query(exercisesQuery(exercises))}` : BOARD_URL);
 }
 
 /** The most urgent open calls. */
-export function getQueue(limit: number): Promise<QueuePage> {
-  return request(`/api/live/queue?${query({ limit })}`);
+export function getQueue(limit: number, exercises: ExerciseVisibility): Promise<QueuePage> {
+  return request(`/api/live/queue?${query({ limit, ...exercisesQuery(exercises) })}`);
 }
 
 export interface Viewport {
@@ -123,16 +129,16 @@ export interface Viewport {
 }
 
 /** Clusters and markers for a map viewport (coordinates rounded: nearby views share a request). */
-export function getMapView(view: Viewport): Promise<MapView> {
+export function getMapView(view: Viewport, exercises: ExerciseVisibility): Promise<MapView> {
   const round = (value: number) => Math.round(value * 10_000) / 10_000;
   return request(
-    `/api/live/map?${query({ west: round(view.west), south: round(view.south), east: round(view.east), north: round(view.north), zoom: view.zoom })}`,
+    `/api/live/map?${query({ west: round(view.west), south: round(view.south), east: round(view.east), north: round(view.north), zoom: view.zoom, ...exercisesQuery(exercises) })}`,
   );
 }
 
 /** The history chart's series under the history's filters. */
-export function getHourly(filters: CallFilters): Promise<HourlySeries> {
-  return request(`/api/live/hourly?${query({ ...filters })}`);
+export function getHourly(filters: CallFilters, exercises: ExerciseVisibility): Promise<HourlySeries> {
+  return request(`/api/live/hourly?${query({ ...filters, ...exercisesQuery(exercises) })}`);
 }
 
 /** The change feed after a cursor: the polling fallback of the stream. */

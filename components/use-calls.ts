@@ -7,6 +7,7 @@ import {
 } from "./api";
 import type { CallStatus } from "@/lib/vocabulary";
 import { STATUS_LABEL } from "./call-status";
+import { useExerciseVisibility } from "./exercise-visibility";
 import { useNotify } from "./providers";
 
 /**
@@ -20,17 +21,24 @@ export const POLL_MS = 5_000;
 export const QUEUE_WINDOW = 100;
 
 export function useBoard() {
-  return useQuery({ queryKey: ["live", "board"], queryFn: getBoard, placeholderData: keepPreviousData });
+  const exercises = useExerciseVisibility();
+  return useQuery({ queryKey: ["live", "board", exercises], queryFn: () => getBoard(exercises), placeholderData: keepPreviousData });
 }
 
 export function useQueueWindow() {
-  return useQuery({ queryKey: ["live", "queue", QUEUE_WINDOW], queryFn: () => getQueue(QUEUE_WINDOW), placeholderData: keepPreviousData });
+  const exercises = useExerciseVisibility();
+  return useQuery({
+    queryKey: ["live", "queue", QUEUE_WINDOW, exercises],
+    queryFn: () => getQueue(QUEUE_WINDOW, exercises),
+    placeholderData: keepPreviousData,
+  });
 }
 
 export function useMapView(view: Viewport | null) {
+  const exercises = useExerciseVisibility();
   return useQuery({
-    queryKey: ["live", "map", view],
-    queryFn: () => getMapView(view as Viewport),
+    queryKey: ["live", "map", view, exercises],
+    queryFn: () => getMapView(view as Viewport, exercises),
     enabled: view !== null,
     placeholderData: keepPreviousData,
   });
@@ -69,10 +77,11 @@ export function useHistoryPage(filters: CallFilters, page: number, pageSize: num
 
 /** The hourly chart's series, counted by the server under the history's filters. */
 export function useHourly(filters: CallFilters, enabled: boolean) {
+  const exercises = useExerciseVisibility();
   return useQuery({
     enabled,
-    queryKey: ["calls", "hourly", filters],
-    queryFn: () => getHourly(filters),
+    queryKey: ["calls", "hourly", filters, exercises],
+    queryFn: () => getHourly(filters, exercises),
     placeholderData: keepPreviousData,
   });
 }

@@ -1,4 +1,5 @@
 import { expect, type APIRequestContext, test } from "@playwright/test";
+import { specCallEvent } from "@/lib/webhook/sample-events";
 import { openDashboard, tilesOffline } from "./dashboard-helpers";
 
 interface Progress { state: string; progress: { released: number; planned: number } }
@@ -9,10 +10,16 @@ async function exercise(request: APIRequestContext, id: string): Promise<Progres
   return response.json();
 }
 
+async function openTotal(request: APIRequestContext, query: string): Promise<number> {
+  const response = await request.get(`/api/live/board${query}`);
+  expect(response.status()).toBe(200);
+  return ((await response.json()) as { open: { total: number } }).open.total;
+}
+
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 test.describe("training exercise", () => {
-  test("started at 60x from the dashboard: calls arrive over time under the banner, pause stops them, stop ends them", async ({ page, request }) => {
+  test("started at 60x from the dashboard: calls arrive over time under the banner, pause stops them, stop ends them, a dispatcher hides them", async ({ page, request }) => {
     await tilesOffline(page);
     await openDashboard(page);
     const form = page.getByRole("form", { name: "Start a training exercise" });
@@ -56,5 +63,28 @@ test.describe("training exercise", () => {
     // The debrief page shows the exercise's released calls.
     await page.getByRole("link", { name: "Debrief" }).click();
     await expect(page.getByTestId("debrief-released")).toHaveText(String(stopped.progress.released));
+
+    // A dispatcher hides exercise calls: they leave the queue and the count, a real call stays.
+    const realId = `conv_e2e_real_during_exercise_${Date.now()}`;
+    expect((await request.post("/api/voiceagent-webhook", { data: specCallEvent(realId) })).status()).toBe(200);
+    await openDashboard(page);
+    const queue = page.locator("section.queue");
+    const total = page.locator(".queue-total");
+    await expect(page.locator(`.queue-item[data-call-id="${realId}"]`)).toBeVisible({ timeout: 15_000 });
+    const everything = await openTotal(request, "");
+    const withoutExercises = await openTotal(request, "?exercises=hide");
+    expect(withoutExercises).toBeLessThan(everything);
+    await expect(total).toHaveText(`${everything.toLocaleString("en-US")} open`);
+    await page.getByLabel("Hide exercise calls").check();
+    await expect(total).toHaveText(`${withoutExercises.toLocaleString("en-US")} open`);
+    await expect(queue.locator(".exercise-badge")).toHaveCount(0);
+    await expect(page.locator(`.queue-item[data-call-id="${realId}"]`)).toBeVisible();
+    // The choice survives a reload; showing them again brings them back.
+    await page.reload();
+    await expect(page.getByLabel("Hide exercise calls")).toBeChecked();
+    await expect(total).toHaveText(`${withoutExercises.toLocaleString("en-US")} open`);
+    await page.getByLabel("Hide exercise calls").uncheck();
+    await expect(total).toHaveText(`${everything.toLocaleString("en-US")} open`);
+    await expect(queue.locator(".exercise-badge").first()).toBeVisible();
   });
 });
