@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { callRecordSchema, pagingParameters, severitySchema, statusSchema } from "../calls/schema";
+import { callFilterParameters, callRecordSchema, pagingParameters, severitySchema, statusSchema } from "../calls/schema";
 import { invalidParameter } from "../domain-error";
 import { queryParameter } from "../query-parameters";
-import { EMERGENCY_TYPES, SEVERITIES, STATUSES } from "../vocabulary";
+import { SEVERITIES, STATUSES } from "../vocabulary";
 
 /**
  * The zod schemas of the incidents API (docs/incidents.md): requests are validated by them and the
@@ -16,12 +16,7 @@ export const incidentFilterParameters = {
     label: "Invalid parameter",
     message: `status must be one of ${STATUSES.join(", ")}`,
   }),
-  emergency_type: queryParameter({
-    schema: z.string().max(100),
-    description: `Exact emergency type, e.g. ${EMERGENCY_TYPES.slice(0, 3).join(", ")}.`,
-    label: "Invalid parameter",
-    message: "emergency_type must be at most 100 characters",
-  }),
+  emergency_type: callFilterParameters.emergency_type,
   severity: queryParameter({
     schema: severitySchema,
     description: "Exact severity (the highest of the incident's calls).",
