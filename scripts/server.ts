@@ -8,11 +8,13 @@
  * `x-forwarded-for` (see lib/http/client-address.ts). `next start` fills that header only when the
  * client did not send one, so a client could pick its own rate-limit key; here the peer is always
  * appended, exactly as a proxy hop would. The server also answers GET /api/openapi.json itself
- * (lib/http/before-next.ts): through Next each request costs about 5 ms of CPU.
+ * (lib/http/before-next.ts): through Next each request costs about 5 ms of CPU. Before it opens its
+ * port it warms what the first requests would otherwise pay for (warmUp below).
  */
-import { createServer } from "node:http";
-// @next/env is CommonJS that Node cannot list named exports of: the compiled ES module takes its default.
-import nextEnv from "@next/env";
+import { createServer, type RequestListener } from "node:http";
+import { createRequire } from "node:module";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
 import next from "next";
 import { ConfigError, getConfig } from "../lib/config";
 import { migrateDatabase } from "../lib/db/client";
@@ -34,16 +36,47 @@ async function migrate(): Promise<void> {
   }
 }
 
+/**
+ * What the first requests would otherwise pay for, paid before the port opens, through a loopback
+ * listener of its own: Next instantiates a route's code on the route's first request and loads the
+ * proxy on the first request of all, the database client plans its first queries, and the OpenAPI
+ * document is built (about 0.4 s of CPU on these machines, issue 17 in docs/performance.md). A
+ * webhook of `{}` is answered 400 before the database or the store is touched. The embedded
+ * database is left alone: the first module graph to open it holds its lock. A failure here only
+ * means no warm-up.
+ */
+async function warmUp(listener: RequestListener): Promise<void> {
+  const loopback = createServer(listener);
+  await new Promise<void>((resolve) => loopback.listen(0, "127.0.0.1", resolve));
+  const base = `http://127.0.0.1:${(loopback.address() as AddressInfo).port}`;
+  const requests: [string, RequestInit][] = [
+    ["/api/openapi.json", {}],
+    // PostgreSQL only: the health check's queries warm the database client.
+    ...(getConfig().DATABASE_URL ? [["/api/health", {}] as [string, RequestInit]] : []),
+    ["/api/voiceagent-webhook", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }],
+  ];
+  try {
+    for (const [route, init] of requests) await (await fetch(`${base}${route}`, init)).arrayBuffer();
+  } catch {
+    // not warmed: the first real request pays instead
+  } finally {
+    loopback.close();
+    loopback.closeAllConnections();
+  }
+}
+
 async function serve(): Promise<void> {
   const port = Number(process.env.PORT ?? 3000);
   const app = next({ dev: false, dir: process.cwd(), port });
   const handle = app.getRequestHandler();
   await app.prepare();
-  const server = createServer((request, response) => {
+  const listener: RequestListener = (request, response) => {
     if (answerBeforeNext(request, response)) return;
     request.headers["x-forwarded-for"] = appendPeer(request.headers["x-forwarded-for"], request.socket.remoteAddress);
     void handle(request, response);
-  });
+  };
+  await warmUp(listener);
+  const server = createServer(listener);
   server.listen(port, () => console.log(`Mayday listening on http://localhost:${port}`));
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.on(signal, () => {
@@ -59,7 +92,10 @@ async function main(): Promise<void> {
   process.env.NEXT_TELEMETRY_DISABLED ??= "1";
   // The .env files Next reads (.env.production, .env.local, ...), before the configuration is
   // checked and the database migrated, so all three see the same DATABASE_URL (and PORT applies).
-  nextEnv.loadEnvConfig(process.cwd(), false);
+  // @next/env is CommonJS whose default import differs between the bundle (.next/mayday-server.mjs)
+  // and tsx (`node --import tsx scripts/server.ts`, how ../perf starts it): require works in both.
+  const { loadEnvConfig } = createRequire(path.join(process.cwd(), "package.json"))("@next/env") as typeof import("@next/env");
+  loadEnvConfig(process.cwd(), false);
   await migrate();
   await serve();
 }

@@ -62,10 +62,10 @@ function scenarioCandidates(segments: Segment[], states: Set<string>): Candidate
 }
 
 async function placeCandidates(segments: Segment[], states: Set<string>): Promise<Candidate[]> {
-  const { byName, byZip } = await getPlaceIndex();
+  const places = await getPlaceIndex();
   const candidates: Candidate[] = [];
   for (const segment of segments) {
-    const zip = segment.zip ? byZip.get(segment.zip) : undefined;
+    const zip = segment.zip ? places.zip(segment.zip) : undefined;
     if (zip) {
       candidates.push({
         latitude: zip.latitude,
@@ -79,7 +79,7 @@ async function placeCandidates(segments: Segment[], states: Set<string>): Promis
     for (const phrase of phrasesOf(segment.words)) {
       // A bare word ("park", "hope") is a town only when it is the whole part or a state backs it.
       const wholePart = phrase === segment.core;
-      for (const place of byName.get(phrase) ?? []) {
+      for (const place of places.placesNamed(phrase)) {
         const agrees = states.has(place.state);
         if (!wholePart && !agrees) continue;
         candidates.push({

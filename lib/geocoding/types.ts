@@ -10,6 +10,17 @@ export interface UsPoint {
   longitude: number;
 }
 
+/** A town or neighbourhood from the offline place lists (lib/geocoding/place-sources.ts). */
+export interface Place extends UsPoint {
+  /** ZIP codes of the place: a stand-in for its size when a name is ambiguous. */
+  zipCount: number;
+}
+
+/** A US ZIP code's centre, named after its city. */
+export interface ZipPlace extends UsPoint {
+  zip: string;
+}
+
 export interface GeocodeResult {
   latitude: number;
   longitude: number;
