@@ -1,6 +1,6 @@
 // Runs once when the server starts: a bad environment stops it with one line naming the variable,
-// an API left open in production is logged, deferred payloads start being reconciled, and the
-// exercise scheduler starts (docs/exercises.md).
+// an API left open in production is logged, deferred payloads start being reconciled, calls waiting
+// to be grouped into incidents are grouped, and the exercise scheduler starts (docs/exercises.md).
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME === "nodejs") {
     const { exitOnInvalidConfig, getConfig } = await import("./lib/config");
@@ -10,6 +10,9 @@ export async function register(): Promise<void> {
     // Payloads accepted while the database was down are recorded once it answers (docs/webhook.md).
     const { startReconciler } = await import("./lib/reconcile");
     startReconciler();
+    // Calls stored while no grouper ran (docs/incidents.md) are grouped now, then on a timer.
+    const { startGrouper } = await import("./lib/incidents/grouper");
+    startGrouper();
     const tickMs = getConfig().EXERCISE_TICK_MS;
     if (tickMs > 0) {
       const { startExerciseScheduler } = await import("./lib/exercises/scheduler");

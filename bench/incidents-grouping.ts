@@ -15,6 +15,7 @@
  * Quality only, no timing: it runs in-process on a scratch database.
  */
 import { getDb } from "../lib/db/client";
+import { groupNow } from "../lib/incidents/grouper";
 import { SCENARIO_IDS } from "../lib/scenarios";
 import { parseSimulateRequest, runSimulation } from "../lib/simulation";
 import { withScratchClient } from "./scratch-database";
@@ -52,6 +53,8 @@ async function main(): Promise<void> {
       const now = new Date(start + requests * gapMinutes * 60_000);
       const result = await runSimulation(request, { now: () => now });
       if (result.failed > 0) throw new Error(`request ${requests} failed ${result.failed} calls`);
+      // As a server would between two requests: the grouper places this request's calls.
+      await groupNow();
       requests++;
     }
     const { rows } = await client.query<Quality>(`

@@ -100,9 +100,13 @@ export const envSchema = z.object({
   HEALTH_CHECK_INTERVAL_MS: z.coerce.number().int().min(0).max(300_000).default(5_000),
   /** The live map also shows calls resolved or failed within this many hours (faded). */
   LIVE_MAP_CLOSED_HOURS: z.coerce.number().int().min(0).max(168).default(6),
-  /** The change feed is also read on this timer, in case a notification is lost. */
   /** Incident grouping's distance and time window, per emergency type (docs/incidents.md). */
   INCIDENT_GROUPING: incidentGrouping,
+  /** false: calls are stored without being grouped, each in an incident of its own (docs/incidents.md). */
+  INCIDENT_GROUPING_ENABLED: booleanFlag.default(true),
+  /** Calls waiting to be grouped are also looked for on this timer (another instance may have stopped). */
+  INCIDENT_GROUPING_SWEEP_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+  /** The change feed is also read on this timer, in case a notification is lost. */
   LIVE_FEED_SAFETY_READ_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   /** The exercise scheduler releases due calls this often; 0: no scheduler in this process. */
   EXERCISE_TICK_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),

@@ -1,6 +1,7 @@
 import { randomInt } from "node:crypto";
 import { bumpCallsVersion } from "../calls/cache";
 import type { Db } from "../db/client";
+import { groupSoon } from "../incidents/grouper";
 import { log } from "../log";
 import { formatCallId, type SimulatedCall } from "../simulation/generate";
 import { insertSimulatedRows } from "../simulation/store";
@@ -129,7 +130,10 @@ export async function releaseDueCalls(deps: SchedulerDeps = {}): Promise<number>
     if (claimed < CLAIM_LIMIT) break;
   }
   // The listing must show them on the next read.
-  if (total > 0) await bumpCallsVersion();
+  if (total > 0) {
+    await bumpCallsVersion();
+    groupSoon();
+  }
   return total;
 }
 

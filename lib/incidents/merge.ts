@@ -6,7 +6,8 @@ import { lockIncident } from "./lock";
 import type { IncidentDetail } from "./schema";
 
 /**
- * POST /api/incidents/{id}/merge: every call of `otherId` moves into `id`, which keeps its status;
+ * POST /api/incidents/{id}/merge: every call of `otherId` moves into `id`, which keeps its status
+ * (a call still waiting for the grouper is placed by the dispatcher instead);
  * `otherId`, left without calls, is deleted by the refresh trigger. The calls keep their statuses.
  */
 export async function mergeIncidents(id: string, otherId: string): Promise<IncidentDetail> {
@@ -15,7 +16,7 @@ export async function mergeIncidents(id: string, otherId: string): Promise<Incid
     db.$transaction(async (tx) => {
       // Both rows in id order, so two opposite merges cannot wait for each other.
       for (const locked of [id, otherId].sort()) await lockIncident(tx, locked);
-      await tx.$executeRaw`UPDATE calls SET incident_id = ${id}, updated_at = CURRENT_TIMESTAMP WHERE incident_id = ${otherId}`;
+      await tx.$executeRaw`UPDATE calls SET incident_id = ${id}, grouping_pending = false, updated_at = CURRENT_TIMESTAMP WHERE incident_id = ${otherId}`;
     }),
   );
   await bumpCallsVersion();

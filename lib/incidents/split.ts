@@ -25,7 +25,7 @@ export async function splitCall(id: string, conversationId: string): Promise<Inc
       await tx.$executeRaw`
         INSERT INTO incidents (id, emergency_type, severity, status, location, location_key, first_call_at, last_call_at, call_count)
         VALUES (${newId}, '', '', 'active', '', '', now(), now(), 0)`;
-      await tx.$executeRaw`UPDATE calls SET incident_id = ${newId}, updated_at = CURRENT_TIMESTAMP WHERE id = ${call.id}`;
+      await tx.$executeRaw`UPDATE calls SET incident_id = ${newId}, grouping_pending = false, updated_at = CURRENT_TIMESTAMP WHERE id = ${call.id}`;
     }),
   );
   await bumpCallsVersion();

@@ -7,8 +7,8 @@ import type { Db } from "../db/client";
 import { uuid7 } from "../db/uuid7";
 import { getGeocoder, type GeocodeResult } from "../geocoding";
 import { DomainError, parseJson } from "../domain-error";
-import { storeInIncident } from "../incidents/store-call";
-import type { Tx } from "../incidents/grouping";
+import { groupSoon } from "../incidents/grouper";
+import { groupingEnabled } from "../incidents/grouping";
 import { log } from "../log";
 import { type Deferred, recordOrDefer } from "../reconcile/pending";
 import { getObjectStore, type ObjectBody } from "../storage";
@@ -103,6 +103,8 @@ interface StoredCall {
   latitude: number | null;
   longitude: number | null;
   geocodeSource: string | null;
+  /** Never grouped (new, or stored before grouping): geocoding marks it for the grouper. */
+  ungrouped: boolean;
 }
 
 /**
@@ -113,19 +115,22 @@ interface StoredCall {
  * caller's number when it has one) but leaves the status alone: a dispatcher may have moved it. Coordinates: reported ones are
  * taken; with no location they are cleared; otherwise they stay until geocoding answers, so a
  * failing geocoder on redelivery keeps the earlier point.
+ * A new call waits for the grouper in an incident of its own (docs/incidents.md); one whose
+ * location is still to be geocoded waits for its coordinates first. A redelivery is not regrouped.
  */
-async function upsertCall(db: Tx, call: WebhookCall, payloadKey: string, incidentId: string): Promise<StoredCall> {
+async function upsertCall(db: Db, call: WebhookCall, payloadKey: string): Promise<StoredCall> {
   const keepCoordinates = !call.reported && call.location !== "";
+  const groupNow = groupingEnabled() && !keepCoordinates;
   const [row] = await db.$queryRaw<StoredCall[]>`
     WITH upserted AS (
       INSERT INTO calls (id, conversation_id, occurred_at, agent_id, summary, call_successful, duration_secs,
                          transcript_length, emergency_type, location, latitude, longitude, geocode_source,
-                         severity, status, simulation, table_name, payload_key, caller_phone, failure_reason, incident_id)
+                         severity, status, simulation, table_name, payload_key, caller_phone, failure_reason, grouping_pending)
       VALUES (${uuid7()}, ${call.conversationId}, ${call.occurredAt}, ${call.agentId}, ${call.summary},
               ${call.callSuccessful}, ${call.durationSecs}, ${call.transcriptLength}, ${call.emergencyType},
               ${call.location}, ${call.reported?.latitude ?? null}, ${call.reported?.longitude ?? null},
               ${call.reported ? "reported" : null}, ${call.severity}, ${call.status}, false, 'calls', ${payloadKey},
-              ${call.callerPhone}, ${call.failureReason}, ${incidentId})
+              ${call.callerPhone}, ${call.failureReason}, ${groupNow})
       ON CONFLICT (conversation_id) DO UPDATE SET
         occurred_at = EXCLUDED.occurred_at, agent_id = EXCLUDED.agent_id, summary = EXCLUDED.summary,
         call_successful = EXCLUDED.call_successful, duration_secs = EXCLUDED.duration_secs,
@@ -136,32 +141,38 @@ async function upsertCall(db: Tx, call: WebhookCall, payloadKey: string, inciden
         longitude = CASE WHEN ${keepCoordinates} THEN calls.longitude ELSE EXCLUDED.longitude END,
         geocode_source = CASE WHEN ${keepCoordinates} THEN calls.geocode_source ELSE EXCLUDED.geocode_source END,
         updated_at = CURRENT_TIMESTAMP
-      RETURNING id, status, latitude, longitude, geocode_source, (xmax = 0) AS inserted
+      RETURNING id, status, latitude, longitude, geocode_source, grouped_at IS NULL AND NOT grouping_pending AS ungrouped,
+        (xmax = 0) AS inserted
     ), creation AS (
       INSERT INTO call_status_changes (call_id, from_status, status, changed_by)
       SELECT id, NULL, status, 'webhook' FROM upserted WHERE inserted
     )
-    SELECT id, latitude, longitude, geocode_source AS "geocodeSource" FROM upserted`;
+    SELECT id, latitude, longitude, geocode_source AS "geocodeSource", ungrouped FROM upserted`;
   return row;
 }
 
-/** Geocodes the record's location and stores the answer (null coordinates when nothing matched). */
+/**
+ * Geocodes the record's location and stores the answer (null coordinates when nothing matched).
+ * A call never grouped is handed to the grouper with its answer, or by its text when the geocoder
+ * failed, so it is grouped whatever the geocoder does.
+ */
 async function geocodeStoredCall(stored: StoredCall, location: string, hooks: IntakeHooks): Promise<GeocodeResult | null> {
+  const groupingPending = groupingEnabled() && stored.ungrouped ? true : undefined;
   let result: GeocodeResult | null;
   try {
     // Bounded work per field: no real address is longer, and a megabyte would take seconds.
     result = await getGeocoder().geocode(location.slice(0, GEOCODE_TEXT_LIMIT));
   } catch (error) {
+    if (groupingPending) await withCallStore((db) => db.call.update({ where: { id: stored.id }, data: { groupingPending } }));
     throw geocodingError(error);
   }
   const latitude = result?.latitude ?? null;
   const longitude = result?.longitude ?? null;
   const geocodeSource = result?.source ?? null;
-  if (stored.latitude === latitude && stored.longitude === longitude && stored.geocodeSource === geocodeSource) {
-    return result;
-  }
+  const unchanged = stored.latitude === latitude && stored.longitude === longitude && stored.geocodeSource === geocodeSource;
+  if (unchanged && !groupingPending) return result;
   await withCallStore((db) =>
-    db.call.update({ where: { id: stored.id }, data: { latitude, longitude, geocodeSource } }),
+    db.call.update({ where: { id: stored.id }, data: { latitude, longitude, geocodeSource, groupingPending } }),
   );
   await hooks.onCallsChanged?.();
   return result;
@@ -171,15 +182,15 @@ async function geocodeStoredCall(stored: StoredCall, location: string, hooks: In
  * A call that never connected. It only creates a record: a failure reported for a conversation
  * already stored (a transcription arrived) adds its reason and number and changes nothing else.
  */
-async function upsertFailedCall(db: Tx, call: WebhookCall, payloadKey: string, incidentId: string): Promise<void> {
+async function upsertFailedCall(db: Db, call: WebhookCall, payloadKey: string): Promise<void> {
   await db.$executeRaw`
     WITH upserted AS (
       INSERT INTO calls (id, conversation_id, occurred_at, agent_id, summary, call_successful, duration_secs,
                          transcript_length, emergency_type, location, severity, status, simulation, table_name,
-                         payload_key, caller_phone, failure_reason, incident_id)
+                         payload_key, caller_phone, failure_reason)
       VALUES (${uuid7()}, ${call.conversationId}, ${call.occurredAt}, ${call.agentId}, ${call.summary}, false, 0, 0,
               ${call.emergencyType}, '', ${call.severity}, ${call.status}, false, 'calls', ${payloadKey},
-              ${call.callerPhone}, ${call.failureReason}, ${incidentId})
+              ${call.callerPhone}, ${call.failureReason})
       ON CONFLICT (conversation_id) DO UPDATE SET
         failure_reason = EXCLUDED.failure_reason,
         caller_phone = COALESCE(calls.caller_phone, EXCLUDED.caller_phone),
@@ -188,23 +199,6 @@ async function upsertFailedCall(db: Tx, call: WebhookCall, payloadKey: string, i
     )
     INSERT INTO call_status_changes (call_id, from_status, status, changed_by)
     SELECT id, NULL, status, 'webhook' FROM upserted WHERE inserted`;
-}
-
-/**
- * The one seam with incidents (docs/incidents.md): a call is written inside the transaction that
- * groups it. Without reported coordinates it is grouped by its location text; geocoding, after
- * the insert, only moves its incident's centroid.
- */
-function storeGrouped<T>(db: Db, call: WebhookCall, write: (tx: Tx, incidentId: string) => Promise<T>): Promise<T> {
-  return storeInIncident(db, call.conversationId, {
-    emergencyType: call.emergencyType,
-    severity: call.severity,
-    occurredAt: call.occurredAt,
-    latitude: call.reported?.latitude ?? null,
-    longitude: call.reported?.longitude ?? null,
-    location: call.location,
-    simulation: false,
-  }, write);
 }
 
 /** Links a recording to its conversation, whether or not the call has arrived yet. */
@@ -247,16 +241,17 @@ export async function ingestArchivedEvent(
     }
     case "failure": {
       const call = toFailedCall(parsed.event);
-      await withCallStore((db) => storeGrouped(db, call, (tx, incidentId) => upsertFailedCall(tx, call, payloadKey, incidentId)));
+      await withCallStore((db) => upsertFailedCall(db, call, payloadKey));
       await hooks.onCallsChanged?.();
       log.info({ conversationId: call.conversationId, payloadKey, reason: call.failureReason }, "webhook failed call stored");
       return { kind: "stored", conversationId: call.conversationId, payloadKey, geocode: null };
     }
     case "call": {
       const call = toWebhookCall(parsed.event);
-      const stored = await withCallStore((db) => storeGrouped(db, call, (tx, incidentId) => upsertCall(tx, call, payloadKey, incidentId)));
+      const stored = await withCallStore((db) => upsertCall(db, call, payloadKey));
       await hooks.onCallsChanged?.();
       const geocode = !call.reported && call.location ? await geocodeStoredCall(stored, call.location, hooks) : null;
+      groupSoon();
       log.info(
         { conversationId: call.conversationId, payloadKey, geocode: geocode?.precision ?? null },
         "webhook call stored",

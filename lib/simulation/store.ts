@@ -2,7 +2,8 @@ import { bumpCallsVersion } from "../calls/cache";
 import { type Db, getDb } from "../db/client";
 import { uuid7 } from "../db/uuid7";
 import { databaseError } from "../domain-error";
-import { assignIncidents, discardEmptyIncidents, GROUPING_TRANSACTION, lockForGrouping } from "../incidents/grouping";
+import { groupSoon } from "../incidents/grouper";
+import { groupingEnabled } from "../incidents/grouping";
 import { log } from "../log";
 import { formatCallId, type SimulatedCall } from "./generate";
 
@@ -47,8 +48,6 @@ export interface SimulatedRow {
   call: SimulatedCall;
   /** The call's first status: "active", or "failed" for a call abandoned before an answer. */
   status: "active" | "failed";
-  /** Its incident (lib/incidents/grouping.ts); without one, an incident of its own (call_own_incident). */
-  incidentId?: string;
   /** The event the call reports (ground truth for grouping), stored as simulated_event. */
   event?: string | null;
 }
@@ -57,6 +56,9 @@ export interface SimulatedRow {
  * One multi-row INSERT of simulated calls and their creation in the status history; calls whose
  * call_id or conversation_id is taken are skipped. Answers the stored calls' ids by call_id.
  * Also used by lib/exercises to release an exercise's calls (with its id) inside its claim.
+ * Each call is stored in an incident of its own, waiting for the grouper (lib/incidents/grouper.ts)
+ * unless grouping is switched off or the call failed (a caller who hung up before an answer
+ * reports nothing to group); the caller wakes the grouper once the rows are committed.
  */
 export async function insertSimulatedRows(
   db: SqlRunner,
@@ -71,13 +73,13 @@ export async function insertSimulatedRows(
         id, conversation_id, call_id, occurred_at, created_at, updated_at, agent_id, summary,
         call_successful, duration_secs, transcript_length, emergency_type, location, latitude,
         longitude, geocode_source, severity, status, simulation, scenario, scenario_name,
-        table_name, area, caller_phone, description, simulated_record, exercise_id, incident_id, simulated_event
+        table_name, area, caller_phone, description, simulated_record, exercise_id, simulated_event, grouping_pending
       )
       SELECT r.id, r.call_id, r.call_id, r.created_at, r.created_at, r.created_at, 'simulator', r.summary,
         true, r.duration_secs, 0, r.emergency_type, r.address, r.latitude,
         r.longitude, 'simulated', r.severity, r.status, true, r.scenario, r.scenario_name,
         ${tableName}, r.area, r.caller_phone, r.description, r.record::jsonb, ${exerciseId},
-        COALESCE(r.incident_id, call_own_incident()), r.event
+        r.event, ${groupingEnabled()} AND r.status <> 'failed'
       FROM unnest(
         ${column(({ id }) => id)}::text[],
         ${column(({ call }) => call.call_id)}::text[],
@@ -96,11 +98,10 @@ export async function insertSimulatedRows(
         ${column(({ call }) => call.caller_phone)}::text[],
         ${column(({ call }) => call.description)}::text[],
         ${column(({ call }) => JSON.stringify(call))}::text[],
-        ${column(({ incidentId }) => incidentId ?? null)}::text[],
         ${column(({ event }) => event ?? null)}::text[]
       ) AS r(id, call_id, created_at, summary, duration_secs, emergency_type, address, latitude,
         longitude, severity, status, scenario, scenario_name, area, caller_phone, description, record,
-        incident_id, event)
+        event)
       ON CONFLICT DO NOTHING
       RETURNING id, call_id, status, created_at
     ), history AS (
@@ -111,31 +112,13 @@ export async function insertSimulatedRows(
   return new Map(inserted.map((row) => [row.call_id, row.id]));
 }
 
-/**
- * A batch is grouped into incidents set-wise (lib/incidents/grouping.ts) in the transaction that
- * inserts it, under the grouping locks; incidents opened for calls whose call_id clashed go again.
- */
 async function insertBatch(db: Db, tableName: string, rows: readonly Row[]): Promise<Set<string>> {
-  return db.$transaction(async (tx) => {
-    const arrivals = rows.map(({ call }) => ({
-      emergencyType: call.emergency_type,
-      severity: call.severity,
-      occurredAt: new Date(call.created_at),
-      latitude: Number(call.location.latitude),
-      longitude: Number(call.location.longitude),
-      location: call.location.address,
-      simulation: true,
-    }));
-    await lockForGrouping(tx, arrivals);
-    const { incidentIds, created } = await assignIncidents(tx, arrivals);
-    const inserted = await insertSimulatedRows(
-      tx,
-      tableName,
-      rows.map(({ call, event }, index) => ({ id: uuid7(), call, status: call.status, incidentId: incidentIds[index], event })),
-    );
-    await discardEmptyIncidents(tx, created);
-    return new Set(inserted.keys());
-  }, GROUPING_TRANSACTION);
+  const inserted = await insertSimulatedRows(
+    db,
+    tableName,
+    rows.map(({ call, event }) => ({ id: uuid7(), call, status: call.status, event })),
+  );
+  return new Set(inserted.keys());
 }
 
 async function reachable(db: Db): Promise<boolean> {
@@ -222,7 +205,10 @@ export async function storeSimulatedCalls(
   }
 
   // The listing must show these calls on the very next read.
-  if (stored.size > 0) await bumpCallsVersion();
+  if (stored.size > 0) {
+    await bumpCallsVersion();
+    groupSoon();
+  }
   return {
     stored: [...stored.entries()].sort(([a], [b]) => a - b).map(([, call]) => call),
     errors: errors.sort((a, b) => a.index - b.index),

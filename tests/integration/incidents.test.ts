@@ -1,5 +1,5 @@
 import { randomInt } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { PATCH as patchCall } from "@/app/api/calls/[id]/route";
 import { GET as listCalls } from "@/app/api/calls/route";
 import { GET as getIncident, PATCH as patchIncident } from "@/app/api/incidents/[id]/route";
@@ -9,9 +9,13 @@ import { GET as listIncidents } from "@/app/api/incidents/route";
 import { POST as webhook } from "@/app/api/voiceagent-webhook/route";
 import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
+import { groupNow } from "@/lib/incidents/grouper";
+import { groupPendingCalls } from "@/lib/incidents/grouping";
 import { INCIDENT_CHANGED_BY } from "@/lib/incidents/status";
 import { incidentDetailSchema, incidentListSchema } from "@/lib/incidents/schema";
 import { specCallEvent } from "@/lib/webhook/sample-events";
+import { makeCalls } from "../support/calls";
+import { secondInstance } from "../support/exercise-clock";
 import { postSimulate } from "../support/simulate-request";
 import { webhookRequest } from "../support/webhook-request";
 
@@ -76,7 +80,9 @@ describe("automatic grouping", () => {
     const calls = Array.from({ length: 50 }, (_, index) =>
       callEvent({ lat: lat + ((index % 7) - 3) * 0.0002, lon: lon + ((index % 5) - 2) * 0.0002, at: START + index * 12 }),
     );
+    // Each delivery wakes this process's grouper while the others are still arriving.
     await Promise.all(calls.map(({ event }) => post(event)));
+    await groupNow();
 
     const incidents = new Set(await Promise.all(calls.map(({ id }) => incidentOf(id))));
     expect(incidents.size).toBe(1);
@@ -97,6 +103,7 @@ describe("automatic grouping", () => {
     const otherType = callEvent({ lat, lon, type: "Gas Leak" });
     const near = callEvent({ lat: lat + 0.001, lon }); // about 110 m away
     for (const { event } of [first, far, later, otherType, near]) await post(event);
+    await groupNow();
     const ids = await Promise.all([first, far, later, otherType, near].map(({ id }) => incidentOf(id)));
     expect(new Set(ids.slice(0, 4)).size).toBe(4);
     expect(ids[4]).toBe(ids[0]);
@@ -106,6 +113,7 @@ describe("automatic grouping", () => {
       callEvent({ location }),
     );
     await Promise.all(texts.map(({ event }) => post(event)));
+    await groupNow();
     expect(new Set(await Promise.all(texts.map(({ id }) => incidentOf(id)))).size).toBe(1);
   });
 
@@ -113,6 +121,7 @@ describe("automatic grouping", () => {
     const table = `incident_kinds_${runId}`;
     const { status } = await postSimulate({ scenario: "earthquake_sf", num_calls: 5, seed: runId, table_name: table });
     expect(status).toBe(200);
+    await groupNow();
     const simulated = await (await getDb()).call.findFirstOrThrow({ where: { tableName: table } });
     const at = Math.floor(simulated.occurredAt.getTime() / 1000);
     const spot = { lat: simulated.latitude!, lon: simulated.longitude!, type: simulated.emergencyType, at };
@@ -120,12 +129,82 @@ describe("automatic grouping", () => {
     const secondReal = callEvent({ ...spot, at: at + 60 });
     await post(real.event);
     await post(secondReal.event);
+    await groupNow();
 
     const realIncident = await incidentOf(real.id);
     expect(realIncident).not.toBe(simulated.incidentId);
     // The same spot does group: the second real caller joins the first one's incident.
     expect(await incidentOf(secondReal.id)).toBe(realIncident);
     expect((await detail(simulated.incidentId)).calls.every((call) => call.simulation)).toBe(true);
+  });
+
+  it("stores a call at once in an incident of its own, which the grouper then folds into the event's", async () => {
+    const { lat, lon } = place();
+    const first = callEvent({ lat, lon });
+    await post(first.event);
+    await groupNow();
+    const db = await getDb();
+    const { emergencyType } = await db.call.findUniqueOrThrow({ where: { conversationId: first.id } });
+    // A call as a writer leaves it: waiting, alone in an incident of its own (nothing woke a grouper).
+    const [fixture] = makeCalls(1, runId);
+    const waiting = await db.call.create({
+      data: {
+        ...fixture, simulatedRecord: undefined, callId: null, conversationId: `conv_waiting_${runId}`, simulation: false, exerciseId: null, status: "active",
+        emergencyType, latitude: lat + 0.0005, longitude: lon, occurredAt: new Date((START + 60) * 1000),
+        groupingPending: true,
+      },
+    });
+    expect(await detail(waiting.incidentId)).toMatchObject({ call_count: 1, emergency_type: emergencyType });
+    await groupNow();
+    const grouped = await db.call.findUniqueOrThrow({ where: { id: waiting.id } });
+    expect(grouped).toMatchObject({ incidentId: await incidentOf(first.id), groupingPending: false });
+    expect(grouped.groupedAt).toBeInstanceOf(Date);
+    // Its own incident, left empty, is gone; the event's now counts both callers.
+    expect(await db.incident.findUnique({ where: { id: waiting.incidentId } })).toBeNull();
+    expect((await detail(grouped.incidentId)).call_count).toBe(2);
+  });
+
+  it.runIf(inject("testDatabase").kind === "postgresql")("groupers of two instances working at once still make one incident of 50 waiting calls", async () => {
+    const { lat, lon } = place();
+    const db = await getDb();
+    const event = `conv_two_groupers_${runId}`;
+    await db.call.createMany({
+      data: makeCalls(50, runId + 1).map((fixture, index) => ({
+        ...fixture, simulatedRecord: undefined, callId: null, conversationId: `${event}_${index}`, simulation: false, exerciseId: null,
+        status: "active", emergencyType: "structure_fire", latitude: lat + (index % 5) * 0.0002, longitude: lon,
+        occurredAt: new Date((START + index * 10) * 1000), groupingPending: true,
+      })),
+    });
+    // Small batches from two clients (two instances' groupers), racing until nothing waits: groupers
+    // that split the waiting calls between them (FOR UPDATE SKIP LOCKED, say) end with two incidents.
+    const other = await secondInstance("incident-grouper-other");
+    const drain = async (client: typeof db) => {
+      while ((await groupPendingCalls(client, 5)) > 0);
+    };
+    try {
+      await Promise.all([drain(db), drain(other.db)]);
+    } finally {
+      await other.close();
+    }
+    const rows = await db.call.findMany({ where: { conversationId: { startsWith: event } }, select: { incidentId: true } });
+    expect(new Set(rows.map((row) => row.incidentId)).size).toBe(1);
+    expect((await detail(rows[0].incidentId)).call_count).toBe(50);
+  });
+
+  it("with INCIDENT_GROUPING_ENABLED=false stores every call in an incident of its own", async () => {
+    process.env.INCIDENT_GROUPING_ENABLED = "false";
+    resetConfigForTests();
+    try {
+      const { lat, lon } = place();
+      const calls = [callEvent({ lat, lon }), callEvent({ lat, lon, at: START + 30 })];
+      for (const { event } of calls) await post(event);
+      await groupNow();
+      const ids = await Promise.all(calls.map(({ id }) => incidentOf(id)));
+      expect(new Set(ids).size).toBe(2);
+    } finally {
+      delete process.env.INCIDENT_GROUPING_ENABLED;
+      resetConfigForTests();
+    }
   });
 
   it("gives every call of /api/calls its incident_id", async () => {
@@ -142,6 +221,7 @@ describe("dispatcher actions", () => {
     const b = place();
     const calls = [callEvent(a), callEvent({ lat: a.lat + 0.0005, lon: a.lon }), callEvent(b)];
     for (const { event } of calls) await post(event);
+    await groupNow();
     const [a1, a2, b1] = await Promise.all(calls.map(({ id }) => incidentOf(id)));
     expect(a2).toBe(a1);
     expect(b1).not.toBe(a1);
@@ -182,6 +262,7 @@ describe("dispatcher actions", () => {
     const { lat, lon } = place();
     const calls = [callEvent({ lat, lon }), callEvent({ lat, lon: lon + 0.0003 }), callEvent({ lat, lon: lon - 0.0003 })];
     for (const { event } of calls) await post(event);
+    await groupNow();
     const incident = await incidentOf(calls[0].id);
     // One call already en route, one resolved: the incident's move to dispatched leaves both.
     for (const [index, status] of [[1, "enroute"], [2, "resolved"]] as const) {

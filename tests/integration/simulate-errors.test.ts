@@ -1,6 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { resetConfigForTests } from "@/lib/config";
 import { closeDb, getDb } from "@/lib/db/client";
+import { groupNow } from "@/lib/incidents/grouper";
 import { findScenario, SCENARIO_IDS } from "@/lib/scenarios";
 import { generateCalls } from "@/lib/simulation";
 import { seededRandom } from "@/lib/simulation/random";
@@ -147,11 +148,14 @@ describe("POST /api/simulate: call-store failures", () => {
     };
     const request = parseSimulateRequest({ scenario: "la_wildfire", num_calls: 30, table_name: "clash" });
     const first = await runSimulation(request, { now: () => now, callNumber: counter() });
+    // Grouped first: the grouper's move into an incident is not an overwrite of what was stored.
+    await groupNow();
     const db = await getDb();
     const before = await db.call.findMany({ where: { tableName: "clash" }, orderBy: { callId: "asc" } });
 
     // Same second, same numbers: every id of the second run is taken at first.
     const second = await runSimulation(request, { now: () => now, callNumber: counter() });
+    await groupNow();
     expect(first.successful).toBe(30);
     expect(second.successful).toBe(30);
     expect(second.errors).toEqual([]);

@@ -30,8 +30,11 @@ const FIXTURE_LOCATIONS = [
 export const FIXTURE_START_MS = Date.UTC(2026, 2, 1);
 
 // The change number and its time are the database's (a trigger assigns them on every write); each
-// fixture call gets an incident of its own from the column's default (migration incidents).
-export type CallInput = Omit<Call, "createdAt" | "updatedAt" | "changeNumber" | "changedAt" | "incidentId" | "simulatedEvent">;
+// fixture call gets an incident of its own from the column's default (migration incidents), not grouped.
+export type CallInput = Omit<
+  Call,
+  "createdAt" | "updatedAt" | "changeNumber" | "changedAt" | "incidentId" | "simulatedEvent" | "groupingPending" | "groupedAt"
+>;
 
 /**
  * Calls of both kinds as the writers store them: voice-agent calls (table `calls`, not simulated,
