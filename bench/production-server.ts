@@ -7,11 +7,13 @@ import path from "node:path";
 /**
  * The production server (.next/mayday-server.mjs, as `npm run start:production` runs it) on the
  * existing build (`npm run build` first), on `port`, with the given environment (a bench's own
- * database), in a process group of its own so that its memory and CPU can be read and the whole
- * group stopped.
+ * database) and Node options (`nodeArgs`, e.g. --cpu-prof), in a process group of its own so that
+ * its memory and CPU can be read and the whole group stopped.
  */
 export interface ProductionServer {
   base: string;
+  /** The server process itself (node .next/mayday-server.mjs). */
+  pid: number;
   /** Resident set size of the server's processes, in MiB. */
   rssMiB(): number;
   /** CPU time the server's processes have used so far (user + system), in seconds. */
@@ -19,10 +21,10 @@ export interface ProductionServer {
   stop(): void;
 }
 
-export async function startProductionServer(port: number, env: Record<string, string>): Promise<ProductionServer> {
+export async function startProductionServer(port: number, env: Record<string, string>, nodeArgs: string[] = []): Promise<ProductionServer> {
   const entry = path.join(process.cwd(), ".next", "mayday-server.mjs");
   if (!existsSync(entry)) throw new Error("no production build: run `npm run build` first");
-  const child = spawn(process.execPath, [entry], {
+  const child = spawn(process.execPath, [...nodeArgs, entry], {
     env: {
       ...process.env,
       DATA_DIR: await mkdtemp(path.join(tmpdir(), "mayday-bench-")),
@@ -38,6 +40,7 @@ export async function startProductionServer(port: number, env: Record<string, st
   const group = child.pid!;
   const server: ProductionServer = {
     base: `http://localhost:${port}`,
+    pid: group,
     rssMiB() {
       const kib = execFileSync("ps", ["-o", "rss=", "-g", String(group)], { encoding: "utf8" })
         .split("\n")

@@ -5,20 +5,23 @@ import L from "leaflet";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { MapContainer, Marker, Popup, TileLayer, useMap, useMapEvents } from "react-leaflet";
 import { SEVERITIES } from "@/lib/vocabulary";
-import type { CallRecord, MapView, Viewport } from "./api";
+import type { IncidentMapView, LiveIncident, Viewport } from "./api";
 import type { Bounds } from "./regions";
 import { humanize, isOpen, SEVERITY_LABEL, SEVERITY_RANK, severityOf, statusLabel } from "./call-status";
-import { useMapView } from "./use-calls";
-import { callSource, formatTime } from "./format";
+import { useIncidentMap } from "./use-calls";
+import { callersLabel, formatTime } from "./format";
 import { SeverityBadge, severitySvg } from "./SeverityIcon";
 import { StatusBadge } from "./StatusBadge";
-import { StatusActions } from "./StatusActions";
+import { IncidentStatusActions } from "./StatusActions";
 
-/** What the rest of the dashboard asks the map to do; `seq` makes a repeated request count. */
+/**
+ * What the rest of the dashboard asks the map to do; `seq` makes a repeated request count.
+ * `incident`: fly to a point (the incident's centroid, or one of its calls) and open the incident's popup.
+ */
 export type MapCommand =
   | { seq: number; kind: "region"; bounds: Bounds }
   | { seq: number; kind: "fit" }
-  | { seq: number; kind: "call"; call: CallRecord };
+  | { seq: number; kind: "incident"; incidentId: string; latitude: number; longitude: number };
 
 /** [west, south, east, north] */
 type Box = [number, number, number, number];
@@ -30,17 +33,19 @@ interface CallMapProps {
   openBounds: Box | null | undefined;
   /** Called once the server's first answer is drawn: the history waits for it (first markers come first). */
   onDrawn: () => void;
+  /** "Show its calls" in an incident's popup. */
+  onSelectIncident: (id: string) => void;
 }
 
-type Located = CallRecord & { latitude: number; longitude: number };
+type Located = LiveIncident & { latitude: number; longitude: number };
 
-/** From this zoom the server sends every call as its own marker (lib/live/map.ts MARKER_ZOOM). */
+/** From this zoom the server sends every incident as its own marker (lib/live/map.ts MARKER_ZOOM). */
 const CALL_ZOOM = 16;
 const US_VIEW = { center: [39.5, -98.35] as [number, number], zoom: 4 };
 const ATTRIBUTION = '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors';
 
-function located(call: CallRecord): call is Located {
-  return typeof call.latitude === "number" && typeof call.longitude === "number";
+function located(incident: LiveIncident): incident is Located {
+  return typeof incident.latitude === "number" && typeof incident.longitude === "number";
 }
 
 const toLatLngBounds = ([west, south, east, north]: Box) => L.latLngBounds([south, west], [north, east]);
@@ -66,14 +71,24 @@ function cachedIcon(key: string, make: () => L.DivIcon): L.DivIcon {
   return icon;
 }
 
-/** Exercise calls get a dashed yellow ring (as the queue's Exercise badge) so they are never taken for real ones. */
-function callIcon(severity: string, open: boolean, exercise: boolean, scale: number): L.DivIcon {
+/** An incident's marker grows with its calls: 26 px for one caller, about 8 px more per doubling, up to 64. */
+function incidentMarkerPixels(calls: number): number {
+  return Math.min(64, 26 + 8 * Math.log2(Math.max(1, calls)));
+}
+
+/**
+ * An incident: its severity's shape, sized by its calls, with the number of calls beside it when
+ * more than one. Exercise incidents get a dashed yellow ring (as the queue's Exercise badge) so
+ * they are never taken for real ones.
+ */
+function incidentIcon(severity: string, calls: number, open: boolean, exercise: boolean, scale: number): L.DivIcon {
   const level = severityOf(severity);
-  const size = Math.round(26 * scale);
-  return cachedIcon(`call:${level}:${open}:${exercise}:${size}`, () =>
+  const size = Math.round(incidentMarkerPixels(calls) * scale);
+  const label = calls > 1 ? `<span class="incident-calls-label" aria-hidden="true">${calls >= 1000 ? `${Math.round(calls / 100) / 10}k` : calls}</span>` : "";
+  return cachedIcon(`incident:${level}:${calls}:${open}:${exercise}:${size}`, () =>
     L.divIcon({
-      className: `call-marker sev-${level}${open ? "" : " closed"}${exercise ? " exercise-call" : ""}`,
-      html: severitySvg(level, size),
+      className: `call-marker incident-marker sev-${level}${open ? "" : " closed"}${exercise ? " exercise-call" : ""}`,
+      html: severitySvg(level, size) + label,
       iconSize: [size, size],
       iconAnchor: [size / 2, size / 2],
       popupAnchor: [0, -size / 2],
@@ -94,37 +109,40 @@ function clusterIcon(count: number, worst: number, scale: number): L.DivIcon {
   );
 }
 
-function describe(call: CallRecord): string {
-  const severity = SEVERITY_LABEL[severityOf(call.severity)];
-  const what = `${severity} ${humanize(call.emergency_type)} at ${call.location}, ${statusLabel(call.status)}`;
-  return call.exercise_id ? `Exercise: ${what}` : what;
+function describe(incident: LiveIncident): string {
+  const severity = SEVERITY_LABEL[severityOf(incident.severity)];
+  const what = `${severity} ${humanize(incident.emergency_type)} at ${incident.location}, ${callersLabel(incident.call_count)}, ${statusLabel(incident.status)}`;
+  return incident.latest_call.exercise_id ? `Exercise: ${what}` : what;
 }
 
-function CallPopup({ call }: { call: CallRecord }) {
+function IncidentPopup({ incident, onSelect }: { incident: LiveIncident; onSelect: (id: string) => void }) {
+  const latest = incident.latest_call;
   return (
-    <div className="call-popup" data-call-id={call.conversation_id}>
-      <h3>{humanize(call.emergency_type)} {call.exercise_id && <span className="exercise-badge">Exercise</span>}</h3>
+    <div className="call-popup incident-popup" data-incident-id={incident.id}>
+      <h3>{humanize(incident.emergency_type)} {latest.exercise_id && <span className="exercise-badge">Exercise</span>}</h3>
       <p className="popup-line">
-        <SeverityBadge severity={call.severity} /> <StatusBadge status={call.status} />
+        <SeverityBadge severity={incident.severity} /> <StatusBadge status={incident.status} />{" "}
+        <span className="caller-count">{callersLabel(incident.call_count)}</span>
       </p>
-      <p className="popup-line">{call.location}</p>
-      <p className="popup-summary">{call.summary}</p>
+      <p className="popup-line">{incident.location}</p>
+      <p className="popup-summary">{latest.summary}</p>
       <p className="popup-line muted">
-        <time dateTime={new Date(call.timestamp * 1000).toISOString()}>{formatTime(call.timestamp)}</time>
-        {" · "}
-        {callSource(call)}
+        Latest call <time dateTime={new Date(latest.timestamp * 1000).toISOString()}>{formatTime(latest.timestamp)}</time>
       </p>
-      <StatusActions id={call.conversation_id} status={call.status} />
+      <IncidentStatusActions id={incident.id} status={incident.status} />
+      <button type="button" className="link-button" onClick={() => onSelect(incident.id)}>Show its calls</button>
     </div>
   );
 }
 
-function CallMarker({ call, openSeq, scale }: { call: Located; openSeq: number | null; scale: number }) {
+function IncidentMarker({ incident, openSeq, scale, onSelect }: {
+  incident: Located; openSeq: number | null; scale: number; onSelect: (id: string) => void;
+}) {
   const marker = useRef<L.Marker>(null);
   const opened = useRef<number | null>(null);
-  const position = useMemo<[number, number]>(() => [call.latitude, call.longitude], [call.latitude, call.longitude]);
-  const icon = callIcon(call.severity, isOpen(call.status), Boolean(call.exercise_id), scale);
-  const title = describe(call);
+  const position = useMemo<[number, number]>(() => [incident.latitude, incident.longitude], [incident.latitude, incident.longitude]);
+  const icon = incidentIcon(incident.severity, incident.call_count, isOpen(incident.status), Boolean(incident.latest_call.exercise_id), scale);
+  const title = describe(incident);
 
   // Leaflet reads `title` only when it builds the icon; keep it current as the status moves.
   useEffect(() => {
@@ -147,10 +165,10 @@ function CallMarker({ call, openSeq, scale }: { call: Located; openSeq: number |
       position={position}
       icon={icon}
       title={title}
-      zIndexOffset={isOpen(call.status) ? 1000 - SEVERITY_RANK[severityOf(call.severity)] * 100 : 0}
+      zIndexOffset={isOpen(incident.status) ? 1000 - SEVERITY_RANK[severityOf(incident.severity)] * 100 : 0}
     >
       <Popup minWidth={240} maxWidth={340}>
-        <CallPopup call={call} />
+        <IncidentPopup incident={incident} onSelect={onSelect} />
       </Popup>
     </Marker>
   );
@@ -175,20 +193,23 @@ function useViewport(): Viewport {
 }
 
 /** Most severe level in a cluster, as a rank (0 critical). */
-function worstRank(cluster: MapView["clusters"][number]): number {
+function worstRank(cluster: IncidentMapView["clusters"][number]): number {
   return cluster.critical > 0 ? 0 : cluster.high > 0 ? 1 : 2;
 }
 
-/** The server's clusters and markers for the current viewport. */
-function ServerCalls({ focus, onShown, onDrawn }: {
-  focus: { id: string; seq: number } | null; onShown: (shown: number) => void; onDrawn: () => void;
+/** The server's clusters and incident markers for the current viewport. */
+function ServerIncidents({ focus, onShown, onDrawn, onSelect }: {
+  focus: { id: string; seq: number } | null;
+  onShown: (shown: { incidents: number; calls: number }) => void;
+  onDrawn: () => void;
+  onSelect: (id: string) => void;
 }) {
   const map = useMap();
   const view = useViewport();
   const [scale] = useState(iconScale);
-  const { data, isError } = useMapView(view);
+  const { data, isError } = useIncidentMap(view);
   useEffect(() => {
-    if (data) onShown(data.shown);
+    if (data) onShown({ incidents: data.shown, calls: data.shown_calls });
     // A failed map read must not hold the history back either.
     if (data || isError) onDrawn();
   }, [data, isError, onShown, onDrawn]);
@@ -196,7 +217,7 @@ function ServerCalls({ focus, onShown, onDrawn }: {
   return (
     <>
       {data.clusters.map((cluster) => {
-        const title = `${cluster.count} calls here, ${cluster.critical} critical: zoom in`;
+        const title = `${cluster.count} incidents here (${cluster.calls} calls), ${cluster.critical} critical: zoom in`;
         return (
           <Marker
             key={`cluster-${cluster.latitude}-${cluster.longitude}`}
@@ -215,14 +236,20 @@ function ServerCalls({ focus, onShown, onDrawn }: {
           />
         );
       })}
-      {data.markers.filter(located).map((call) => (
-        <CallMarker key={call.conversation_id} call={call} openSeq={focus?.id === call.conversation_id ? focus.seq : null} scale={scale} />
+      {data.markers.filter(located).map((incident) => (
+        <IncidentMarker
+          key={incident.id}
+          incident={incident}
+          openSeq={focus?.id === incident.id ? focus.seq : null}
+          scale={scale}
+          onSelect={onSelect}
+        />
       ))}
     </>
   );
 }
 
-/** Carries out the dashboard's map commands: region jumps, fit all, fly to a call. */
+/** Carries out the dashboard's map commands: region jumps, fit all, fly to an incident. */
 function MapCommands({ openBounds, command, onFocus }: {
   openBounds: Box | null | undefined; command: MapCommand | null; onFocus: (focus: { id: string; seq: number }) => void;
 }) {
@@ -233,7 +260,7 @@ function MapCommands({ openBounds, command, onFocus }: {
   useEffect(() => {
     const container = map.getContainer();
     container.setAttribute("role", "region");
-    container.setAttribute("aria-label", "Map of calls. Arrow keys pan, plus and minus zoom.");
+    container.setAttribute("aria-label", "Map of incidents. Arrow keys pan, plus and minus zoom.");
   }, [map]);
 
   // The first time the open calls are known, show them all.
@@ -254,11 +281,9 @@ function MapCommands({ openBounds, command, onFocus }: {
       if (openBounds) map.flyToBounds(toLatLngBounds(openBounds), { padding: [30, 30], maxZoom: 13, animate, duration: 0.8 });
       else map.setView(US_VIEW.center, US_VIEW.zoom);
     } else {
-      const { call } = command;
-      if (!located(call)) return;
-      const target = L.latLng(call.latitude, call.longitude);
+      const target = L.latLng(command.latitude, command.longitude);
       // The marker opens its popup when the server's answer for the new view draws it.
-      const done = () => onFocus({ id: call.conversation_id, seq: command.seq });
+      const done = () => onFocus({ id: command.incidentId, seq: command.seq });
       if (map.getZoom() >= CALL_ZOOM && map.getBounds().pad(-0.2).contains(target)) return done();
       // Open the popup after the flight: its auto-pan would cut the flight short.
       map.once("moveend", done);
@@ -268,10 +293,10 @@ function MapCommands({ openBounds, command, onFocus }: {
   return null;
 }
 
-export default function CallMap({ tileUrl, command, openBounds, onDrawn }: CallMapProps) {
+export default function CallMap({ tileUrl, command, openBounds, onDrawn, onSelectIncident }: CallMapProps) {
   const [tilesFailed, setTilesFailed] = useState(false);
   const [focus, setFocus] = useState<{ id: string; seq: number } | null>(null);
-  const [shown, setShown] = useState<number | null>(null);
+  const [shown, setShown] = useState<{ incidents: number; calls: number } | null>(null);
 
   return (
     <>
@@ -285,11 +310,13 @@ export default function CallMap({ tileUrl, command, openBounds, onDrawn }: CallM
             attribution={ATTRIBUTION}
             eventHandlers={{ tileerror: () => setTilesFailed(true), tileload: () => setTilesFailed(false) }}
           />
-          <ServerCalls focus={focus} onShown={setShown} onDrawn={onDrawn} />
+          <ServerIncidents focus={focus} onShown={setShown} onDrawn={onDrawn} onSelect={onSelectIncident} />
           <MapCommands openBounds={openBounds} command={command} onFocus={setFocus} />
         </MapContainer>
         <p className="map-count" aria-live="off">
-          {shown === null ? "" : `${shown.toLocaleString()} calls in view (open, and closed in the last hours)`}
+          {shown === null
+            ? ""
+            : `${shown.incidents.toLocaleString()} incidents (${shown.calls.toLocaleString()} calls) in view (open, and closed in the last hours)`}
         </p>
       </div>
     </>

@@ -3,20 +3,21 @@
 import dynamic from "next/dynamic";
 import { useCallback, useMemo, useState } from "react";
 import { SEVERITIES } from "@/lib/vocabulary";
-import { ApiRequestError, type CallRecord } from "./api";
+import { ApiRequestError, type CallRecord, type LiveIncident } from "./api";
 import { BacklogBanner } from "./BacklogBanner";
 import { SEVERITY_LABEL } from "./call-status";
 import type { MapCommand } from "./CallMap";
-import { CallQueue } from "./CallQueue";
 import { ExerciseBanner, ExercisePanel } from "./ExercisePanel";
 import { ExerciseToggle } from "./ExerciseToggle";
 import { formatClock } from "./format";
 import { HistoryPanel } from "./HistoryPanel";
+import { IncidentDetail } from "./IncidentDetail";
+import { IncidentQueue } from "./IncidentQueue";
 import { Providers, useNoticeContext } from "./providers";
 import { REGIONS } from "./regions";
 import { severitySvg } from "./SeverityIcon";
 import { SimulationForm } from "./SimulationForm";
-import { POLL_MS, useBoard, useQueueWindow } from "./use-calls";
+import { POLL_MS, useBoard, useIncidentQueue } from "./use-calls";
 import { type FeedMode, useChangeFeed } from "./use-change-feed";
 
 // Leaflet touches `window` when it loads: the map is drawn in the browser only. Its code starts
@@ -79,14 +80,32 @@ function DashboardView({ tileUrl }: { tileUrl: string }) {
   const [mapDrawn, setMapDrawn] = useState(false);
   const onMapDrawn = useCallback(() => setMapDrawn(true), []);
   const board = useBoard();
-  const queue = useQueueWindow();
-  // Calls already on screen at load are not news when a change names them.
-  const known = useMemo(() => new Set(queue.data?.calls.map((call) => call.conversation_id)), [queue.data]);
+  const queue = useIncidentQueue();
+  // Calls already on screen at load (each queued incident's latest) are not news when a change names them.
+  const known = useMemo(() => new Set(queue.data?.incidents.map((incident) => incident.latest_call.conversation_id)), [queue.data]);
   const feed = useChangeFeed(board.data?.cursor, known);
   const error = feed.error ?? board.error ?? queue.error;
   const [command, setCommand] = useState<MapCommand | null>(null);
   const send = useCallback((request: MapRequest) => setCommand((last) => ({ ...request, seq: (last?.seq ?? 0) + 1 }) as MapCommand), []);
-  const showCall = useCallback((call: CallRecord) => send({ kind: "call", call }), [send]);
+  const [incidentId, setIncidentId] = useState<string | null>(null);
+  // A call is shown where its incident's marker is: the popup that opens is its incident's.
+  const showCall = useCallback(
+    (call: CallRecord) => {
+      if (call.latitude !== null && call.longitude !== null) {
+        send({ kind: "incident", incidentId: call.incident_id, latitude: call.latitude, longitude: call.longitude });
+      }
+    },
+    [send],
+  );
+  const selectIncident = useCallback(
+    (incident: LiveIncident) => {
+      setIncidentId(incident.id);
+      if (incident.latitude !== null && incident.longitude !== null) {
+        send({ kind: "incident", incidentId: incident.id, latitude: incident.latitude, longitude: incident.longitude });
+      }
+    },
+    [send],
+  );
   const showScenario = useCallback(
     (scenario: string) => {
       const region = REGIONS.find((candidate) => candidate.scenario === scenario);
@@ -97,7 +116,7 @@ function DashboardView({ tileUrl }: { tileUrl: string }) {
 
   return (
     <>
-      <a className="skip-link" href="#queue-title">Skip to the call queue</a>
+      <a className="skip-link" href="#queue-title">Skip to the incident queue</a>
       <header className="top-bar">
         <h1>Mayday dispatch</h1>
         <LiveStatus mode={feed.mode} updatedAt={feed.updatedAt} error={error} />
@@ -116,7 +135,13 @@ function DashboardView({ tileUrl }: { tileUrl: string }) {
               <button type="button" onClick={() => send({ kind: "fit" })}>Fit all</button>
             </nav>
           </header>
-          <CallMap tileUrl={tileUrl} command={command} openBounds={board.data?.open_bounds} onDrawn={onMapDrawn} />
+          <CallMap
+            tileUrl={tileUrl}
+            command={command}
+            openBounds={board.data?.open_bounds}
+            onDrawn={onMapDrawn}
+            onSelectIncident={setIncidentId}
+          />
           <ul className="map-legend" aria-label="Marker legend">
             {SEVERITIES.map((level) => (
               <li key={level}>
@@ -124,17 +149,29 @@ function DashboardView({ tileUrl }: { tileUrl: string }) {
               </li>
             ))}
             <li><span className="legend-faded" aria-hidden="true" /> Faded: resolved or failed</li>
-            <li><span className="legend-cluster" aria-hidden="true">12</span> Group of calls, coloured by its most severe</li>
+            <li><span className="legend-incident" aria-hidden="true">4</span> Incident: larger with more callers</li>
+            <li><span className="legend-cluster" aria-hidden="true">12</span> Group of incidents, coloured by its most severe</li>
           </ul>
         </section>
-        <CallQueue
-          calls={queue.data?.calls ?? []}
-          openTotal={board.data?.open.total ?? 0}
+        <IncidentQueue
+          incidents={queue.data?.incidents ?? []}
+          openCalls={board.data?.open.total ?? 0}
+          openIncidents={board.data?.open_incidents ?? 0}
           bySeverity={board.data?.open.by_severity}
           arrivals={feed.arrivals}
           loading={queue.isPending || board.isPending}
-          onSelect={showCall}
+          selected={incidentId}
+          onSelect={selectIncident}
         />
+        {incidentId !== null && (
+          <IncidentDetail
+            key={incidentId}
+            id={incidentId}
+            candidates={queue.data?.incidents ?? []}
+            onClose={() => setIncidentId(null)}
+            onShowOnMap={showCall}
+          />
+        )}
         <HistoryPanel onShowOnMap={showCall} enabled={mapDrawn} />
         <SimulationForm onSimulated={showScenario} />
         <ExercisePanel />

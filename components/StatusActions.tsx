@@ -1,25 +1,32 @@
 "use client";
 
+import type { CallStatus } from "@/lib/vocabulary";
 import { STATUS_LABEL, statusOptions } from "./call-status";
-import { useStatusChange } from "./use-calls";
+import { useIncidentStatusChange, useStatusChange } from "./use-calls";
 
-/** One button per status the call may move to next. */
-export function StatusActions({ id, status }: { id: string; status: string }) {
-  const change = useStatusChange();
+/** One button per status a call or incident may move to next (the same workflow for both). */
+function StatusButtons({ label, status, onMove }: { label: string; status: string; onMove: (next: CallStatus) => void }) {
   const options = statusOptions(status);
   if (options.length === 0) return null;
   return (
-    <div className="status-actions" role="group" aria-label={`Move call ${id} to`}>
+    <div className="status-actions" role="group" aria-label={label}>
       {options.map((next) => (
-        <button
-          key={next}
-          type="button"
-          className={`action action-${next}`}
-          onClick={() => change.mutate({ id, status: next })}
-        >
+        <button key={next} type="button" className={`action action-${next}`} onClick={() => onMove(next)}>
           {STATUS_LABEL[next]}
         </button>
       ))}
     </div>
   );
+}
+
+/** A call's moves (PATCH /api/calls/{id}). */
+export function StatusActions({ id, status }: { id: string; status: string }) {
+  const change = useStatusChange();
+  return <StatusButtons label={`Move call ${id} to`} status={status} onMove={(next) => change.mutate({ id, status: next })} />;
+}
+
+/** An incident's moves (PATCH /api/incidents/{id}): its open calls move with it, server side. */
+export function IncidentStatusActions({ id, status }: { id: string; status: string }) {
+  const change = useIncidentStatusChange();
+  return <StatusButtons label={`Move incident ${id} to`} status={status} onMove={(next) => change.mutate({ id, status: next })} />;
 }

@@ -4,14 +4,18 @@
  */
 
 import type { CallDetail, CallList as CallsPage, CallRecord } from "@/lib/calls/schema";
-import type { Board, CallChange, ChangePage, HourlySeries, MapView, QueuePage } from "@/lib/live/schema";
+import type { IncidentDetail } from "@/lib/incidents/schema";
+import type { Board, CallChange, ChangePage, HourlySeries, IncidentMapView, IncidentQueuePage, LiveIncident } from "@/lib/live/schema";
 import type { ExerciseVisibility } from "@/lib/live/visibility";
 import type { SimulationResult as SimulateResult } from "@/lib/simulation/result";
 import type { CallStatus } from "@/lib/vocabulary";
 
 // The response shapes are the API's own zod schemas (type-only imports: nothing server-side is
 // bundled), so the dashboard cannot drift from what the API sends.
-export type { Board, CallChange, CallDetail, CallRecord, CallsPage, ChangePage, HourlySeries, MapView, QueuePage, SimulateResult };
+export type {
+  Board, CallChange, CallDetail, CallRecord, CallsPage, ChangePage, HourlySeries, IncidentDetail, IncidentMapView, IncidentQueuePage,
+  LiveIncident, SimulateResult,
+};
 
 export interface CallFilters {
   emergency_type?: string;
@@ -115,9 +119,27 @@ export function getBoard(exercises: ExerciseVisibility): Promise<Board> {
   return request(exercises === "hide" ? `${BOARD_URL}?${query(exercisesQuery(exercises))}` : BOARD_URL);
 }
 
-/** The most urgent open calls. */
-export function getQueue(limit: number, exercises: ExerciseVisibility): Promise<QueuePage> {
-  return request(`/api/live/queue?${query({ limit, ...exercisesQuery(exercises) })}`);
+/** The most urgent open incidents, each with its latest call. */
+export function getIncidentQueue(limit: number, exercises: ExerciseVisibility): Promise<IncidentQueuePage> {
+  return request(`/api/live/incidents?${query({ limit, ...exercisesQuery(exercises) })}`);
+}
+
+export function getIncident(id: string): Promise<IncidentDetail> {
+  return request(`/api/incidents/${encodeURIComponent(id)}`);
+}
+
+export function updateIncidentStatus(id: string, status: CallStatus): Promise<IncidentDetail> {
+  return request(`/api/incidents/${encodeURIComponent(id)}`, { method: "PATCH", body: JSON.stringify({ status }) });
+}
+
+/** Moves one call out of an incident into a new one of its own. */
+export function splitIncident(id: string, callId: string): Promise<IncidentDetail> {
+  return request(`/api/incidents/${encodeURIComponent(id)}/split`, { method: "POST", body: JSON.stringify({ call_id: callId }) });
+}
+
+/** Moves every call of `otherId` into `id`; `otherId` ceases to exist. */
+export function mergeIncidents(id: string, otherId: string): Promise<IncidentDetail> {
+  return request(`/api/incidents/${encodeURIComponent(id)}/merge`, { method: "POST", body: JSON.stringify({ other_id: otherId }) });
 }
 
 export interface Viewport {
@@ -128,11 +150,11 @@ export interface Viewport {
   zoom: number;
 }
 
-/** Clusters and markers for a map viewport (coordinates rounded: nearby views share a request). */
-export function getMapView(view: Viewport, exercises: ExerciseVisibility): Promise<MapView> {
+/** Incident clusters and markers for a map viewport (coordinates rounded: nearby views share a request). */
+export function getIncidentMap(view: Viewport, exercises: ExerciseVisibility): Promise<IncidentMapView> {
   const round = (value: number) => Math.round(value * 10_000) / 10_000;
   return request(
-    `/api/live/map?${query({ west: round(view.west), south: round(view.south), east: round(view.east), north: round(view.north), zoom: view.zoom, ...exercisesQuery(exercises) })}`,
+    `/api/live/incident-map?${query({ west: round(view.west), south: round(view.south), east: round(view.east), north: round(view.north), zoom: view.zoom, ...exercisesQuery(exercises) })}`,
   );
 }
 

@@ -26,6 +26,11 @@ export function callerOf(call: Pick<CallRecord, "caller_phone">): string {
   return call.caller_phone ?? "web call";
 }
 
+/** An incident's number of calls, as its badge says it. */
+export function callersLabel(count: number): string {
+  return `${count.toLocaleString()} ${count === 1 ? "caller" : "callers"}`;
+}
+
 /** Where a call came from, in one short phrase (map popup and history table). */
 export function callSource(call: Pick<CallRecord, "simulation" | "scenario_name">): string {
   return call.simulation ? (call.scenario_name ?? "Simulated") : "Voice agent";

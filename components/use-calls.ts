@@ -2,8 +2,9 @@
 
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import {
-  ApiRequestError, getBoard, getCall, getHourly, getMapView, getQueue, listCalls, updateCallStatus,
-  type CallDetail, type CallFilters, type CallRecord, type CallsPage, type Viewport,
+  ApiRequestError, getBoard, getCall, getHourly, getIncident, getIncidentMap, getIncidentQueue, listCalls, mergeIncidents,
+  splitIncident, updateCallStatus, updateIncidentStatus,
+  type CallDetail, type CallFilters, type CallRecord, type CallsPage, type IncidentDetail, type LiveIncident, type Viewport,
 } from "./api";
 import type { CallStatus } from "@/lib/vocabulary";
 import { STATUS_LABEL } from "./call-status";
@@ -17,7 +18,7 @@ import { useNotify } from "./providers";
 
 /** How often the polling fallback reads the change feed. */
 export const POLL_MS = 5_000;
-/** Queue rows drawn at once; the counts above them cover every open call. */
+/** Queue rows (incidents) drawn at once; the counts above them cover every open call and incident. */
 export const QUEUE_WINDOW = 100;
 
 export function useBoard() {
@@ -25,22 +26,31 @@ export function useBoard() {
   return useQuery({ queryKey: ["live", "board", exercises], queryFn: () => getBoard(exercises), placeholderData: keepPreviousData });
 }
 
-export function useQueueWindow() {
+export function useIncidentQueue() {
   const exercises = useExerciseVisibility();
   return useQuery({
-    queryKey: ["live", "queue", QUEUE_WINDOW, exercises],
-    queryFn: () => getQueue(QUEUE_WINDOW, exercises),
+    queryKey: ["live", "incidents", QUEUE_WINDOW, exercises],
+    queryFn: () => getIncidentQueue(QUEUE_WINDOW, exercises),
     placeholderData: keepPreviousData,
   });
 }
 
-export function useMapView(view: Viewport | null) {
+export function useIncidentMap(view: Viewport | null) {
   const exercises = useExerciseVisibility();
   return useQuery({
-    queryKey: ["live", "map", view, exercises],
-    queryFn: () => getMapView(view as Viewport, exercises),
+    queryKey: ["live", "incident-map", view, exercises],
+    queryFn: () => getIncidentMap(view as Viewport, exercises),
     enabled: view !== null,
     placeholderData: keepPreviousData,
+  });
+}
+
+/** One incident with all of its calls; the change feed marks it stale like the live picture. */
+export function useIncidentDetail(id: string | null) {
+  return useQuery({
+    queryKey: ["incident", id],
+    queryFn: () => getIncident(id as string),
+    enabled: id !== null,
   });
 }
 
@@ -86,19 +96,15 @@ export function useHourly(filters: CallFilters, enabled: boolean) {
   });
 }
 
-/** Replaces one call's fields wherever a cached listing (queue, map markers, history) holds it. */
+/** Replaces one call's fields wherever a cached listing (history, an incident's calls) holds it. */
 function patchListing(data: unknown, id: string, patch: Partial<CallRecord>): unknown {
-  const patchAll = (calls: CallRecord[]) =>
-    calls.map((call) => (call.conversation_id === id ? { ...call, ...patch } : call));
   if (!data || typeof data !== "object") return data;
-  let next = data as Record<string, unknown>;
-  for (const field of ["calls", "markers"]) {
-    if (Array.isArray(next[field])) next = { ...next, [field]: patchAll(next[field] as CallRecord[]) };
-  }
-  return next;
+  const next = data as Record<string, unknown>;
+  if (!Array.isArray(next.calls)) return data;
+  return { ...next, calls: (next.calls as CallRecord[]).map((call) => (call.conversation_id === id ? { ...call, ...patch } : call)) };
 }
 
-const LISTINGS = [["calls"], ["live", "queue"], ["live", "map"]];
+const LISTINGS = [["calls"], ["incident"]];
 
 /**
  * Moves a call to a new status at once on screen; when the server refuses, the screen goes back
@@ -131,6 +137,74 @@ export function useStatusChange() {
       void client.invalidateQueries({ queryKey: ["live"] });
       void client.invalidateQueries({ queryKey: ["calls"] });
       void client.invalidateQueries({ queryKey: ["call", id] });
+      void client.invalidateQueries({ queryKey: ["incident"] });
     },
   });
+}
+
+/** Replaces one incident's fields wherever the queue, the map's markers or its detail hold it. */
+function patchIncident(data: unknown, id: string, patch: Partial<LiveIncident>): unknown {
+  if (!data || typeof data !== "object") return data;
+  let next = data as Record<string, unknown>;
+  if (next.id === id) next = { ...next, ...patch };
+  for (const field of ["incidents", "markers"]) {
+    if (Array.isArray(next[field])) {
+      next = { ...next, [field]: (next[field] as LiveIncident[]).map((row) => (row.id === id ? { ...row, ...patch } : row)) };
+    }
+  }
+  return next;
+}
+
+const INCIDENT_VIEWS = [["live", "incidents"], ["live", "incident-map"], ["incident"]];
+
+/** After any incident action: the live picture, the history and the details are read again. */
+function refreshAfterIncidentAction(client: ReturnType<typeof useQueryClient>): void {
+  void client.invalidateQueries({ queryKey: ["live"] });
+  void client.invalidateQueries({ queryKey: ["calls"] });
+  void client.invalidateQueries({ queryKey: ["incident"] });
+  void client.invalidateQueries({ queryKey: ["call"] });
+}
+
+/**
+ * Moves an incident (and its open calls, server side) to a new status at once on screen; when the
+ * server refuses, the screen goes back and the dispatcher reads the server's reason.
+ */
+export function useIncidentStatusChange() {
+  const client = useQueryClient();
+  const notify = useNotify();
+  return useMutation({
+    mutationFn: ({ id, status }: { id: string; status: CallStatus }) => updateIncidentStatus(id, status),
+    onMutate: async ({ id, status }) => {
+      for (const queryKey of INCIDENT_VIEWS) await client.cancelQueries({ queryKey });
+      const views = INCIDENT_VIEWS.flatMap((queryKey) => client.getQueriesData({ queryKey }));
+      for (const queryKey of INCIDENT_VIEWS) client.setQueriesData({ queryKey }, (data: unknown) => patchIncident(data, id, { status }));
+      return { views };
+    },
+    onError: (error, { id, status }, snapshot) => {
+      for (const [key, data] of snapshot?.views ?? []) client.setQueryData(key, data);
+      const reason = error instanceof ApiRequestError ? error.message : "unexpected error";
+      notify(`Incident ${id} was not moved to ${STATUS_LABEL[status]}: ${reason}`);
+    },
+    onSuccess: (updated: IncidentDetail) => client.setQueryData(["incident", updated.id], updated),
+    onSettled: () => refreshAfterIncidentAction(client),
+  });
+}
+
+/** Split (a call out into a new incident) and merge (another incident's calls into this one). */
+export function useIncidentRegrouping() {
+  const client = useQueryClient();
+  const notify = useNotify();
+  const failed = (what: string) => (error: Error) =>
+    notify(`${what}: ${error instanceof ApiRequestError ? error.message : "unexpected error"}`);
+  const split = useMutation({
+    mutationFn: ({ id, callId }: { id: string; callId: string }) => splitIncident(id, callId),
+    onError: failed("The call was not moved out"),
+    onSettled: () => refreshAfterIncidentAction(client),
+  });
+  const merge = useMutation({
+    mutationFn: ({ id, otherId }: { id: string; otherId: string }) => mergeIncidents(id, otherId),
+    onError: failed("The incidents were not merged"),
+    onSettled: () => refreshAfterIncidentAction(client),
+  });
+  return { split, merge };
 }

@@ -9,7 +9,7 @@ import { POLL_MS } from "./use-calls";
 /**
  * Follows the change feed from the board's cursor: the server-sent event stream when it works,
  * else polling GET /api/calls/changes. Changes are not patched into the picture piece by piece:
- * they mark the board, queue, map and history stale (at most twice a second), and react-query reads
+ * they mark the board, incident queue, incident map, incident detail and history stale (at most twice a second), and react-query reads
  * those small, bounded answers again, so the screen always shows the server's own figures.
  */
 
@@ -68,6 +68,7 @@ export function useChangeFeed(startCursor: number | undefined, known: ReadonlySe
       void client.invalidateQueries({ queryKey: ["live"], predicate: (query) => query.queryKey[1] !== "board" });
       void client.invalidateQueries({ queryKey: ["calls"] });
       void client.invalidateQueries({ queryKey: ["call"] });
+      void client.invalidateQueries({ queryKey: ["incident"] });
     };
     const refresh = () => {
       if (refreshTimer) return;

@@ -17,7 +17,7 @@ import {
 } from "../incidents/schema";
 import {
   boardSchema, changePageSchema, changesQueryParameters, exerciseVisibilityParameters, hourlySeriesSchema,
-  mapQueryParameters, mapViewSchema,
+  incidentMapViewSchema, incidentQueuePageSchema, incidentQueueQueryParameters, mapQueryParameters, mapViewSchema,
   queuePageSchema, queueQueryParameters, streamQueryParameters,
 } from "../live/schema";
 import type { RateLimitPolicy } from "../rate-limit";
@@ -201,6 +201,43 @@ export const endpoints = {
           "call from zoom 16, is a marker. The answer grows with the viewport, not with the stored calls.",
         query: { ...mapQueryParameters, ...exerciseVisibilityParameters },
         responses: { 200: { description: "The viewport's clusters and markers", body: { name: "MapView", schema: mapViewSchema } } },
+        errors: ["INVALID_PARAMETER", "DATABASE_ERROR"],
+      },
+    },
+  },
+
+  liveIncidents: {
+    path: "/api/live/incidents",
+    errorFormat: "calls",
+    protection: { apiKey: true, rateLimit: rateLimitPolicies.calls },
+    methods: {
+      GET: {
+        operationId: "getIncidentQueue",
+        summary: "Open incidents in urgency order (severity, then longest waiting), each with its latest call, keyset-paginated",
+        query: { ...incidentQueueQueryParameters, ...exerciseVisibilityParameters },
+        responses: {
+          200: { description: "One page of the incident queue", body: { name: "IncidentQueuePage", schema: incidentQueuePageSchema } },
+        },
+        errors: ["INVALID_PARAMETER", "DATABASE_ERROR"],
+      },
+    },
+  },
+
+  incidentMap: {
+    path: "/api/live/incident-map",
+    errorFormat: "calls",
+    protection: { apiKey: true, rateLimit: rateLimitPolicies.calls },
+    methods: {
+      GET: {
+        operationId: "getIncidentMapView",
+        summary: "Clusters and markers of incidents for a map viewport: open incidents and recently closed ones",
+        description:
+          "The grid of GET /api/live/map over incidents (at their centroid): a cell counts incidents and their calls; " +
+          "an incident alone in its cell, and every one from zoom 16, is a marker with its call count and latest call.",
+        query: { ...mapQueryParameters, ...exerciseVisibilityParameters },
+        responses: {
+          200: { description: "The viewport's clusters and incident markers", body: { name: "IncidentMapView", schema: incidentMapViewSchema } },
+        },
         errors: ["INVALID_PARAMETER", "DATABASE_ERROR"],
       },
     },

@@ -6,6 +6,7 @@ import { withCallStore } from "../calls/store";
 import { OPEN_STATUSES } from "../calls/workflow";
 import { SEVERITIES, type Severity } from "../vocabulary";
 import { currentCursor } from "./feed";
+import { countOpenIncidents } from "./incidents";
 import { type Board, hourlyWindowHours, type HourlySeries } from "./schema";
 import { andShown, exerciseCondition, type ExerciseVisibility } from "./visibility";
 
@@ -13,7 +14,7 @@ import { andShown, exerciseCondition, type ExerciseVisibility } from "./visibili
  * The board summary, all from SQL: counts from call_counts and the hourly series from
  * call_hour_counts (both kept exact by triggers in the writing transaction, a few hundred rows to
  * sum at any table size), the longest waits and the open calls' box from index probes per open
- * status.
+ * status, and the open incidents counted on their status index (lib/live/incidents.ts).
  */
 
 const HOUR_SECONDS = 3600;
@@ -124,11 +125,12 @@ export async function readBoardFrom(db: Db, visibility: ExerciseVisibility = "sh
   // The cursor first: every change up to it is in the figures below, so a client that applies
   // changes after it misses nothing (it may see a few twice, which is harmless).
   const cursor = await currentCursor(db);
-  const [counts, oldest, hourly, openBounds] = await Promise.all([
+  const [counts, oldest, hourly, openBounds, openIncidents] = await Promise.all([
     readCounts(db, visibility),
     readOldestOpen(db, visibility),
     readHourlySeries(db, {}, visibility),
     readOpenBounds(db, visibility),
+    countOpenIncidents(db, visibility),
   ]);
   const bySeverity = Object.fromEntries(SEVERITIES.map((level) => [level, 0])) as Record<Severity, number>;
   const byStatus = { active: 0, dispatched: 0, enroute: 0 };
@@ -152,6 +154,7 @@ export async function readBoardFrom(db: Db, visibility: ExerciseVisibility = "sh
     open: { total: open, by_severity: bySeverity, by_status: byStatus },
     by_type: [...byType.values()].sort((a, b) => b.open - a.open || b.total - a.total || a.emergency_type.localeCompare(b.emergency_type)),
     total_calls: totalCalls,
+    open_incidents: openIncidents,
     oldest_open: oldest,
     hourly,
     open_bounds: openBounds,

@@ -69,11 +69,11 @@ interface CellRow {
   onlyId: string | null;
 }
 
-const openList = Prisma.join(OPEN_STATUSES.map((status) => Prisma.sql`${status}`));
-const closedList = Prisma.join(CLOSED_STATUSES.map((status) => Prisma.sql`${status}`));
+export const openList = Prisma.join(OPEN_STATUSES.map((status) => Prisma.sql`${status}`));
+export const closedList = Prisma.join(CLOSED_STATUSES.map((status) => Prisma.sql`${status}`));
 
 /** The viewport clamped to the world, checked against MAX_CELLS. */
-function checkedViewport(request: MapRequest): MapRequest {
+export function checkedViewport(request: MapRequest): MapRequest {
   const west = Math.max(-180, request.west);
   const east = Math.min(180, request.east);
   const { south, north, zoom } = request;

@@ -27,7 +27,7 @@ export function encodeQueueKey(key: QueueKey): string {
   return `${key.rank}.${key.occurredMs}.${key.id}`;
 }
 
-function decodeQueueKey(text: string): QueueKey {
+export function decodeQueueKey(text: string): QueueKey {
   const [rank, occurredMs, ...id] = text.split(".");
   return { rank: Number(rank), occurredMs: Number(occurredMs), id: id.join(".") };
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { callRecordSchema } from "../calls/schema";
+import { incidentRecordSchema } from "../incidents/schema";
 import { queryParameter } from "../query-parameters";
 import { SEVERITIES } from "../vocabulary";
 
@@ -59,6 +60,16 @@ export const queueQueryParameters = {
   limit: queryParameter({
     schema: integer(1, 500).default(50),
     description: "Calls per page, 1 to 500.",
+    label: "Invalid limit",
+    message: "limit must be an integer from 1 to 500",
+  }),
+};
+
+export const incidentQueueQueryParameters = {
+  after: queueQueryParameters.after,
+  limit: queryParameter({
+    schema: integer(1, 500).default(50),
+    description: "Incidents per page, 1 to 500.",
     label: "Invalid limit",
     message: "limit must be an integer from 1 to 500",
   }),
@@ -146,6 +157,7 @@ export const boardSchema = z.object({
   }),
   by_type: z.array(z.object({ emergency_type: z.string(), open: z.int(), total: z.int() })),
   total_calls: z.int(),
+  open_incidents: z.int().meta({ description: "Open incidents (active, dispatched or enroute), exact" }),
   oldest_open: z
     .object(
       Object.fromEntries(SEVERITIES.map((level) => [level, z.int().nullable()])) as Record<
@@ -170,6 +182,29 @@ export const queuePageSchema = z.object({
 });
 export type QueuePage = z.infer<typeof queuePageSchema>;
 
+export const liveIncidentSchema = incidentRecordSchema.extend({
+  latest_call: z
+    .object({
+      conversation_id: z.string(),
+      timestamp: z.int().meta({ description: "Unix seconds" }),
+      summary: z.string(),
+      caller_phone: z.string().nullable(),
+      exercise_id: z.string().nullable().meta({ description: "The training exercise that released it, if any" }),
+    })
+    .meta({ description: "The incident's latest call" }),
+});
+export type LiveIncident = z.infer<typeof liveIncidentSchema>;
+
+export const incidentQueuePageSchema = z.object({
+  incidents: z.array(liveIncidentSchema).meta({
+    description:
+      "Open incidents, most urgent first: critical, high, then moderate; within each the longest waiting " +
+      "(earliest first call) first",
+  }),
+  next: z.string().nullable().meta({ description: "Pass as `after` for the next page; null at the end" }),
+});
+export type IncidentQueuePage = z.infer<typeof incidentQueuePageSchema>;
+
 export const mapClusterSchema = z.object({
   latitude: z.number(),
   longitude: z.number(),
@@ -189,3 +224,19 @@ export const mapViewSchema = z.object({
   shown: z.int().meta({ description: "Calls in the viewport: open ones plus those closed within closed_hours" }),
 });
 export type MapView = z.infer<typeof mapViewSchema>;
+
+export const incidentMapClusterSchema = mapClusterSchema.extend({
+  count: z.int().meta({ description: "Incidents in the cell" }),
+  open: z.int().meta({ description: "Open incidents in the cell" }),
+  calls: z.int().meta({ description: "Calls of those incidents" }),
+});
+
+export const incidentMapViewSchema = z.object({
+  zoom: z.int(),
+  cell_degrees: z.number().meta({ description: "Grid cell size used for the clusters" }),
+  clusters: z.array(incidentMapClusterSchema).meta({ description: "Cells holding more than one incident; severities count incidents" }),
+  markers: z.array(liveIncidentSchema).meta({ description: "Incidents shown one by one (alone in their cell, or zoomed in)" }),
+  shown: z.int().meta({ description: "Incidents in the viewport: open ones plus those closed within closed_hours" }),
+  shown_calls: z.int().meta({ description: "Calls of those incidents" }),
+});
+export type IncidentMapView = z.infer<typeof incidentMapViewSchema>;

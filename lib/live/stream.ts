@@ -60,6 +60,8 @@ export function openChangeStream({ after, signal, heartbeatMs = HEARTBEAT_MS }: 
         if (signal.aborted) return controller.close();
         cursor ??= await tail.currentHead();
         await tail.start();
+        // The client may have gone while the head was read: its controller is closed by then.
+        if (closed.signal.aborted) return;
         controller.enqueue(encoder.encode(`retry: ${RETRY_MS}\n: connected at change ${cursor}\n\n`));
         heartbeat = setInterval(() => {
           try {

@@ -21,3 +21,14 @@ export function exerciseCondition(visibility: ExerciseVisibility): Prisma.Sql | 
 export function andShown(visibility: ExerciseVisibility): Prisma.Sql {
   return visibility === "hide" ? Prisma.sql` AND ${notExercise}` : Prisma.empty;
 }
+
+/**
+ * ` AND <condition>` on an incidents row (alias `alias`) when exercise calls are hidden: the
+ * incident has no exercise call. Exercise calls are not grouped (each has an incident of its own),
+ * so this hides exactly the exercises' incidents; one probe of calls (incident_id, simulation,
+ * table_name) per incident, whatever the incident's size.
+ */
+export function andIncidentShown(visibility: ExerciseVisibility, alias: string): Prisma.Sql {
+  if (visibility === "show") return Prisma.empty;
+  return Prisma.sql` AND NOT EXISTS (SELECT 1 FROM calls x WHERE x.incident_id = ${Prisma.raw(`${alias}.id`)} AND x.simulation AND x.table_name = ${Prisma.raw(`'${EXERCISE_TABLE_NAME}'`)})`;
+}

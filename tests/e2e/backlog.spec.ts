@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { specCallEvent } from "@/lib/webhook/sample-events";
 import { admin, serverUrl } from "../setup/test-database";
-import { openDashboard, saveScreenshot, tilesOffline } from "./dashboard-helpers";
+import { openDashboard, queuedIncident, saveScreenshot, tilesOffline } from "./dashboard-helpers";
 
 const server = serverUrl();
 /** The database tests/e2e/serve.ts created for this server. */
@@ -39,6 +39,6 @@ test.describe("calls accepted while the database is down", () => {
     }
 
     await expect(banner).toHaveCount(0, { timeout: 30_000 });
-    for (const id of ids) await expect(page.locator(`.queue-item[data-call-id="${id}"]`)).toBeVisible({ timeout: 20_000 });
+    for (const id of ids) await queuedIncident(page, request, id);
   });
 });

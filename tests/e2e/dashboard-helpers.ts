@@ -1,4 +1,4 @@
-import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 
 /** Any map tile, whatever NEXT_PUBLIC_MAP_TILE_URL says: tile URLs end in /{z}/{x}/{y}.png. */
 export const TILE_PATTERN = /\/\d+\/\d+\/\d+\.png(\?.*)?$/;
@@ -51,11 +51,32 @@ export async function saveScreenshot(page: Page, name: string, fullPage = false)
   await page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage });
 }
 
-/** One fresh call, the dashboard open with tiles offline, and that call's queue entry. */
+/** The incident a call is grouped into now. */
+export async function incidentOf(request: APIRequestContext, callId: string): Promise<string> {
+  return ((await callStatus(request, callId)) as unknown as { incident_id: string }).incident_id;
+}
+
+/**
+ * The queue row of the incident a call belongs to. Grouping may settle a moment after the call is
+ * stored (it then moves to another incident), so this waits until the call's incident is the same
+ * on two reads and its row is on screen.
+ */
+export async function queuedIncident(page: Page, request: APIRequestContext, callId: string): Promise<{ incidentId: string; item: Locator }> {
+  let incidentId = "";
+  await expect(async () => {
+    const first = await incidentOf(request, callId);
+    await expect(page.locator(`.queue-item[data-incident-id="${first}"]`)).toBeVisible({ timeout: 3_000 });
+    expect(await incidentOf(request, callId)).toBe(first);
+    incidentId = first;
+  }).toPass({ timeout: 30_000 });
+  return { incidentId, item: page.locator(`.queue-item[data-incident-id="${incidentId}"]`) };
+}
+
+/** One fresh call, the dashboard open with tiles offline, and the queue entry of that call's incident. */
 export async function openWithOneCall(page: Page, request: APIRequestContext, scenario: string, tableName: string, seed: number) {
   const { sample_calls } = await simulateCalls(request, { scenario, num_calls: 1, table_name: tableName, seed });
   const id = sample_calls[0].call_id;
   await tilesOffline(page);
   await openDashboard(page);
-  return { id, item: page.locator(`.queue-item[data-call-id="${id}"]`) };
+  return { id, ...(await queuedIncident(page, request, id)) };
 }

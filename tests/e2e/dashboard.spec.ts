@@ -1,14 +1,14 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
 import {
-  callStatus, openDashboard, openWithOneCall, saveScreenshot, simulateCalls, TILE_PATTERN, tilesOffline, tilesOnline,
+  callStatus, openDashboard, openWithOneCall, queuedIncident, saveScreenshot, simulateCalls, TILE_PATTERN, tilesOffline, tilesOnline,
 } from "./dashboard-helpers";
 import { specCallEvent } from "@/lib/webhook/sample-events";
 import { parseCsv } from "../support/csv";
 
 // Every test owns the calls it makes: its own table name, so the shared database does not matter.
 test.describe("dispatcher dashboard", () => {
-  test("a simulation run from the form shows its result, markers, queue entries and history rows", async ({ page }) => {
+  test("a simulation run from the form shows its result, markers, queue entries and history rows", async ({ page, request }) => {
     await tilesOffline(page);
     await openDashboard(page);
     const form = page.getByRole("form", { name: "Run a disaster simulation" });
@@ -24,8 +24,8 @@ test.describe("dispatcher dashboard", () => {
     const sampleIds = await result.locator(".sim-samples code").allTextContents();
     expect(sampleIds.length).toBeGreaterThan(0);
 
-    // The queue lists them, and the map (moved to San Francisco) draws them.
-    for (const id of sampleIds) await expect(page.locator(`.queue-item[data-call-id="${id}"]`)).toBeVisible();
+    // The queue lists their incidents, and the map (moved to San Francisco) draws them.
+    for (const id of sampleIds) await queuedIncident(page, request, id);
     await expect(page.locator(".leaflet-marker-pane .call-marker, .leaflet-marker-pane .cluster-marker").first()).toBeVisible();
     const titles = await page.locator(".leaflet-marker-pane .call-marker").evaluateAll((nodes) => nodes.map((node) => node.getAttribute("title") ?? ""));
     const clustered = await page.locator(".leaflet-marker-pane .cluster-marker").count();
@@ -60,8 +60,8 @@ test.describe("dispatcher dashboard", () => {
     expect(posted).toEqual([]);
   });
 
-  test("a call advances through its statuses from the queue and from its map popup", async ({ page, request }) => {
-    const { id, item } = await openWithOneCall(page, request, "nashville_tornado", "e2e-advance", 11);
+  test("an incident advances through its statuses from the queue and from its map popup, its call with it", async ({ page, request }) => {
+    const { id, incidentId, item } = await openWithOneCall(page, request, "nashville_tornado", "e2e-advance", 11);
     await expect(item.locator(".status")).toHaveText("Active");
     await item.getByRole("button", { name: "Dispatched", exact: true }).click();
     await expect(item.locator(".status")).toHaveText("Dispatched");
@@ -69,9 +69,9 @@ test.describe("dispatcher dashboard", () => {
     await expect(item.locator(".status")).toHaveText("En route");
     await expect.poll(async () => (await callStatus(request, id)).status).toBe("enroute");
 
-    // Selecting the call flies the map to it and opens its popup.
-    await item.getByRole("button", { name: /show on map/ }).click();
-    const popup = page.locator(`.call-popup[data-call-id="${id}"]`);
+    // Selecting the incident flies the map to it and opens its popup.
+    await item.getByRole("button", { name: /on the map/ }).click();
+    const popup = page.locator(`.incident-popup[data-incident-id="${incidentId}"]`);
     await expect(popup).toBeVisible();
     await expect(popup).toContainText("En route");
     await saveScreenshot(page, "map-popup");
@@ -83,24 +83,25 @@ test.describe("dispatcher dashboard", () => {
     expect(history.map((change) => change.status)).toEqual(["active", "dispatched", "enroute", "resolved"]);
   });
 
-  test("a call the geocoder could not place is queued without a map button that would do nothing", async ({ page, request }) => {
+  test("a call the geocoder could not place is queued without a map jump that would do nothing", async ({ page, request }) => {
     const id = "e2e-not-located";
     const event = specCallEvent(id, { location: "behind the old barn past the creek", eventTimestamp: Math.floor(Date.now() / 1000) });
     expect((await request.post("/api/voiceagent-webhook", { data: event })).status()).toBe(200);
     expect((await callStatus(request, id)) as unknown).toMatchObject({ latitude: null, longitude: null });
     await tilesOffline(page);
     await openDashboard(page);
-    const item = page.locator(`.queue-item[data-call-id="${id}"]`);
-    await expect(item).toContainText("Structure fire (not on the map)");
-    await expect(item.getByRole("button", { name: /show on map/ })).toHaveCount(0);
+    const { item } = await queuedIncident(page, request, id);
+    await expect(item).toContainText("Structure fire");
+    await expect(item).toContainText("(not on the map)");
+    await expect(item.getByRole("button", { name: /on the map/ })).toHaveCount(0);
     await expect(item.getByRole("button", { name: "Dispatched", exact: true })).toBeVisible();
   });
 
   test("a move the server refuses is rolled back with the server's message", async ({ page, request }) => {
-    const { id, item } = await openWithOneCall(page, request, "la_wildfire", "e2e-refused", 12);
+    const { incidentId, item } = await openWithOneCall(page, request, "la_wildfire", "e2e-refused", 12);
     await expect(item.locator(".status")).toHaveText("Active");
 
-    // Another dispatcher closes the call while this page still shows it open: hold this page's
+    // Another dispatcher closes the incident while this page still shows it open: hold this page's
     // refreshes (the pushed change only marks them stale) so its view stays the stale one.
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => (release = resolve));
@@ -108,14 +109,14 @@ test.describe("dispatcher dashboard", () => {
       await held;
       await route.continue();
     });
-    expect((await request.patch(`/api/calls/${id}`, { data: { status: "resolved" } })).status()).toBe(200);
-    const refusal = await request.patch(`/api/calls/${id}`, { data: { status: "dispatched" } });
+    expect((await request.patch(`/api/incidents/${incidentId}`, { data: { status: "resolved" } })).status()).toBe(200);
+    const refusal = await request.patch(`/api/incidents/${incidentId}`, { data: { status: "dispatched" } });
     expect(refusal.status()).toBe(409);
     const { message, error_code } = await refusal.json();
     expect(error_code).toBe("INVALID_TRANSITION");
 
     await item.getByRole("button", { name: "Dispatched", exact: true }).click();
-    const notice = page.locator(".notice", { hasText: id });
+    const notice = page.locator(".notice", { hasText: incidentId });
     await expect(notice).toContainText(message);
     await expect(item.locator(".status")).toHaveText("Active");
     await saveScreenshot(page, "refused-move");
@@ -262,14 +263,14 @@ test.describe("dispatcher dashboard", () => {
   });
 
   test("the dashboard is keyboard operable", async ({ page, request }) => {
-    const { id, item } = await openWithOneCall(page, request, "la_wildfire", "e2e-keyboard", 18);
+    const { incidentId, item } = await openWithOneCall(page, request, "la_wildfire", "e2e-keyboard", 18);
     const dispatch = item.getByRole("button", { name: "Dispatched", exact: true });
     await dispatch.focus();
     await page.keyboard.press("Enter");
     await expect(item.locator(".status")).toHaveText("Dispatched");
-    await item.getByRole("button", { name: /show on map/ }).focus();
+    await item.getByRole("button", { name: /on the map/ }).focus();
     await page.keyboard.press("Enter");
-    await expect(page.locator(`.call-popup[data-call-id="${id}"]`)).toBeVisible();
+    await expect(page.locator(`.incident-popup[data-incident-id="${incidentId}"]`)).toBeVisible();
     // Markers are reachable with Tab and carry a description for screen readers.
     const marker = page.locator(".leaflet-marker-pane .call-marker").first();
     await expect(marker).toHaveAttribute("tabindex", "0");

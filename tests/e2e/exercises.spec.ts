@@ -1,6 +1,6 @@
 import { expect, type APIRequestContext, test } from "@playwright/test";
 import { specCallEvent } from "@/lib/webhook/sample-events";
-import { openDashboard, tilesOffline } from "./dashboard-helpers";
+import { openDashboard, queuedIncident, tilesOffline } from "./dashboard-helpers";
 
 interface Progress { state: string; progress: { released: number; planned: number } }
 
@@ -70,7 +70,7 @@ test.describe("training exercise", () => {
     await openDashboard(page);
     const queue = page.locator("section.queue");
     const total = page.locator(".queue-total");
-    await expect(page.locator(`.queue-item[data-call-id="${realId}"]`)).toBeVisible({ timeout: 15_000 });
+    const { item: realItem } = await queuedIncident(page, request, realId);
     const everything = await openTotal(request, "");
     const withoutExercises = await openTotal(request, "?exercises=hide");
     expect(withoutExercises).toBeLessThan(everything);
@@ -78,7 +78,7 @@ test.describe("training exercise", () => {
     await page.getByLabel("Hide exercise calls").check();
     await expect(total).toHaveText(`${withoutExercises.toLocaleString("en-US")} open`);
     await expect(queue.locator(".exercise-badge")).toHaveCount(0);
-    await expect(page.locator(`.queue-item[data-call-id="${realId}"]`)).toBeVisible();
+    await expect(realItem).toBeVisible();
     // The choice survives a reload; showing them again brings them back.
     await page.reload();
     await expect(page.getByLabel("Hide exercise calls")).toBeChecked();

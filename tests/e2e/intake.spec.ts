@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { elevenLabsCallEvent } from "@/lib/webhook/sample-events";
 import { silentMp3 } from "../support/mp3";
-import { openDashboard, tilesOffline } from "./dashboard-helpers";
+import { incidentOf, openDashboard, queuedIncident, tilesOffline } from "./dashboard-helpers";
 
 /** The webhook's three event types, as a dispatcher sees them. */
 
@@ -47,10 +47,16 @@ test("a repeat caller's number, the earlier call, a 20 MB recording that plays, 
 
   await tilesOffline(page);
   await openDashboard(page);
-  await expect(page.locator(`.queue-item[data-call-id="${second}"] [data-testid="queue-caller"]`)).toHaveText(NUMBER);
-  await expect(page.locator(`.queue-item[data-call-id="${web}"] [data-testid="queue-caller"]`)).toHaveText("web call");
-  // A call that never connected is history, not work for the queue.
-  await expect(page.locator(`.queue-item[data-call-id="${failed}"]`)).toHaveCount(0);
+  // Each call's incident lists it with its caller's number (or "web call").
+  for (const [id, caller] of [[second, NUMBER], [web, "web call"]]) {
+    const { item } = await queuedIncident(page, request, id);
+    await item.getByRole("button", { name: /show its calls/ }).click();
+    await expect(page.locator(`.incident-detail .incident-call[data-call-id="${id}"] [data-testid="incident-call-caller"]`)).toHaveText(caller);
+    await page.getByRole("button", { name: "Close incident details" }).click();
+  }
+  // A call that never connected is history, not work for the queue: its own incident is failed.
+  const failedIncident = await incidentOf(request, failed);
+  await expect(page.locator(`.queue-item[data-incident-id="${failedIncident}"]`)).toHaveCount(0);
   // The history of voice-agent calls only: other specs fill it with simulated ones.
   const filters = page.getByRole("form", { name: "History filters" });
   await filters.getByLabel("Table", { exact: true }).fill("calls");

@@ -33,7 +33,8 @@ test.describe("live dashboard", () => {
     const before = await openCount(page);
 
     await postCall(request, "e2e-live-push");
-    const item = page.locator('.queue-item[data-call-id="e2e-live-push"]');
+    // The row of its incident, whose latest call it is.
+    const item = page.locator('.queue-item[data-latest-call-id="e2e-live-push"]');
     await expect(item).toBeVisible();
     await expect(item.locator(".new-badge")).toBeVisible();
     await expect.poll(() => openCount(page)).toBe(before + 1);
@@ -48,7 +49,7 @@ test.describe("live dashboard", () => {
     await openDashboard(page);
     await expect(page.getByTestId("feed-mode")).toHaveText("Polling");
     await postCall(request, "e2e-live-polled");
-    await expect(page.locator('.queue-item[data-call-id="e2e-live-polled"]')).toBeVisible({ timeout: 15_000 });
+    await expect(page.locator('.queue-item[data-latest-call-id="e2e-live-polled"]')).toBeVisible({ timeout: 15_000 });
     await expect.poll(() => openCount(page)).toBe(await serverOpenCount(request));
     await expect(page.getByTestId("feed-mode")).toHaveText("Polling");
   });

@@ -1,0 +1,163 @@
+/**
+ * The dashboard's incident picture at 100,000 and 1,000,000 stored calls, the open incidents the
+ * same at both sizes (about 16,700 open incidents of 3 calls each, spread over the continental US):
+ * does a read cost more when more calls are stored?
+ *
+ *   BENCH_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres npx tsx bench/live-incidents.ts
+ *
+ * BENCH_SIZES=100000 (default 100000,1000000) limits the sizes. In-process, on a scratch database
+ * (created here, dropped at the end): the domain functions behind the endpoints, 30 runs each after
+ * 3 warm-up runs, p50 and p95 in ms:
+ *   - GET /api/live/incidents: the first window of 100, and a page of 100 twenty pages deep
+ *     (by its keyset cursor), shown and with exercises=hide;
+ *   - the board's open-incident count (and the whole board, for scale);
+ *   - GET /api/live/incident-map at country zoom (every open incident in one view) and city zoom.
+ * It checks the queue's head and the count against SQL, and prints the country map's plan.
+ * Rows are loaded with INSERT ... SELECT generate_series: incidents first (placeholders), then their
+ * calls (three per incident, 2 s apart, a few metres apart); the incident triggers fill in counts,
+ * severity, times and centroids as for any writer. The first load holds every open incident; later
+ * loads add closed ones only.
+ */
+import { loadavg } from "node:os";
+import type pg from "pg";
+import { getDb } from "../lib/db/client";
+import { readBoardFrom } from "../lib/live/board";
+import { incidentMapCellsSql, readIncidentMapFrom } from "../lib/live/incident-map";
+import { countOpenIncidents, readIncidentQueueFrom } from "../lib/live/incidents";
+import type { MapRequest } from "../lib/live/map";
+import { withScratchClient } from "./scratch-database";
+import { percentile } from "./stats";
+
+const server = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/postgres";
+const SIZES = (process.env.BENCH_SIZES ?? "100000,1000000").split(",").map(Number);
+const CALLS_PER_INCIDENT = 3;
+const OPEN_CALLS = 50_000;
+
+const TYPES = ["structure_fire", "medical_emergency", "flooding", "wind_damage", "gas_leak", "vehicle_accident", "trapped_person", "power_outage"];
+const sqlArray = (values: string[]) => `ARRAY[${values.map((value) => `'${value}'`).join(",")}]`;
+
+const COUNTRY: MapRequest = { west: -135, south: 17, east: -60, north: 55, zoom: 4, closedHours: 6, exercises: "show" };
+const CITY: MapRequest = { west: -100.7, south: 33.8, east: -100.1, north: 34.2, zoom: 11, closedHours: 6, exercises: "show" };
+
+/**
+ * Incidents first..last (k); incident k's calls are rows 3k..3k+2, the first 6k seconds before now.
+ * `openEvery`: every such incident is open (active, dispatched or enroute, its calls too), so open
+ * incidents span all ages; the others are resolved with their calls.
+ */
+async function seed(client: pg.Client, first: number, last: number, openEvery: number): Promise<void> {
+  const started = performance.now();
+  const open = (k: string) => (openEvery > 0 ? `${k} % ${openEvery} = 0` : "false");
+  await client.query('ALTER TABLE calls DISABLE TRIGGER "calls_change_stamp"');
+  try {
+    for (let from = first; from <= last; from += 30_000) {
+      const to = Math.min(from + 29_999, last);
+      await client.query(`
+        INSERT INTO incidents (id, emergency_type, severity, status, location, location_key, first_call_at, last_call_at, call_count)
+        SELECT 'inc_' || k, '', '', CASE WHEN ${open("k")} THEN (ARRAY['active','dispatched','enroute'])[1 + k % 3] ELSE 'resolved' END,
+          '', '', now(), now(), 0
+        FROM generate_series(${from}, ${to}) AS k`);
+      await client.query(`
+        INSERT INTO calls (id, conversation_id, occurred_at, agent_id, summary, call_successful, duration_secs,
+          transcript_length, created_at, updated_at, changed_at, emergency_type, location, latitude, longitude,
+          geocode_source, severity, status, simulation, table_name, incident_id, caller_phone)
+        SELECT lpad(to_hex(g), 12, '0'), 'conv_inc_' || g, b.at, 'agent_bench',
+          'Caller ' || g || ' reported the emergency. Units dispatched.', true, 60, 10, b.at, b.at,
+          CASE WHEN b.open THEN b.at ELSE b.at + interval '30 minutes' END,
+          (${sqlArray(TYPES)})[1 + (h >> 3) % ${TYPES.length}], (100 + h % 2900)::text || ' Main St, Somewhere',
+          25 + (h % 24000) / 1000.0 + (g % 3) * 0.0003, -124 + ((h >> 9) % 57000) / 1000.0, 'reported',
+          CASE WHEN (h + g) % 10 < 2 THEN 'critical' WHEN (h + g) % 10 < 6 THEN 'high' ELSE 'moderate' END,
+          CASE WHEN b.open THEN (ARRAY['active','dispatched','enroute'])[1 + k % 3] ELSE 'resolved' END,
+          false, 'calls', 'inc_' || k, '+1555' || lpad(g::text, 7, '0')
+        FROM generate_series(${from * CALLS_PER_INCIDENT}, ${to * CALLS_PER_INCIDENT + CALLS_PER_INCIDENT - 1}) AS g
+        CROSS JOIN LATERAL (SELECT g / ${CALLS_PER_INCIDENT} AS k) AS i
+        CROSS JOIN LATERAL (SELECT hashint4(k)::bigint & 2147483647 AS h) AS r
+        CROSS JOIN LATERAL (
+          SELECT date_trunc('second', now() - g * interval '2 seconds') AS at, ${open("k")} AS open
+        ) AS b`);
+      // Closed half an hour after their last call (the triggers stamped them now), as the calls are.
+      await client.query(`
+        UPDATE incidents SET updated_at = last_call_at + interval '30 minutes'
+        WHERE status = 'resolved' AND id IN (SELECT 'inc_' || k FROM generate_series(${from}, ${to}) AS k)`);
+    }
+    await client.query("VACUUM ANALYZE calls");
+    await client.query("VACUUM ANALYZE incidents");
+    await client.query("VACUUM ANALYZE call_counts");
+  } finally {
+    await client.query('ALTER TABLE calls ENABLE TRIGGER "calls_change_stamp"');
+  }
+  console.log(`seeded incidents ${first}..${last} (${(last - first + 1) * CALLS_PER_INCIDENT} calls) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
+
+async function timed<T>(work: () => Promise<T>, runs = 30): Promise<{ p50_ms: number; p95_ms: number; result: T }> {
+  const times: number[] = [];
+  let result!: T;
+  for (let run = 0; run < runs + 3; run++) {
+    const started = performance.now();
+    result = await work();
+    if (run >= 3) times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  const round = (value: number) => Math.round(value * 100) / 100;
+  return { p50_ms: round(percentile(times, 0.5)), p95_ms: round(percentile(times, 0.95)), result };
+}
+
+async function measure(client: pg.Client, size: number) {
+  const db = await getDb();
+  // The truth: open incidents, and the queue's head (most severe, then earliest first call).
+  const { rows: [truth] } = await client.query<{ open: number; head: string }>(`
+    SELECT (SELECT count(*)::int FROM incidents WHERE status IN ('active','dispatched','enroute')) AS open,
+      (SELECT id FROM incidents WHERE status IN ('active','dispatched','enroute')
+        ORDER BY CASE severity WHEN 'critical' THEN 0 WHEN 'high' THEN 1 ELSE 2 END, first_call_at, id LIMIT 1) AS head`);
+  const first = await timed(() => readIncidentQueueFrom(db, undefined, 100));
+  if (first.result.incidents[0]?.id !== truth.head) throw new Error(`queue head ${first.result.incidents[0]?.id}, SQL ${truth.head}`);
+  let cursor = first.result.next ?? undefined;
+  for (let page = 1; page < 20 && cursor; page++) cursor = (await readIncidentQueueFrom(db, cursor, 100)).next ?? undefined;
+  const deep = await timed(() => readIncidentQueueFrom(db, cursor, 100));
+  const hidden = await timed(() => readIncidentQueueFrom(db, undefined, 100, "hide"));
+  const count = await timed(() => countOpenIncidents(db, "show"));
+  if (count.result !== truth.open) throw new Error(`open incidents ${count.result}, SQL ${truth.open}`);
+  const countHidden = await timed(() => countOpenIncidents(db, "hide"));
+  const board = await timed(() => readBoardFrom(db));
+  const country = await timed(() => readIncidentMapFrom(db, COUNTRY), 10);
+  const city = await timed(() => readIncidentMapFrom(db, CITY));
+  const mapSql = incidentMapCellsSql(COUNTRY);
+  const { rows: plan } = await client.query(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON) ${mapSql.text}`, mapSql.values);
+  console.log(`incident map at country zoom, ${size} calls:\n${plan.map((row) => `   ${row["QUERY PLAN"]}`).join("\n")}`);
+  const result = {
+    size,
+    open_incidents: truth.open,
+    queue_first_100: { p50_ms: first.p50_ms, p95_ms: first.p95_ms },
+    queue_page_21: { p50_ms: deep.p50_ms, p95_ms: deep.p95_ms },
+    queue_first_100_hide_exercises: { p50_ms: hidden.p50_ms, p95_ms: hidden.p95_ms },
+    open_incident_count: { p50_ms: count.p50_ms, p95_ms: count.p95_ms },
+    open_incident_count_hide_exercises: { p50_ms: countHidden.p50_ms, p95_ms: countHidden.p95_ms },
+    whole_board: { p50_ms: board.p50_ms, p95_ms: board.p95_ms },
+    map_country: { p50_ms: country.p50_ms, p95_ms: country.p95_ms, shown: country.result.shown, clusters: country.result.clusters.length },
+    map_city: { p50_ms: city.p50_ms, p95_ms: city.p95_ms, shown: city.result.shown, markers: city.result.markers.length },
+    load_average: loadavg().map((value) => Math.round(value * 10) / 10),
+  };
+  console.log(JSON.stringify(result, null, 2));
+  return result;
+}
+
+async function main(): Promise<void> {
+  process.env.LOG_LEVEL ??= "warn";
+  delete process.env.REDIS_URL;
+  await withScratchClient(server, async (client) => {
+    const results = [];
+    let stored = 0;
+    for (const size of SIZES) {
+      const incidents = Math.floor(size / CALLS_PER_INCIDENT);
+      const openEvery = stored === 0 ? Math.round(incidents / (OPEN_CALLS / CALLS_PER_INCIDENT)) : 0;
+      await seed(client, stored, incidents - 1, openEvery);
+      stored = incidents;
+      results.push(await measure(client, size));
+    }
+    console.log("\nRESULTS", JSON.stringify(results));
+  });
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

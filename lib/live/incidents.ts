@@ -1,0 +1,142 @@
+import type { Db } from "../db/client";
+import { Prisma } from "../db/generated/client";
+import { withCallStore } from "../calls/store";
+import { OPEN_STATUSES } from "../calls/workflow";
+import type { CallStatus } from "../vocabulary";
+import { decodeQueueKey, encodeQueueKey } from "./queue";
+import type { IncidentQueuePage, LiveIncident } from "./schema";
+import { andIncidentShown, type ExerciseVisibility } from "./visibility";
+
+/**
+ * The dashboard's incident picture (docs/dashboard.md, "Incidents"): the incident queue, and the
+ * rows the queue and the incident map show, each with its latest call. Severity of an incident is
+ * always critical, high or moderate (refresh_incidents maps any other to moderate), so each rank
+ * is one equality on the index (severity, status, first_call_at, id).
+ */
+
+const RANKED = [
+  { rank: 0, severity: "critical" },
+  { rank: 1, severity: "high" },
+  { rank: 2, severity: "moderate" },
+] as const;
+
+interface IncidentRow {
+  id: string;
+  emergencyType: string;
+  severity: string;
+  status: string;
+  location: string;
+  latitude: number | null;
+  longitude: number | null;
+  firstCallAt: Date;
+  lastCallAt: Date;
+  callCount: number;
+  latestId: string;
+  latestAt: Date;
+  latestSummary: string;
+  latestPhone: string | null;
+  latestExercise: string | null;
+}
+
+/**
+ * The incidents `ids` names (the rows of one page, at most a few hundred), each with its latest
+ * call: one backward probe of calls (incident_id, occurred_at, id) per incident.
+ */
+export async function readLiveIncidents(db: Db, ids: readonly string[]): Promise<Map<string, LiveIncident>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.$queryRaw<IncidentRow[]>(Prisma.sql`
+    SELECT i.id, i.emergency_type AS "emergencyType", i.severity, i.status, i.location, i.latitude, i.longitude,
+      i.first_call_at AS "firstCallAt", i.last_call_at AS "lastCallAt", i.call_count AS "callCount",
+      l.conversation_id AS "latestId", l.occurred_at AS "latestAt", l.summary AS "latestSummary",
+      l.caller_phone AS "latestPhone", l.exercise_id AS "latestExercise"
+    FROM incidents i
+    JOIN LATERAL (
+      SELECT conversation_id, occurred_at, summary, caller_phone, exercise_id FROM calls c
+      WHERE c.incident_id = i.id
+      ORDER BY c.occurred_at DESC, c.id DESC
+      LIMIT 1
+    ) l ON true
+    WHERE i.id IN (${Prisma.join(ids)})`);
+  return new Map(
+    rows.map((row) => [
+      row.id,
+      {
+        id: row.id,
+        emergency_type: row.emergencyType,
+        severity: row.severity,
+        status: row.status as CallStatus,
+        location: row.location,
+        latitude: row.latitude,
+        longitude: row.longitude,
+        first_call_at: row.firstCallAt.toISOString(),
+        last_call_at: row.lastCallAt.toISOString(),
+        call_count: row.callCount,
+        latest_call: {
+          conversation_id: row.latestId,
+          timestamp: Math.floor(row.latestAt.getTime() / 1000),
+          summary: row.latestSummary,
+          caller_phone: row.latestPhone,
+          exercise_id: row.latestExercise,
+        },
+      },
+    ]),
+  );
+}
+
+/**
+ * The incident queue: open incidents, critical, high, then moderate, the longest waiting (earliest
+ * first call) first, ties by id; keyset pages. One branch per (severity, open status) reads its
+ * index forwards and stops after a page; the database merges the branches.
+ */
+export async function readIncidentQueueFrom(
+  db: Db,
+  after: string | undefined,
+  limit: number,
+  visibility: ExerciseVisibility = "show",
+): Promise<IncidentQueuePage> {
+  const shown = andIncidentShown(visibility, "i");
+  const key = after === undefined ? undefined : decodeQueueKey(after);
+  const branches: Prisma.Sql[] = [];
+  for (const { rank, severity } of RANKED) {
+    if (key && rank < key.rank) continue;
+    const keyset =
+      key && rank === key.rank
+        ? Prisma.sql`AND (i.first_call_at, i.id) > (${new Date(key.occurredMs)}, ${key.id})`
+        : Prisma.empty;
+    for (const status of OPEN_STATUSES) {
+      branches.push(Prisma.sql`(
+        SELECT i.id, ${rank}::int AS rank, i.first_call_at FROM incidents i
+        WHERE i.severity = ${severity} AND i.status = ${status} ${keyset}${shown}
+        ORDER BY i.first_call_at, i.id
+        LIMIT ${limit + 1})`);
+    }
+  }
+  const page = await db.$queryRaw<{ id: string; rank: number; firstCallAt: Date }[]>(Prisma.sql`
+    SELECT id, rank, first_call_at AS "firstCallAt" FROM (${Prisma.join(branches, " UNION ALL ")}) AS branches
+    ORDER BY rank, first_call_at, id
+    LIMIT ${limit + 1}`);
+  const shownRows = page.slice(0, limit);
+  const incidents = await readLiveIncidents(db, shownRows.map((row) => row.id));
+  const last = shownRows.at(-1);
+  return {
+    // An incident merged away between the two reads is left out; the next refresh shows the merge.
+    incidents: shownRows.flatMap((row) => incidents.get(row.id) ?? []),
+    next:
+      page.length > limit && last
+        ? encodeQueueKey({ rank: last.rank, occurredMs: last.firstCallAt.getTime(), id: last.id })
+        : null,
+  };
+}
+
+/** GET /api/live/incidents. */
+export function readIncidentQueue(after: string | undefined, limit: number, visibility: ExerciseVisibility): Promise<IncidentQueuePage> {
+  return withCallStore((db) => readIncidentQueueFrom(db, after, limit, visibility));
+}
+
+/** The board's count of open incidents: an index-only count per open status (it grows with open incidents, not with stored calls). */
+export async function countOpenIncidents(db: Db, visibility: ExerciseVisibility): Promise<number> {
+  const [row] = await db.$queryRaw<{ open: bigint }[]>(Prisma.sql`
+    SELECT count(*)::bigint AS open FROM incidents i
+    WHERE i.status IN (${Prisma.join(OPEN_STATUSES.map((status) => Prisma.sql`${status}`))})${andIncidentShown(visibility, "i")}`);
+  return Number(row.open);
+}

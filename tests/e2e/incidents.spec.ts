@@ -1,0 +1,179 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type APIRequestContext } from "@playwright/test";
+import { specCallEvent } from "@/lib/webhook/sample-events";
+import { callStatus, incidentOf, openDashboard, saveScreenshot, simulateCalls, tilesOffline } from "./dashboard-helpers";
+
+interface ListedCall { conversation_id: string; incident_id: string; caller_phone?: string; summary: string; status: string }
+interface Incident { id: string; call_count: number; calls: ListedCall[] }
+
+const TABLE = "e2e-incidents";
+const CALLS = 40;
+
+async function tableCalls(request: APIRequestContext): Promise<ListedCall[]> {
+  const response = await request.get(`/api/calls?table_name=${TABLE}&limit=100`);
+  expect(response.status()).toBe(200);
+  return (await response.json()).calls;
+}
+
+async function incident(request: APIRequestContext, id: string): Promise<Incident> {
+  const response = await request.get(`/api/incidents/${id}`);
+  expect(response.status()).toBe(200);
+  return response.json();
+}
+
+/**
+ * The simulation's calls once grouping has settled: grouping may finish a moment after the calls
+ * are stored, so the calls' incidents are read until two reads a second apart agree.
+ */
+async function settledIncidents(request: APIRequestContext): Promise<Map<string, string[]>> {
+  let previous = "";
+  let calls: ListedCall[] = [];
+  await expect
+    .poll(
+      async () => {
+        calls = await tableCalls(request);
+        const now = JSON.stringify(calls.map((call) => [call.conversation_id, call.incident_id]).sort());
+        const same = now === previous;
+        previous = now;
+        return same;
+      },
+      { timeout: 30_000, intervals: [1_000] },
+    )
+    .toBe(true);
+  const byIncident = new Map<string, string[]>();
+  for (const call of calls) byIncident.set(call.incident_id, [...(byIncident.get(call.incident_id) ?? []), call.conversation_id]);
+  return byIncident;
+}
+
+const counted = (text: string | null) => Number((text ?? "").replace(/[^\d]/g, ""));
+
+test.describe("incidents on the dashboard", () => {
+  test("a simulation with duplicates shows fewer queue rows than calls, each row's caller count is its calls, and its detail lists them", async ({ page, request }) => {
+    await simulateCalls(request, { scenario: "earthquake_sf", num_calls: CALLS, table_name: TABLE, seed: 4242 });
+    const incidents = await settledIncidents(request);
+    // The simulator reports about 30% of calls as duplicates of an earlier call's event.
+    expect(incidents.size).toBeLessThan(CALLS);
+
+    await tilesOffline(page);
+    await openDashboard(page);
+    // Exercise calls (another spec's) would crowd the queue's window of 100: hide them.
+    await page.getByLabel("Hide exercise calls").check();
+    const rows = page.locator(".queue-item").filter({ has: page.locator("[data-testid=caller-count]") });
+    for (const id of incidents.keys()) await expect(page.locator(`.queue-item[data-incident-id="${id}"]`)).toBeVisible();
+    const shownIds = await rows.evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-incident-id")));
+    const ours = shownIds.filter((id) => id !== null && incidents.has(id));
+    expect(ours.length).toBe(incidents.size);
+    expect(ours.length).toBeLessThan(CALLS);
+
+    // Each row's badge counts exactly its incident's calls (GET /api/incidents/{id}).
+    let largest: Incident | null = null;
+    for (const id of incidents.keys()) {
+      const detail = await incident(request, id);
+      expect(detail.calls).toHaveLength(detail.call_count);
+      await expect(page.locator(`.queue-item[data-incident-id="${id}"] [data-testid="caller-count"]`)).toHaveText(
+        `${detail.call_count} ${detail.call_count === 1 ? "caller" : "callers"}`,
+      );
+      if (!largest || detail.call_count > largest.call_count) largest = detail;
+    }
+    expect(largest!.call_count).toBeGreaterThan(1);
+
+    // The board counts open incidents beside open calls, exactly as the server does.
+    const board = await (await request.get("/api/live/board?exercises=hide")).json();
+    await expect.poll(async () => counted(await page.getByTestId("incident-total").textContent())).toBe(board.open_incidents);
+    expect(counted(await page.locator(".queue-total").textContent())).toBe(board.open.total);
+
+    // The incident's detail: every call with its caller's number and summary; one opens on its own.
+    const item = page.locator(`.queue-item[data-incident-id="${largest!.id}"]`);
+    const latest = largest!.calls.at(-1)!;
+    await expect(item.getByTestId("latest-summary")).toHaveText(latest.summary);
+    await item.getByRole("button", { name: /show its calls/ }).click();
+    const detail = page.locator(`.incident-detail[data-incident-id="${largest!.id}"]`);
+    await expect(detail.locator(".incident-call")).toHaveCount(largest!.call_count);
+    for (const call of largest!.calls) {
+      const entry = detail.locator(`.incident-call[data-call-id="${call.conversation_id}"]`);
+      await expect(entry.getByTestId("incident-call-caller")).toHaveText(call.caller_phone ?? "web call");
+      await expect(entry.locator(".detail-summary")).toHaveText(call.summary);
+    }
+    // The map flew to the incident: one marker, its popup counting the same callers.
+    const popup = page.locator(`.incident-popup[data-incident-id="${largest!.id}"]`);
+    await expect(popup).toContainText(`${largest!.call_count} callers`);
+    await saveScreenshot(page, "incident-detail");
+
+    const first = largest!.calls[0];
+    await detail.locator(`.incident-call[data-call-id="${first.conversation_id}"]`).getByRole("button", { name: "Open call" }).click();
+    await expect(detail.locator(".call-detail")).toContainText(first.conversation_id);
+
+    // Dispatching the incident from its detail moves each of its calls, recorded in their history.
+    await detail.getByRole("group", { name: /Move incident/ }).getByRole("button", { name: "Dispatched", exact: true }).click();
+    await expect(item.locator(".status")).toHaveText("Dispatched");
+    for (const call of largest!.calls) {
+      await expect.poll(async () => (await callStatus(request, call.conversation_id)).status).toBe("dispatched");
+    }
+  });
+
+  test("a dispatcher moves a call out into its own incident and merges it back from the incident's detail", async ({ page, request }) => {
+    await simulateCalls(request, { scenario: "hurricane_florida", num_calls: 30, table_name: `${TABLE}-regroup`, seed: 77 });
+    await expect.poll(async () => {
+      const calls: ListedCall[] = (await (await request.get(`/api/calls?table_name=${TABLE}-regroup&limit=100`)).json()).calls;
+      const counts = new Map<string, number>();
+      for (const call of calls) counts.set(call.incident_id, (counts.get(call.incident_id) ?? 0) + 1);
+      return Math.max(...counts.values());
+    }, { timeout: 30_000 }).toBeGreaterThan(1);
+    const calls: ListedCall[] = (await (await request.get(`/api/calls?table_name=${TABLE}-regroup&limit=100`)).json()).calls;
+    const grouped = calls.find((call) => calls.some((other) => other !== call && other.incident_id === call.incident_id))!;
+    const before = await incident(request, grouped.incident_id);
+
+    await tilesOffline(page);
+    await openDashboard(page);
+    await page.getByLabel("Hide exercise calls").check();
+    const item = page.locator(`.queue-item[data-incident-id="${before.id}"]`);
+    await item.getByRole("button", { name: /show its calls/ }).click();
+    const detail = page.locator(`.incident-detail[data-incident-id="${before.id}"]`);
+    await expect(detail.locator(".incident-call")).toHaveCount(before.call_count);
+    const moved = before.calls.at(-1)!;
+    await detail.locator(`.incident-call[data-call-id="${moved.conversation_id}"]`).getByRole("button", { name: "Move out to its own incident" }).click();
+
+    // The call now heads an incident of its own; the first incident has one caller less.
+    await expect(item.getByTestId("caller-count")).toHaveText(`${before.call_count - 1} ${before.call_count - 1 === 1 ? "caller" : "callers"}`);
+    await expect(detail.locator(".incident-call")).toHaveCount(before.call_count - 1);
+    const own = await incidentOf(request, moved.conversation_id);
+    expect(own).not.toBe(before.id);
+    await expect(page.locator(`.queue-item[data-incident-id="${own}"] [data-testid="caller-count"]`)).toHaveText("1 caller");
+    const results = await new AxeBuilder({ page }).include(".incident-detail").analyze();
+    expect(results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical")).toEqual([]);
+
+    // Merged back: the same calls as before, and the split-off incident is gone.
+    await detail.getByLabel("Merge into this incident").selectOption(own);
+    await detail.getByRole("button", { name: "Merge", exact: true }).click();
+    await expect(item.getByTestId("caller-count")).toHaveText(`${before.call_count} callers`);
+    await expect(page.locator(`.queue-item[data-incident-id="${own}"]`)).toHaveCount(0);
+    const after = await incident(request, before.id);
+    expect(after.calls.map((call) => call.conversation_id).sort()).toEqual(before.calls.map((call) => call.conversation_id).sort());
+  });
+
+  test("a new caller about an open incident raises its caller count on the open dashboard without reloading", async ({ page, request }) => {
+    const location = "e2e incident live, 12 Nowhere Lane";
+    const post = async (id: string) => {
+      const event = specCallEvent(id, { location, eventTimestamp: Math.floor(Date.now() / 1000) });
+      const response = await request.post("/api/voiceagent-webhook", { data: event });
+      expect(response.status(), await response.text()).toBe(200);
+    };
+    await post("e2e-incident-live-1");
+    await tilesOffline(page);
+    await openDashboard(page);
+    await expect(page.getByTestId("feed-mode")).toHaveText("Live");
+    const first = page.locator('.queue-item[data-latest-call-id="e2e-incident-live-1"]');
+    await expect(first.getByTestId("caller-count")).toHaveText("1 caller");
+    const incidentsBefore = counted(await page.getByTestId("incident-total").textContent());
+
+    await post("e2e-incident-live-2");
+    // Grouping may settle a moment later: the row of the incident whose latest call is the new one.
+    const row = page.locator('.queue-item[data-latest-call-id="e2e-incident-live-2"]');
+    await expect(row.getByTestId("caller-count")).toHaveText("2 callers", { timeout: 15_000 });
+    await expect(row.locator(".new-badge")).toBeVisible();
+    await expect(first).toHaveCount(0);
+    const incidentId = await row.getAttribute("data-incident-id");
+    expect((await incident(request, incidentId!)).calls.map((call) => call.conversation_id)).toEqual(["e2e-incident-live-1", "e2e-incident-live-2"]);
+    await expect.poll(async () => counted(await page.getByTestId("incident-total").textContent())).toBe(incidentsBefore);
+  });
+});

@@ -1,0 +1,145 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GET as boardRoute } from "@/app/api/live/board/route";
+import { GET as incidentMapRoute } from "@/app/api/live/incident-map/route";
+import { GET as incidentQueueRoute } from "@/app/api/live/incidents/route";
+import { POST as merge } from "@/app/api/incidents/[id]/merge/route";
+import { getDb } from "@/lib/db/client";
+import { groupNow } from "@/lib/incidents/grouper";
+import { EXERCISE_TABLE_NAME } from "@/lib/exercises/scheduler";
+import { boardSchema, incidentMapViewSchema, incidentQueuePageSchema, type LiveIncident } from "@/lib/live/schema";
+import { closeRedis } from "@/lib/redis";
+import { insertCalls, makeCalls } from "../support/calls";
+import { postSimulate } from "../support/simulate-request";
+
+const get = async (handler: (request: Request) => Promise<Response>, url: string) => {
+  const response = await handler(new Request(`http://localhost${url}`));
+  return { status: response.status, body: (await response.json()) as unknown };
+};
+
+const OPEN = ["active", "dispatched", "enroute"];
+
+/** Every page of the incident queue, by its keyset cursor. */
+async function wholeQueue(query: string, limit = 13): Promise<LiveIncident[]> {
+  const rows: LiveIncident[] = [];
+  for (let after: string | null = ""; after !== null; ) {
+    const cursor: string = after ? `&after=${encodeURIComponent(after)}` : "";
+    const { status, body } = await get(incidentQueueRoute, `/api/live/incidents?limit=${limit}${query}${cursor}`);
+    expect(status).toBe(200);
+    const page = incidentQueuePageSchema.parse(body);
+    rows.push(...page.incidents);
+    after = page.next;
+  }
+  return rows;
+}
+
+/** The open incidents in queue order as SQL states it, with their calls counted from the calls. */
+async function expectedQueue(hideExercises: boolean) {
+  return (await getDb()).$queryRaw<{ id: string; calls: number; latest: string; summary: string }[]>`
+    SELECT i.id, (SELECT count(*)::int FROM calls c WHERE c.incident_id = i.id) AS calls,
+      (SELECT conversation_id FROM calls c WHERE c.incident_id = i.id ORDER BY occurred_at DESC, id DESC LIMIT 1) AS latest,
+      (SELECT summary FROM calls c WHERE c.incident_id = i.id ORDER BY occurred_at DESC, id DESC LIMIT 1) AS summary
+    FROM incidents i
+    WHERE i.status = ANY(${OPEN}::text[])
+      AND (NOT ${hideExercises} OR NOT EXISTS (
+        SELECT 1 FROM calls c WHERE c.incident_id = i.id AND c.simulation AND c.table_name = ${EXERCISE_TABLE_NAME}))
+    ORDER BY CASE i.severity WHEN 'critical' THEN 0 WHEN 'high' THEN 1 ELSE 2 END, i.first_call_at, i.id`;
+}
+
+describe("live incidents: queue, board count and map", () => {
+  let exerciseIncidents: string[] = [];
+
+  beforeAll(async () => {
+    const db = await getDb();
+    // Fixture calls, each its own incident; some of them released by an exercise.
+    const calls = makeCalls(160, 21);
+    const exerciseCalls = makeCalls(20, 22).map((call) => ({ ...call, simulation: true, tableName: EXERCISE_TABLE_NAME }));
+    await insertCalls(db, [...calls, ...exerciseCalls]);
+    // Simulated calls with duplicates (about 30%): incidents of several callers.
+    const { status } = await postSimulate({ scenario: "earthquake_sf", num_calls: 100, seed: 7, table_name: "incident_queue_test" });
+    expect(status).toBe(200);
+    // Grouping runs after the response: finish it, so that no background batch moves calls mid-test.
+    await groupNow();
+    // Several fixture incidents merged into one: more callers, mixed severities and statuses.
+    const open = await db.call.findMany({ where: { id: { in: calls.map((call) => call.id) }, status: { in: OPEN } }, take: 6, orderBy: { id: "asc" } });
+    for (const other of open.slice(1)) {
+      const response = await merge(
+        new Request(`http://localhost/api/incidents/${open[0].incidentId}/merge`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ other_id: other.incidentId }),
+        }),
+        { params: Promise.resolve({ id: open[0].incidentId }) },
+      );
+      expect(response.status).toBe(200);
+    }
+    exerciseIncidents = (await db.call.findMany({ where: { tableName: EXERCISE_TABLE_NAME }, select: { incidentId: true } })).map((call) => call.incidentId);
+  });
+  afterAll(closeRedis);
+
+  it("lists every open incident once, most urgent and longest waiting first, with its exact call count and latest call", async () => {
+    const expected = await expectedQueue(false);
+    // The data must hold what the test is about: incidents of several calls, and exercise incidents.
+    expect(expected.some((row) => row.calls >= 5)).toBe(true);
+    expect(expected.reduce((sum, row) => sum + row.calls, 0)).toBeGreaterThan(expected.length);
+    const queue = await wholeQueue("");
+    expect(queue.map((row) => row.id)).toEqual(expected.map((row) => row.id));
+    expect(queue.map((row) => row.call_count)).toEqual(expected.map((row) => row.calls));
+    expect(queue.map((row) => row.latest_call.conversation_id)).toEqual(expected.map((row) => row.latest));
+    expect(queue.map((row) => row.latest_call.summary)).toEqual(expected.map((row) => row.summary));
+    const ranks = queue.map((row) => ["critical", "high"].indexOf(row.severity) >>> 0);
+    expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
+    // One page of 500 is the same list.
+    expect((await wholeQueue("", 500)).map((row) => row.id)).toEqual(expected.map((row) => row.id));
+  });
+
+  it("counts open incidents exactly beside open calls on the board, and hides exercise incidents with exercises=hide", async () => {
+    for (const hide of [false, true]) {
+      const suffix = hide ? "exercises=hide" : "exercises=show";
+      const expected = await expectedQueue(hide);
+      const board = boardSchema.parse((await get(boardRoute, `/api/live/board?${suffix}`)).body);
+      expect(board.open_incidents).toBe(expected.length);
+      const queue = await wholeQueue(`&${suffix}`);
+      expect(queue.map((row) => row.id)).toEqual(expected.map((row) => row.id));
+      const listed = new Set(queue.map((row) => row.id));
+      expect(exerciseIncidents.some((id) => listed.has(id))).toBe(!hide);
+    }
+  });
+
+  it("maps incidents with their calls: exact counts over the viewport, markers sized by calls, exercise incidents hidden", async () => {
+    const db = await getDb();
+    for (const hide of [false, true]) {
+      const [sql] = await db.$queryRaw<{ incidents: number; calls: number }[]>`
+        SELECT count(*)::int AS incidents, coalesce(sum(call_count), 0)::int AS calls FROM incidents i
+        WHERE i.status = ANY(${OPEN}::text[]) AND i.latitude IS NOT NULL
+          AND (NOT ${hide} OR NOT EXISTS (
+            SELECT 1 FROM calls c WHERE c.incident_id = i.id AND c.simulation AND c.table_name = ${EXERCISE_TABLE_NAME}))`;
+      const suffix = hide ? "&exercises=hide" : "";
+      const { status, body } = await get(incidentMapRoute, `/api/live/incident-map?west=-180&south=-85&east=180&north=85&zoom=2&closed_hours=0${suffix}`);
+      expect(status).toBe(200);
+      const view = incidentMapViewSchema.parse(body);
+      expect(view.shown).toBe(sql.incidents);
+      expect(view.shown_calls).toBe(sql.calls);
+      const clustered = view.clusters.reduce((sum, cluster) => sum + cluster.count, 0);
+      expect(clustered + view.markers.length).toBe(sql.incidents);
+      expect(view.clusters.reduce((sum, cluster) => sum + cluster.calls, 0) + view.markers.reduce((sum, m) => sum + m.call_count, 0)).toBe(sql.calls);
+    }
+    // At street level around the simulated scenario, every incident is a marker with its call count.
+    const street = incidentMapViewSchema.parse(
+      (await get(incidentMapRoute, "/api/live/incident-map?west=-122.52&south=37.70&east=-122.35&north=37.83&zoom=16")).body,
+    );
+    expect(street.clusters).toEqual([]);
+    expect(street.markers.length).toBe(street.shown);
+    for (const marker of street.markers.slice(0, 20)) {
+      expect(marker.call_count).toBe(await db.call.count({ where: { incidentId: marker.id } }));
+    }
+    expect(street.markers.some((marker) => marker.call_count > 1)).toBe(true);
+  });
+
+  it("rejects a bad cursor, limit or viewport with 400", async () => {
+    expect((await get(incidentQueueRoute, "/api/live/incidents?limit=0")).status).toBe(400);
+    expect((await get(incidentQueueRoute, "/api/live/incidents?after=nonsense")).status).toBe(400);
+    expect((await get(incidentQueueRoute, "/api/live/incidents?exercises=maybe")).status).toBe(400);
+    expect((await get(incidentMapRoute, "/api/live/incident-map?west=-125&south=30&east=-110&zoom=3")).status).toBe(400);
+    expect((await get(incidentMapRoute, "/api/live/incident-map?west=-180&south=-85&east=180&north=85&zoom=14")).status).toBe(400);
+  });
+});
