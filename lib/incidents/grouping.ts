@@ -1,17 +1,20 @@
 import { lockChangeFeed } from "../calls/store";
-import { OPEN_STATUSES } from "../calls/workflow";
 import { getConfig } from "../config";
 import type { Db } from "../db/client";
 
 /**
- * Grouping of stored calls into incidents (docs/incidents.md), set-wise and after the fact: a
- * writer stores a call in an incident of its own with grouping_pending set, and groupPendingCalls
- * moves a batch of waiting calls, oldest change first, into their incidents. A call joins the
- * nearest open incident of its emergency type and its kind (simulated or not, same exercise) whose
- * centroid is within D metres and whose calls span a time within T of it; without coordinates, the
- * open incident of its type with the same normalised location text. Waiting calls of one batch that
- * match no incident are grouped among themselves by the same rule: each joins the incident of the
- * nearest compatible call before it (in time, then change order), or keeps its own.
+ * Grouping of stored calls into incidents (docs/incidents.md). A call joins the nearest open
+ * incident of its emergency type and its kind (simulated or not, same exercise) whose centroid is
+ * within D metres and whose calls span a time within T of it; without coordinates, the open
+ * incident of its type with the same normalised location text. The SQL function
+ * incident_for_call (migration incident_grouping_at_write) states that rule once, for both paths:
+ * - a writer of one call (the webhook) calls it in the statement that stores the call or its
+ *   coordinates, so the call is written once, in its incident;
+ * - writers of many calls at once store them, each in an incident of its own, with
+ *   grouping_pending set, and groupPendingCalls moves a batch of waiting calls, oldest change
+ *   first, into their incidents. Waiting calls of one batch that match no incident are grouped
+ *   among themselves by the same rule: each joins the incident of the nearest compatible call
+ *   before it (in time, then change order), or keeps its own.
  */
 
 export type Tx = Pick<Db, "$queryRaw" | "$executeRaw">;
@@ -65,9 +68,9 @@ export async function groupPendingCalls(db: Db, limit = GROUPING_BATCH): Promise
     const matches = await tx.$queryRaw<Match[]>`
       WITH a AS (
         SELECT c.id, c.incident_id AS own, c.change_number, c.emergency_type AS type, c.occurred_at AS at,
-          c.latitude AS lat, c.longitude AS lon, incident_location_key(c.location) AS key, c.simulation, c.exercise_id,
-          coalesce(rule.radius, ${fallback.radiusMetres}) AS radius,
-          make_interval(secs => coalesce(rule.window_s, ${fallback.windowMinutes * 60})) AS win
+          c.latitude AS lat, c.longitude AS lon, c.location, incident_location_key(c.location) AS key, c.simulation,
+          c.exercise_id, coalesce(rule.radius, ${fallback.radiusMetres}) AS radius,
+          coalesce(rule.window_s, ${fallback.windowMinutes * 60}) AS window_s
         FROM (SELECT * FROM calls WHERE grouping_pending ORDER BY change_number LIMIT ${limit}) c
         LEFT JOIN unnest(
           ${configured}::text[],
@@ -76,25 +79,11 @@ export async function groupPendingCalls(db: Db, limit = GROUPING_BATCH): Promise
         ) AS rule(type, radius, window_s) ON rule.type = c.emergency_type
       )
       SELECT a.id, a.own,
-        (SELECT inc.id FROM incidents inc
-          WHERE inc.emergency_type = a.type
-            AND inc.status = ANY(${OPEN_STATUSES}::text[])
-            AND inc.last_call_at >= a.at - a.win AND inc.first_call_at <= a.at + a.win
-            AND inc.simulation = a.simulation AND inc.exercise_id IS NOT DISTINCT FROM a.exercise_id
-            -- Not a waiting call's own incident: those only ever join others.
-            AND (inc.call_count > 1 OR NOT EXISTS (
-              SELECT 1 FROM calls w WHERE w.incident_id = inc.id AND w.grouping_pending))
-            AND CASE WHEN a.lat IS NULL OR a.lon IS NULL THEN a.key <> '' AND inc.location_key = a.key
-              ELSE inc.latitude BETWEEN a.lat - a.radius / ${METRES_PER_DEGREE} AND a.lat + a.radius / ${METRES_PER_DEGREE}
-                AND ${METRES_PER_DEGREE} * sqrt(power(inc.latitude - a.lat, 2)
-                  + power((inc.longitude - a.lon) * cos(radians(a.lat)), 2)) <= a.radius
-            END
-          ORDER BY power(coalesce(inc.latitude - a.lat, 0), 2)
-            + power(coalesce((inc.longitude - a.lon) * cos(radians(a.lat)), 0), 2), inc.last_call_at DESC
-          LIMIT 1) AS incident_id,
+        incident_for_call(a.own, a.type, a.at, a.lat, a.lon, a.location, a.simulation, a.exercise_id, a.radius, a.window_s)
+          AS incident_id,
         (SELECT b.id FROM a b
           WHERE b.type = a.type AND b.simulation = a.simulation AND b.exercise_id IS NOT DISTINCT FROM a.exercise_id
-            AND (b.at, b.change_number) < (a.at, a.change_number) AND b.at >= a.at - a.win
+            AND (b.at, b.change_number) < (a.at, a.change_number) AND b.at >= a.at - make_interval(secs => a.window_s)
             AND CASE WHEN a.lat IS NULL OR a.lon IS NULL THEN a.key <> '' AND b.key = a.key
               ELSE b.lat IS NOT NULL AND b.lon IS NOT NULL
                 AND ${METRES_PER_DEGREE} * sqrt(power(b.lat - a.lat, 2)

@@ -8,7 +8,7 @@ import { uuid7 } from "../db/uuid7";
 import { getGeocoder, type GeocodeResult } from "../geocoding";
 import { DomainError, parseJson } from "../domain-error";
 import { groupSoon } from "../incidents/grouper";
-import { groupingEnabled } from "../incidents/grouping";
+import { groupingEnabled, groupingRule } from "../incidents/grouping";
 import { log } from "../log";
 import { type Deferred, recordOrDefer } from "../reconcile/pending";
 import { getObjectStore, type ObjectBody } from "../storage";
@@ -103,7 +103,7 @@ interface StoredCall {
   latitude: number | null;
   longitude: number | null;
   geocodeSource: string | null;
-  /** Never grouped (new, or stored before grouping): geocoding marks it for the grouper. */
+  /** Never grouped (new, or stored before grouping): placed in its incident with its coordinates. */
   ungrouped: boolean;
 }
 
@@ -115,22 +115,31 @@ interface StoredCall {
  * caller's number when it has one) but leaves the status alone: a dispatcher may have moved it. Coordinates: reported ones are
  * taken; with no location they are cleared; otherwise they stay until geocoding answers, so a
  * failing geocoder on redelivery keeps the earlier point.
- * A new call waits for the grouper in an incident of its own (docs/incidents.md); one whose
- * location is still to be geocoded waits for its coordinates first. A redelivery is not regrouped.
+ * A new call is placed in its incident by this statement (incident_for_call, docs/incidents.md);
+ * one whose location is still to be geocoded is placed when its coordinates are stored. A
+ * redelivery is not regrouped.
  */
 async function upsertCall(db: Db, call: WebhookCall, payloadKey: string): Promise<StoredCall> {
   const keepCoordinates = !call.reported && call.location !== "";
   const groupNow = groupingEnabled() && !keepCoordinates;
+  const rule = groupingRule(call.emergencyType);
+  const latitude = call.reported?.latitude ?? null;
+  const longitude = call.reported?.longitude ?? null;
   const [row] = await db.$queryRaw<StoredCall[]>`
     WITH upserted AS (
       INSERT INTO calls (id, conversation_id, occurred_at, agent_id, summary, call_successful, duration_secs,
                          transcript_length, emergency_type, location, latitude, longitude, geocode_source,
-                         severity, status, simulation, table_name, payload_key, caller_phone, failure_reason, grouping_pending)
+                         severity, status, simulation, table_name, payload_key, caller_phone, failure_reason,
+                         incident_id, grouped_at)
       VALUES (${uuid7()}, ${call.conversationId}, ${call.occurredAt}, ${call.agentId}, ${call.summary},
               ${call.callSuccessful}, ${call.durationSecs}, ${call.transcriptLength}, ${call.emergencyType},
-              ${call.location}, ${call.reported?.latitude ?? null}, ${call.reported?.longitude ?? null},
+              ${call.location}, ${latitude}, ${longitude},
               ${call.reported ? "reported" : null}, ${call.severity}, ${call.status}, false, 'calls', ${payloadKey},
-              ${call.callerPhone}, ${call.failureReason}, ${groupNow})
+              ${call.callerPhone}, ${call.failureReason},
+              CASE WHEN ${groupNow} THEN incident_for_call(NULL, ${call.emergencyType}, ${call.occurredAt}::timestamptz,
+                ${latitude}::float8, ${longitude}::float8, ${call.location}, false, NULL,
+                ${rule.radiusMetres}::float8, ${rule.windowMinutes * 60}::float8) END,
+              CASE WHEN ${groupNow} THEN now() END)
       ON CONFLICT (conversation_id) DO UPDATE SET
         occurred_at = EXCLUDED.occurred_at, agent_id = EXCLUDED.agent_id, summary = EXCLUDED.summary,
         call_successful = EXCLUDED.call_successful, duration_secs = EXCLUDED.duration_secs,
@@ -153,27 +162,37 @@ async function upsertCall(db: Db, call: WebhookCall, payloadKey: string): Promis
 
 /**
  * Geocodes the record's location and stores the answer (null coordinates when nothing matched).
- * A call never grouped is handed to the grouper with its answer, or by its text when the geocoder
- * failed, so it is grouped whatever the geocoder does.
+ * A call never grouped is placed in its incident by the same statement, with its answer; when the
+ * geocoder failed, it is handed to the grouper, which groups it by its text. So it is grouped
+ * whatever the geocoder does.
  */
-async function geocodeStoredCall(stored: StoredCall, location: string, hooks: IntakeHooks): Promise<GeocodeResult | null> {
-  const groupingPending = groupingEnabled() && stored.ungrouped ? true : undefined;
+async function geocodeStoredCall(stored: StoredCall, call: WebhookCall, hooks: IntakeHooks): Promise<GeocodeResult | null> {
+  const group = groupingEnabled() && stored.ungrouped;
   let result: GeocodeResult | null;
   try {
     // Bounded work per field: no real address is longer, and a megabyte would take seconds.
-    result = await getGeocoder().geocode(location.slice(0, GEOCODE_TEXT_LIMIT));
+    result = await getGeocoder().geocode(call.location.slice(0, GEOCODE_TEXT_LIMIT));
   } catch (error) {
-    if (groupingPending) await withCallStore((db) => db.call.update({ where: { id: stored.id }, data: { groupingPending } }));
+    if (group) {
+      await withCallStore((db) => db.call.update({ where: { id: stored.id }, data: { groupingPending: true } }));
+      groupSoon();
+    }
     throw geocodingError(error);
   }
   const latitude = result?.latitude ?? null;
   const longitude = result?.longitude ?? null;
   const geocodeSource = result?.source ?? null;
   const unchanged = stored.latitude === latitude && stored.longitude === longitude && stored.geocodeSource === geocodeSource;
-  if (unchanged && !groupingPending) return result;
-  await withCallStore((db) =>
-    db.call.update({ where: { id: stored.id }, data: { latitude, longitude, geocodeSource, groupingPending } }),
-  );
+  if (unchanged && !group) return result;
+  const rule = groupingRule(call.emergencyType);
+  await withCallStore((db) => db.$executeRaw`
+    UPDATE calls SET latitude = ${latitude}, longitude = ${longitude}, geocode_source = ${geocodeSource},
+      incident_id = CASE WHEN ${group} THEN coalesce(incident_for_call(incident_id, emergency_type, occurred_at,
+        ${latitude}::float8, ${longitude}::float8, location, simulation, exercise_id,
+        ${rule.radiusMetres}::float8, ${rule.windowMinutes * 60}::float8), incident_id) ELSE incident_id END,
+      grouped_at = CASE WHEN ${group} THEN now() ELSE grouped_at END,
+      updated_at = CURRENT_TIMESTAMP
+    WHERE id = ${stored.id}`);
   await hooks.onCallsChanged?.();
   return result;
 }
@@ -250,8 +269,7 @@ export async function ingestArchivedEvent(
       const call = toWebhookCall(parsed.event);
       const stored = await withCallStore((db) => upsertCall(db, call, payloadKey));
       await hooks.onCallsChanged?.();
-      const geocode = !call.reported && call.location ? await geocodeStoredCall(stored, call.location, hooks) : null;
-      groupSoon();
+      const geocode = !call.reported && call.location ? await geocodeStoredCall(stored, call, hooks) : null;
       log.info(
         { conversationId: call.conversationId, payloadKey, geocode: geocode?.precision ?? null },
         "webhook call stored",

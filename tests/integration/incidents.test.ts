@@ -80,9 +80,10 @@ describe("automatic grouping", () => {
     const calls = Array.from({ length: 50 }, (_, index) =>
       callEvent({ lat: lat + ((index % 7) - 3) * 0.0002, lon: lon + ((index % 5) - 2) * 0.0002, at: START + index * 12 }),
     );
-    // Each delivery wakes this process's grouper while the others are still arriving.
+    // Each call is placed in its incident by the statement that stores it: nothing waits for a grouper.
     await Promise.all(calls.map(({ event }) => post(event)));
-    await groupNow();
+    const waiting = await (await getDb()).call.count({ where: { conversationId: { in: calls.map(({ id }) => id) }, groupingPending: true } });
+    expect(waiting).toBe(0);
 
     const incidents = new Set(await Promise.all(calls.map(({ id }) => incidentOf(id))));
     expect(incidents.size).toBe(1);
@@ -205,6 +206,18 @@ describe("automatic grouping", () => {
       delete process.env.INCIDENT_GROUPING_ENABLED;
       resetConfigForTests();
     }
+  });
+
+  it("a redelivered call keeps its incident and leaves no empty incident behind", async () => {
+    const { lat, lon } = place();
+    const call = callEvent({ lat, lon });
+    const text = callEvent({ location: `${runId} Redelivery Lane` });
+    for (const { event } of [call, text, call, text, call]) await post(event);
+    const incidents = await Promise.all([call, text].map(({ id }) => incidentOf(id)));
+    expect(await Promise.all(incidents.map(async (id) => (await detail(id)).call_count))).toEqual([1, 1]);
+    const [{ empty }] = await (await getDb()).$queryRaw<{ empty: number }[]>`
+      SELECT count(*)::int AS empty FROM incidents i WHERE NOT EXISTS (SELECT 1 FROM calls c WHERE c.incident_id = i.id)`;
+    expect(empty).toBe(0);
   });
 
   it("gives every call of /api/calls its incident_id", async () => {
