@@ -44,8 +44,8 @@ function body(prefix: string, fire: { lat: number; lon: number }): string {
 
 async function round(target: ProductionServer, label: "on" | "off", prefix: string, latencies: number[]): Promise<void> {
   const url = `${target.base}/api/voiceagent-webhook`;
-  const bodies = Array.from({ length: perRound }, () => body(prefix, EVENTS[label]));
-  await mapWithConcurrency(bodies, concurrency, async (payload) => {
+  const bodies = Array.from({ length: perRound }, (_, index) => ({ payload: body(prefix, EVENTS[label]), index }));
+  await mapWithConcurrency(bodies, concurrency, async ({ payload, index }) => {
     const begin = performance.now();
     const response = await fetch(url, {
       method: "POST",
@@ -53,12 +53,12 @@ async function round(target: ProductionServer, label: "on" | "off", prefix: stri
         "content-type": "application/json",
         "voiceagent-signature": signatureHeader(SECRET, payload),
         // One of 200 documentation addresses behind one trusted proxy: the limits stay on, not the load.
-        "x-forwarded-for": `198.51.100.${1 + (sent % 200)}`,
+        "x-forwarded-for": `198.51.100.${1 + (index % 200)}`,
       },
       body: payload,
     });
-    await response.arrayBuffer();
-    if (response.status !== 200) throw new Error(`webhook answered ${response.status}`);
+    const answer = await response.text();
+    if (response.status !== 200) throw new Error(`webhook answered ${response.status}: ${answer}`);
     latencies.push(performance.now() - begin);
   });
 }
