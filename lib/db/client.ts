@@ -96,7 +96,12 @@ interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-let current: Promise<DatabaseHandle> | undefined;
+// One database handle per process, whichever bundle asks: Next.js compiles route handlers, pages
+// and instrumentation.ts into separate bundles, each with its own copy of this module, and a second
+// open of the embedded database fails on its directory lock (the health check answered 503 under
+// `npm start` on PGlite). On globalThis, like the grouper and the feed's tail.
+const registry = globalThis as typeof globalThis & { [key: symbol]: Promise<DatabaseHandle> | undefined };
+const HANDLE_KEY = Symbol.for("mayday.db.handle");
 
 async function connect(config: Config): Promise<DatabaseHandle> {
   const connection = await openMigrationTarget(config);
@@ -113,11 +118,13 @@ async function connect(config: Config): Promise<DatabaseHandle> {
 }
 
 function handle(): Promise<DatabaseHandle> {
+  let current = registry[HANDLE_KEY];
   if (!current) {
-    current = connect(getConfig());
+    const opening = connect(getConfig());
+    registry[HANDLE_KEY] = current = opening;
     // A failed open (server down, directory locked) must not be cached forever.
-    current.catch(() => {
-      current = undefined;
+    opening.catch(() => {
+      if (registry[HANDLE_KEY] === opening) registry[HANDLE_KEY] = undefined;
     });
   }
   return current;
@@ -139,7 +146,7 @@ export async function getEmbeddedDatabase(): Promise<PGlite | undefined> {
 
 /** Closes the connection (and releases the embedded database's lock). */
 export async function closeDb(): Promise<void> {
-  const open = current;
-  current = undefined;
+  const open = registry[HANDLE_KEY];
+  registry[HANDLE_KEY] = undefined;
   if (open) await (await open).close();
 }
