@@ -1,6 +1,7 @@
 import { defineConfig } from "@playwright/test";
 
 const port = Number(process.env.E2E_PORT ?? 3100);
+const embeddedPort = port + 1;
 
 // Debian's Chromium: `npx playwright install` cannot download browsers on these machines.
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -33,14 +34,20 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
+  projects: [
+    { name: "app" },
+    // The README's first command runs on the embedded database: the smoke test runs there too, on a
+    // second server of the same build (started after the first, which builds when needed).
+    { name: "embedded", testMatch: "smoke.spec.ts", use: { baseURL: `http://localhost:${embeddedPort}` } },
+  ],
+  webServer: [port, embeddedPort].map((serverPort) => ({
     // A fresh database for the run, then the same start-up path as `npm start`.
     command: `npx tsx tests/e2e/serve.ts`,
-    url: `http://localhost:${port}/api/health`,
+    url: `http://localhost:${serverPort}/api/health`,
     timeout: 240_000,
     reuseExistingServer: false,
-    stdout: "pipe",
-    stderr: "pipe",
-    env: { PORT: String(port), NEXT_TELEMETRY_DISABLED: "1" },
-  },
+    stdout: "pipe" as const,
+    stderr: "pipe" as const,
+    env: { PORT: String(serverPort), NEXT_TELEMETRY_DISABLED: "1", E2E_EMBEDDED: serverPort === embeddedPort ? "1" : "" },
+  })),
 });

@@ -1,6 +1,7 @@
 /**
  * The server the browser tests talk to: a production build on a database of its own
- * (PostgreSQL when TEST_DATABASE_URL or DATABASE_URL is set, else a temporary PGlite directory).
+ * (PostgreSQL when TEST_DATABASE_URL or DATABASE_URL is set, else a temporary PGlite directory;
+ * always PGlite with E2E_EMBEDDED=1).
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -12,7 +13,7 @@ import { admin, serverUrl, withDatabase } from "../setup/test-database";
 async function main(): Promise<void> {
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production" };
   env.DATA_DIR = await mkdtemp(path.join(tmpdir(), "mayday-e2e-"));
-  const server = serverUrl();
+  const server = process.env.E2E_EMBEDDED === "1" ? undefined : serverUrl();
   delete env.DATABASE_URL;
   if (server) {
     const name = `mayday_e2e_${process.env.PORT ?? "3100"}`;
