@@ -15,6 +15,7 @@ import { getObjectStore, type ObjectBody } from "../storage";
 import {
   AUDIO_EVENT_TYPE,
   type AudioEvent,
+  type CallEvent,
   normaliseIdentifier,
   parseEvent,
   type ParsedEvent,
@@ -98,103 +99,109 @@ async function archive(key: string, body: ObjectBody, contentType = "application
   }
 }
 
-interface StoredCall {
-  id: string;
-  latitude: number | null;
-  longitude: number | null;
-  geocodeSource: string | null;
-  /** Never grouped (new, or stored before grouping): placed in its incident with its coordinates. */
-  ungrouped: boolean;
+/** A call event made ready to store: parsed, and geocoded from its text when it has no coordinates. */
+export interface PreparedCall {
+  call: WebhookCall;
+  payloadKey: string;
+  /** The geocoder's answer (null: nothing matched, or nothing to geocode). */
+  geocode: GeocodeResult | null;
+  /** Why the geocoder failed, when it did: the call is stored without new coordinates. */
+  geocodeFailure?: unknown;
 }
 
 /**
- * One record per conversation_id, in one statement: insert, or update on a conflict (so two
- * deliveries racing to create a call end as one create and one update), and the creation's history
- * row only when it was an insert (`xmax = 0`).
- * A redelivery refreshes what the platform knows (summary, type, severity, location, payload key,
- * caller's number when it has one) but leaves the status alone: a dispatcher may have moved it. Coordinates: reported ones are
- * taken; with no location they are cleared; otherwise they stay until geocoding answers, so a
- * failing geocoder on redelivery keeps the earlier point.
- * A new call is placed in its incident by this statement (incident_for_call, docs/incidents.md);
- * one whose location is still to be geocoded is placed when its coordinates are stored. A
- * redelivery is not regrouped.
+ * Geocodes before storing, so that the call is written once, with its coordinates and in its
+ * incident. The payload is already archived: a geocoder that fails loses nothing.
  */
-async function upsertCall(db: Db, call: WebhookCall, payloadKey: string): Promise<StoredCall> {
-  const keepCoordinates = !call.reported && call.location !== "";
-  const groupNow = groupingEnabled() && !keepCoordinates;
-  const rule = groupingRule(call.emergencyType);
-  const latitude = call.reported?.latitude ?? null;
-  const longitude = call.reported?.longitude ?? null;
-  const [row] = await db.$queryRaw<StoredCall[]>`
-    WITH upserted AS (
+export async function prepareCall(event: CallEvent, payloadKey: string): Promise<PreparedCall> {
+  const call = toWebhookCall(event);
+  if (call.reported || call.location === "") return { call, payloadKey, geocode: null };
+  try {
+    // Bounded work per field: no real address is longer, and a megabyte would take seconds.
+    return { call, payloadKey, geocode: await getGeocoder().geocode(call.location.slice(0, GEOCODE_TEXT_LIMIT)) };
+  } catch (error) {
+    return { call, payloadKey, geocode: null, geocodeFailure: error };
+  }
+}
+
+/**
+ * One record per conversation_id, for a batch of calls of distinct conversations, in one statement:
+ * insert, or update on a conflict (so two deliveries racing to create a call end as one create and
+ * one update), and the creation's history row only when it was an insert (`xmax = 0`).
+ * A redelivery refreshes what the platform knows (summary, type, severity, location, coordinates,
+ * payload key, caller's number when it has one) but leaves the status alone: a dispatcher may have
+ * moved it. When the geocoder failed, a redelivery keeps the earlier point.
+ * Grouping (docs/incidents.md): a single call is placed in its incident by this statement
+ * (incident_for_call); the calls of a batch, which a per-row lookup would not see among themselves,
+ * and a call whose geocoding failed (grouped by its text) wait for the grouper. A redelivery is not
+ * regrouped.
+ */
+export async function storeCalls(db: Pick<Db, "$executeRaw">, prepared: PreparedCall[]): Promise<void> {
+  if (prepared.length === 0) return;
+  const grouping = groupingEnabled();
+  const inline = prepared.length === 1;
+  const column = <T>(value: (call: WebhookCall, prepared: PreparedCall) => T): T[] => prepared.map((entry) => value(entry.call, entry));
+  const rules = column((call) => groupingRule(call.emergencyType));
+  await db.$executeRaw`
+    WITH input AS (
+      SELECT * FROM unnest(
+        ${column(() => uuid7())}::text[], ${column((call) => call.conversationId)}::text[],
+        ${column((call) => call.occurredAt.toISOString())}::timestamptz[], ${column((call) => call.agentId)}::text[],
+        ${column((call) => call.summary)}::text[], ${column((call) => call.callSuccessful)}::boolean[],
+        ${column((call) => call.durationSecs)}::int[], ${column((call) => call.transcriptLength)}::int[],
+        ${column((call) => call.emergencyType)}::text[], ${column((call) => call.location)}::text[],
+        ${column((call, { geocode }) => call.reported?.latitude ?? geocode?.latitude ?? null)}::float8[],
+        ${column((call, { geocode }) => call.reported?.longitude ?? geocode?.longitude ?? null)}::float8[],
+        ${column((call, { geocode }) => (call.reported ? "reported" : (geocode?.source ?? null)))}::text[],
+        ${column((call) => call.severity)}::text[], ${column((call) => call.status)}::text[],
+        ${column((_, { payloadKey }) => payloadKey)}::text[], ${column((call) => call.callerPhone)}::text[],
+        ${column((call) => call.failureReason)}::text[],
+        ${column((_, { geocodeFailure }) => geocodeFailure !== undefined)}::boolean[],
+        ${rules.map((rule) => rule.radiusMetres)}::float8[], ${rules.map((rule) => rule.windowMinutes * 60)}::float8[]
+      ) AS t(id, conversation_id, occurred_at, agent_id, summary, call_successful, duration_secs, transcript_length,
+             emergency_type, location, latitude, longitude, geocode_source, severity, status, payload_key, caller_phone,
+             failure_reason, geocoder_failed, radius, window_s)
+    ), upserted AS (
       INSERT INTO calls (id, conversation_id, occurred_at, agent_id, summary, call_successful, duration_secs,
                          transcript_length, emergency_type, location, latitude, longitude, geocode_source,
                          severity, status, simulation, table_name, payload_key, caller_phone, failure_reason,
-                         incident_id, grouped_at)
-      VALUES (${uuid7()}, ${call.conversationId}, ${call.occurredAt}, ${call.agentId}, ${call.summary},
-              ${call.callSuccessful}, ${call.durationSecs}, ${call.transcriptLength}, ${call.emergencyType},
-              ${call.location}, ${latitude}, ${longitude},
-              ${call.reported ? "reported" : null}, ${call.severity}, ${call.status}, false, 'calls', ${payloadKey},
-              ${call.callerPhone}, ${call.failureReason},
-              CASE WHEN ${groupNow} THEN incident_for_call(NULL, ${call.emergencyType}, ${call.occurredAt}::timestamptz,
-                ${latitude}::float8, ${longitude}::float8, ${call.location}, false, NULL,
-                ${rule.radiusMetres}::float8, ${rule.windowMinutes * 60}::float8) END,
-              CASE WHEN ${groupNow} THEN now() END)
+                         incident_id, grouped_at, grouping_pending)
+      SELECT id, conversation_id, occurred_at, agent_id, summary, call_successful, duration_secs, transcript_length,
+        emergency_type, location, latitude, longitude, geocode_source, severity, status, false, 'calls', payload_key,
+        caller_phone, failure_reason,
+        CASE WHEN ${grouping && inline} AND NOT geocoder_failed THEN incident_for_call(NULL, emergency_type, occurred_at,
+          latitude, longitude, location, false, NULL, radius, window_s) END,
+        CASE WHEN ${grouping && inline} AND NOT geocoder_failed THEN now() END,
+        ${grouping} AND (NOT ${inline} OR geocoder_failed)
+      FROM input
       ON CONFLICT (conversation_id) DO UPDATE SET
         occurred_at = EXCLUDED.occurred_at, agent_id = EXCLUDED.agent_id, summary = EXCLUDED.summary,
         call_successful = EXCLUDED.call_successful, duration_secs = EXCLUDED.duration_secs,
         transcript_length = EXCLUDED.transcript_length, emergency_type = EXCLUDED.emergency_type,
         location = EXCLUDED.location, severity = EXCLUDED.severity, payload_key = EXCLUDED.payload_key,
         caller_phone = COALESCE(EXCLUDED.caller_phone, calls.caller_phone),
-        latitude = CASE WHEN ${keepCoordinates} THEN calls.latitude ELSE EXCLUDED.latitude END,
-        longitude = CASE WHEN ${keepCoordinates} THEN calls.longitude ELSE EXCLUDED.longitude END,
-        geocode_source = CASE WHEN ${keepCoordinates} THEN calls.geocode_source ELSE EXCLUDED.geocode_source END,
+        (latitude, longitude, geocode_source) = (
+          SELECT CASE WHEN i.geocoder_failed THEN calls.latitude ELSE EXCLUDED.latitude END,
+                 CASE WHEN i.geocoder_failed THEN calls.longitude ELSE EXCLUDED.longitude END,
+                 CASE WHEN i.geocoder_failed THEN calls.geocode_source ELSE EXCLUDED.geocode_source END
+          FROM input i WHERE i.conversation_id = EXCLUDED.conversation_id),
         updated_at = CURRENT_TIMESTAMP
-      RETURNING id, status, latitude, longitude, geocode_source, grouped_at IS NULL AND NOT grouping_pending AS ungrouped,
-        (xmax = 0) AS inserted
-    ), creation AS (
-      INSERT INTO call_status_changes (call_id, from_status, status, changed_by)
-      SELECT id, NULL, status, 'webhook' FROM upserted WHERE inserted
+      RETURNING id, status, grouping_pending, (xmax = 0) AS inserted
     )
-    SELECT id, latitude, longitude, geocode_source AS "geocodeSource", ungrouped FROM upserted`;
-  return row;
+    INSERT INTO call_status_changes (call_id, from_status, status, changed_by)
+    SELECT id, NULL, status, 'webhook' FROM upserted WHERE inserted`;
+  if (grouping && !inline) groupSoon();
 }
 
-/**
- * Geocodes the record's location and stores the answer (null coordinates when nothing matched).
- * A call never grouped is placed in its incident by the same statement, with its answer; when the
- * geocoder failed, it is handed to the grouper, which groups it by its text. So it is grouped
- * whatever the geocoder does.
- */
-async function geocodeStoredCall(stored: StoredCall, call: WebhookCall, hooks: IntakeHooks): Promise<GeocodeResult | null> {
-  const group = groupingEnabled() && stored.ungrouped;
-  let result: GeocodeResult | null;
-  try {
-    // Bounded work per field: no real address is longer, and a megabyte would take seconds.
-    result = await getGeocoder().geocode(call.location.slice(0, GEOCODE_TEXT_LIMIT));
-  } catch (error) {
-    if (group) {
-      await withCallStore((db) => db.call.update({ where: { id: stored.id }, data: { groupingPending: true } }));
-      groupSoon();
-    }
-    throw geocodingError(error);
+/** What storing a prepared call answers: its outcome, or the geocoder's failure once it is stored. */
+export function storedCallOutcome({ call, payloadKey, geocode, geocodeFailure }: PreparedCall): IntakeOutcome {
+  if (geocodeFailure !== undefined) {
+    // Stored, waiting for the grouper: it groups the call by its text.
+    if (groupingEnabled()) groupSoon();
+    throw geocodingError(geocodeFailure);
   }
-  const latitude = result?.latitude ?? null;
-  const longitude = result?.longitude ?? null;
-  const geocodeSource = result?.source ?? null;
-  const unchanged = stored.latitude === latitude && stored.longitude === longitude && stored.geocodeSource === geocodeSource;
-  if (unchanged && !group) return result;
-  const rule = groupingRule(call.emergencyType);
-  await withCallStore((db) => db.$executeRaw`
-    UPDATE calls SET latitude = ${latitude}, longitude = ${longitude}, geocode_source = ${geocodeSource},
-      incident_id = CASE WHEN ${group} THEN coalesce(incident_for_call(incident_id, emergency_type, occurred_at,
-        ${latitude}::float8, ${longitude}::float8, location, simulation, exercise_id,
-        ${rule.radiusMetres}::float8, ${rule.windowMinutes * 60}::float8), incident_id) ELSE incident_id END,
-      grouped_at = CASE WHEN ${group} THEN now() ELSE grouped_at END,
-      updated_at = CURRENT_TIMESTAMP
-    WHERE id = ${stored.id}`);
-  await hooks.onCallsChanged?.();
-  return result;
+  log.info({ conversationId: call.conversationId, payloadKey, geocode: geocode?.precision ?? null }, "webhook call stored");
+  return { kind: "stored", conversationId: call.conversationId, payloadKey, geocode };
 }
 
 /**
@@ -266,22 +273,12 @@ export async function ingestArchivedEvent(
       return { kind: "stored", conversationId: call.conversationId, payloadKey, geocode: null };
     }
     case "call": {
-      const call = toWebhookCall(parsed.event);
-      const stored = await withCallStore((db) => upsertCall(db, call, payloadKey));
+      const prepared = await prepareCall(parsed.event, payloadKey);
+      await withCallStore((db) => storeCalls(db, [prepared]));
       await hooks.onCallsChanged?.();
-      const geocode = !call.reported && call.location ? await geocodeStoredCall(stored, call, hooks) : null;
-      log.info(
-        { conversationId: call.conversationId, payloadKey, geocode: geocode?.precision ?? null },
-        "webhook call stored",
-      );
-      return { kind: "stored", conversationId: call.conversationId, payloadKey, geocode };
+      return storedCallOutcome(prepared);
     }
   }
-}
-
-/** The raw bytes of an archived payload into stored data (see ingestArchivedEvent). */
-export async function ingestPayload(rawBody: Buffer, payloadKey: string, hooks?: IntakeHooks): Promise<IntakeOutcome> {
-  return ingestArchivedEvent(parseEvent(parseJson(rawBody.toString("utf8"))), payloadKey, hooks);
 }
 
 const tooLargeForJson = () =>

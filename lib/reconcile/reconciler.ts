@@ -1,7 +1,9 @@
 import { bumpCallsVersion } from "../calls/cache";
 import { type DatabaseKind, type Db, getDatabaseKind, getDb } from "../db/client";
-import { DomainError } from "../domain-error";
-import { ingestPayload } from "../intake";
+import { withCallStore } from "../calls/store";
+import { DomainError, parseJson } from "../domain-error";
+import { ingestArchivedEvent, type PreparedCall, prepareCall, storeCalls, storedCallOutcome } from "../intake";
+import { parseEvent } from "../webhook/payload";
 import { log } from "../log";
 import { getObjectStore, type ObjectStore } from "../storage";
 import { isDatabaseUnavailable, listPending, type PendingMarker } from "./pending";
@@ -16,8 +18,8 @@ export interface ReconcileOptions {
   db?: Db;
   kind?: DatabaseKind;
   store?: ObjectStore;
-  /** Conversations recorded at once (each payload is a few statements; the pool has 10 connections). */
-  concurrency?: number;
+  /** Payloads recorded per transaction (RECONCILE_BATCH by default). */
+  batchSize?: number;
 }
 
 export interface ReconcileResult {
@@ -27,6 +29,12 @@ export interface ReconcileResult {
   /** Markers still pending after the pass (the database failed again, or a payload is missing). */
   remaining: number;
 }
+
+/**
+ * Payloads per batch: long enough to share a commit among many calls, short enough that live
+ * webhooks waiting on the change feed's lock behind a batch wait a fraction of a second.
+ */
+const RECONCILE_BATCH = 100;
 
 /** Key of the PostgreSQL advisory lock that one reconciler holds across instances. */
 const LOCK_NAME = "mayday:reconcile-pending";
@@ -71,48 +79,98 @@ function conversationOf(payloadKey: string): string {
 
 /**
  * Markers grouped by payload (a payload redelivered during the outage has several markers and is
- * recorded once), and payloads by conversation, both in arrival order: conversations are recorded
- * concurrently, each one's payloads one after another, in the order they arrived.
+ * recorded once), then payloads in batches of at most `size`, in arrival order, with at most one
+ * payload of a conversation per batch: a conversation's later payloads go to later batches, which
+ * are recorded after it, so each conversation's payloads are recorded in the order they arrived.
  */
-function byConversation(markers: PendingMarker[]): PendingMarker[][][] {
+function batches(markers: PendingMarker[], size: number): PendingMarker[][][] {
   const byPayload = new Map<string, PendingMarker[]>();
   for (const marker of markers) {
     const group = byPayload.get(marker.payloadKey);
     if (group) group.push(marker);
     else byPayload.set(marker.payloadKey, [marker]);
   }
-  const conversations = new Map<string, PendingMarker[][]>();
-  for (const group of byPayload.values()) {
-    const conversation = conversationOf(group[0].payloadKey);
-    const payloads = conversations.get(conversation);
-    if (payloads) payloads.push(group);
-    else conversations.set(conversation, [group]);
+  const result: PendingMarker[][][] = [];
+  let waiting = [...byPayload.values()];
+  while (waiting.length > 0) {
+    const batch: PendingMarker[][] = [];
+    const conversations = new Set<string>();
+    const later: PendingMarker[][] = [];
+    for (const group of waiting) {
+      const conversation = conversationOf(group[0].payloadKey);
+      if (batch.length < size && !conversations.has(conversation)) {
+        batch.push(group);
+        conversations.add(conversation);
+      } else {
+        later.push(group);
+      }
+    }
+    result.push(batch);
+    waiting = later;
   }
-  return [...conversations.values()];
+  return result;
 }
 
-/** Records one payload and removes its markers; false when it must stay pending. */
-async function recordOne(group: PendingMarker[], store: ObjectStore, onChanged: () => void): Promise<boolean> {
-  const { payloadKey } = group[0];
-  const raw = await store.get(payloadKey);
-  if (raw === undefined) {
-    // Markers are written after their payload: this can only be an object removed by hand.
-    log.error({ payloadKey }, "pending payload missing from object storage; marker kept");
-    return false;
-  }
+/**
+ * An error of recording a payload: the database stopped answering ends the pass; a store that
+ * failed (a recording not written) is worth another pass and ends this one too; anything else (not
+ * geocoded, or content no longer accepted) cannot be helped by retrying, and the payload stays
+ * archived under its key: logged, and its marker removed.
+ */
+function settleFailure(payloadKey: string, error: unknown): void {
+  if (isDatabaseUnavailable(error)) throw new DatabaseGone();
+  if (!(error instanceof DomainError) || error.code === "STORAGE_ERROR") throw error;
+  log.error({ payloadKey, code: error.code, err: error }, "pending payload could not be fully recorded; marker removed");
+}
+
+/**
+ * Stores the batch's calls in one statement: one commit, one turn at the change feed's lock and
+ * one run of the calls' triggers for the whole batch instead of one per call, which is what bounds
+ * the drain rate. If it fails, each call is stored on its own, so that a payload the database
+ * refuses holds up only itself.
+ */
+async function storeBatch(prepared: PreparedCall[]): Promise<void> {
   try {
-    await ingestPayload(raw, payloadKey, { onCallsChanged: onChanged });
-  } catch (error) {
-    if (isDatabaseUnavailable(error)) throw new DatabaseGone();
-    // A store that failed (a recording not written) is worth another pass; the error ends this one.
-    if (!(error instanceof DomainError) || error.code === "STORAGE_ERROR") throw error;
-    // Recorded, but not geocoded, or content no longer accepted: retrying cannot help, and the
-    // payload stays archived under its key.
-    const code = error.code;
-    log.error({ payloadKey, code, err: error }, "pending payload could not be fully recorded; marker removed");
+    await withCallStore((db) => storeCalls(db, prepared));
+  } catch {
+    for (const call of prepared) await withCallStore((db) => storeCalls(db, [call]));
   }
-  for (const marker of group) await store.delete(marker.key);
-  return true;
+}
+
+/** Records one batch and removes its payloads' markers; answers how many payloads it recorded. */
+async function recordBatch(batch: PendingMarker[][], store: ObjectStore, onChanged: () => void): Promise<number> {
+  const raws = await Promise.all(batch.map((group) => store.get(group[0].payloadKey)));
+  const calls: PreparedCall[] = [];
+  const done: PendingMarker[][] = [];
+  for (const [index, group] of batch.entries()) {
+    const { payloadKey } = group[0];
+    const raw = raws[index];
+    if (raw === undefined) {
+      // Markers are written after their payload: this can only be an object removed by hand.
+      log.error({ payloadKey }, "pending payload missing from object storage; marker kept");
+      continue;
+    }
+    try {
+      const parsed = parseEvent(parseJson(raw.toString("utf8")));
+      // Calls are stored together below; the rare other events (a failure, a recording) one by one.
+      if (parsed.kind === "call") calls.push(await prepareCall(parsed.event, payloadKey));
+      else await ingestArchivedEvent(parsed, payloadKey, { onCallsChanged: onChanged });
+    } catch (error) {
+      settleFailure(payloadKey, error);
+    }
+    done.push(group);
+  }
+  await storeBatch(calls);
+  if (calls.length > 0) onChanged();
+  for (const call of calls) {
+    try {
+      storedCallOutcome(call);
+    } catch (error) {
+      settleFailure(call.payloadKey, error);
+    }
+  }
+  await Promise.all(done.flat().map((marker) => store.delete(marker.key)));
+  return done.length;
 }
 
 /** One pass over the pending folder. Cheap when it is empty: the database is not touched. */
@@ -121,36 +179,22 @@ export async function reconcilePending(options: ReconcileOptions = {}): Promise<
   if ((await listPending(store)).length === 0) return { ran: true, recorded: 0, remaining: 0 };
   const db = options.db ?? (await getDb());
   const kind = options.kind ?? (await getDatabaseKind());
-  const concurrency = options.concurrency ?? 8;
 
   const outcome = await withReconcileLock(db, kind, async () => {
     // Listed again under the lock: another instance may have drained some meanwhile.
-    const conversations = byConversation(await listPending(store));
     let recorded = 0;
     let changed = false;
-    let gone = false;
-    let next = 0;
-    // A pool of workers rather than batches: one slow payload does not hold up the others.
-    const worker = async () => {
-      while (!gone && next < conversations.length) {
-        for (const group of conversations[next++]) {
-          if (gone) return;
-          try {
-            if (await recordOne(group, store, () => (changed = true))) recorded++;
-          } catch (error) {
-            if (!(error instanceof DatabaseGone)) throw error;
-            gone = true;
-          }
-        }
+    try {
+      for (const batch of batches(await listPending(store), options.batchSize ?? RECONCILE_BATCH)) {
+        recorded += await recordBatch(batch, store, () => (changed = true));
       }
-    };
-    // Every worker settles before the bump and before the lock is released.
-    const outcomes = await Promise.allSettled(Array.from({ length: Math.min(concurrency, conversations.length) }, worker));
-    // One version bump per pass rather than per payload.
-    if (changed) await bumpCallsVersion();
-    const failure = outcomes.find((outcome) => outcome.status === "rejected");
-    if (failure) throw failure.reason;
-    if (gone) log.warn({ recorded }, "database unavailable again: reconciliation paused");
+    } catch (error) {
+      if (!(error instanceof DatabaseGone)) throw error;
+      log.warn({ recorded }, "database unavailable again: reconciliation paused");
+    } finally {
+      // One version bump per pass rather than per payload, before the lock is released.
+      if (changed) await bumpCallsVersion();
+    }
     return recorded;
   });
   const remaining = (await listPending(store)).length;

@@ -8,6 +8,7 @@ import { POST } from "@/app/api/voiceagent-webhook/route";
 import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { PrismaClient } from "@/lib/db/generated/client";
+import { groupNow } from "@/lib/incidents/grouper";
 import { callPayloadKey } from "@/lib/intake";
 import { countPending, reconcilePending } from "@/lib/reconcile";
 import { listPending } from "@/lib/reconcile/pending";
@@ -105,10 +106,15 @@ describe.skipIf(inject("testDatabase").kind !== "postgresql")("webhooks while Po
 
     await bringDatabaseBack();
     expect(await creations(ids)).toEqual([]);
-    const result = await reconcilePending({ store, concurrency: 1 });
+    const result = await reconcilePending({ store, batchSize: 5 });
     expect(result).toEqual({ ran: true, recorded: 12, remaining: 0 });
     expect(await creations(ids)).toEqual(ids);
     expect(await countPending(store)).toBe(0);
+    // Stored in batches, grouped after them: the twelve callers about one place, one incident.
+    await groupNow();
+    const calls = await (await getDb()).call.findMany({ where: { conversationId: { in: ids } }, select: { incidentId: true, groupingPending: true } });
+    expect(calls.every((call) => !call.groupingPending)).toBe(true);
+    expect(new Set(calls.map((call) => call.incidentId)).size).toBe(1);
 
     // A later redelivery (the platform retried anyway) changes nothing.
     expect((await post(events[0])).status).toBe(200);
@@ -143,7 +149,7 @@ describe.skipIf(inject("testDatabase").kind !== "postgresql")("webhooks while Po
     expect(await countPending(store)).toBe(3);
 
     await bringDatabaseBack();
-    expect(await reconcilePending({ store, concurrency: 1 })).toEqual({ ran: true, recorded: 3, remaining: 0 });
+    expect(await reconcilePending({ store, batchSize: 5 })).toEqual({ ran: true, recorded: 3, remaining: 0 });
     const db = await getDb();
     expect(await db.call.findUnique({ where: { conversationId: events[1].data.conversation_id } })).toMatchObject({
       status: "failed",
@@ -185,8 +191,8 @@ describe.skipIf(inject("testDatabase").kind !== "postgresql")("webhooks while Po
     const ingested = new Map<string, number>();
     try {
       const passes = await Promise.all([
-        reconcilePending({ store, concurrency: 2 }),
-        reconcilePending({ store, concurrency: 2, db: other, kind: "postgresql" }),
+        reconcilePending({ store, batchSize: 2 }),
+        reconcilePending({ store, batchSize: 2, db: other, kind: "postgresql" }),
       ]);
       recordedPerPass = passes.map((pass) => pass.recorded);
       for (const id of await creations(events.map((event) => event.data.conversation_id))) {

@@ -374,8 +374,8 @@ describe("records", () => {
     const event = specCallEvent(nextId("hook"));
     const rawBody = Buffer.from(JSON.stringify(event));
     await receiveWebhook({ body: rawBody, signatureHeader: null }, { onCallsChanged: () => calls.push("changed") });
-    // The record, then its coordinates.
-    expect(calls).toEqual(["changed", "changed"]);
+    // One write: the record with its coordinates (geocoded before it is stored).
+    expect(calls).toEqual(["changed"]);
     calls.length = 0;
     await receiveWebhook({ body: rawBody, signatureHeader: null }, { onCallsChanged: () => calls.push("changed") });
     expect(calls).toEqual(["changed"]);
