@@ -47,6 +47,9 @@ $$;
 -- It takes the change feed's lock, which every writer of calls takes first and holds to commit,
 -- and being VOLATILE its query reads a snapshot taken after the lock: it sees every incident that
 -- earlier writers committed, so concurrent calls about one event cannot open two incidents.
+-- Two queries rather than one with a CASE, so that each can use an index: open incidents in a
+-- band of latitude (incidents_status_latitude_longitude_severity_call_count_id_idx: a few rows,
+-- however many incidents the last hour opened elsewhere), or of the same location text.
 CREATE FUNCTION "incident_for_call"(
   own TEXT, call_type TEXT, call_at TIMESTAMPTZ, lat DOUBLE PRECISION, lon DOUBLE PRECISION, call_location TEXT,
   call_simulation BOOLEAN, call_exercise TEXT, radius DOUBLE PRECISION, window_s DOUBLE PRECISION
@@ -57,22 +60,35 @@ DECLARE
   metres_per_degree CONSTANT DOUBLE PRECISION := 111320;
 BEGIN
   PERFORM pg_advisory_xact_lock(7243001001);
+  IF lat IS NULL OR lon IS NULL THEN
+    IF call_key = '' THEN
+      RETURN NULL;
+    END IF;
+    RETURN (
+      SELECT inc.id FROM incidents inc
+      WHERE inc.location_key = call_key AND inc.emergency_type = call_type
+        AND inc.status IN ('active', 'dispatched', 'enroute')
+        AND inc.last_call_at >= call_at - win AND inc.first_call_at <= call_at + win
+        AND inc.simulation = call_simulation AND inc.exercise_id IS NOT DISTINCT FROM call_exercise
+        AND inc.id IS DISTINCT FROM own
+        AND (inc.call_count > 1 OR NOT EXISTS (
+          SELECT 1 FROM calls w WHERE w.incident_id = inc.id AND w.grouping_pending))
+      ORDER BY inc.last_call_at DESC
+      LIMIT 1);
+  END IF;
   RETURN (
     SELECT inc.id FROM incidents inc
     WHERE inc.emergency_type = call_type
       AND inc.status IN ('active', 'dispatched', 'enroute')
+      AND inc.latitude BETWEEN lat - radius / metres_per_degree AND lat + radius / metres_per_degree
       AND inc.last_call_at >= call_at - win AND inc.first_call_at <= call_at + win
       AND inc.simulation = call_simulation AND inc.exercise_id IS NOT DISTINCT FROM call_exercise
       AND inc.id IS DISTINCT FROM own
       AND (inc.call_count > 1 OR NOT EXISTS (
         SELECT 1 FROM calls w WHERE w.incident_id = inc.id AND w.grouping_pending))
-      AND CASE WHEN lat IS NULL OR lon IS NULL THEN call_key <> '' AND inc.location_key = call_key
-        ELSE inc.latitude BETWEEN lat - radius / metres_per_degree AND lat + radius / metres_per_degree
-          AND metres_per_degree * sqrt(power(inc.latitude - lat, 2)
-            + power((inc.longitude - lon) * cos(radians(lat)), 2)) <= radius
-      END
-    ORDER BY power(coalesce(inc.latitude - lat, 0), 2)
-      + power(coalesce((inc.longitude - lon) * cos(radians(lat)), 0), 2), inc.last_call_at DESC
+      AND metres_per_degree * sqrt(power(inc.latitude - lat, 2)
+        + power((inc.longitude - lon) * cos(radians(lat)), 2)) <= radius
+    ORDER BY power(inc.latitude - lat, 2) + power((inc.longitude - lon) * cos(radians(lat)), 2), inc.last_call_at DESC
     LIMIT 1);
 END;
 $$;
