@@ -66,6 +66,7 @@ export async function seed(client: pg.Client, first: number, last: number): Prom
   }
   await client.query("VACUUM ANALYZE calls");
   await client.query("VACUUM ANALYZE call_counts");
+  await client.query("VACUUM ANALYZE incidents");
   console.log(`seeded rows ${first}..${last} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
