@@ -313,6 +313,29 @@ describe("dispatcher actions", () => {
     expect(final.status).toBe(409);
   });
 
+  it("an incident closes when its last open call closes: resolved if any call was, else failed", async () => {
+    const resolvedFirst = place();
+    const twoCalls = [callEvent(resolvedFirst), callEvent({ ...resolvedFirst, lon: resolvedFirst.lon + 0.0003 })];
+    const failing = place();
+    const twoFailing = [callEvent(failing), callEvent({ ...failing, lon: failing.lon + 0.0003 })];
+    for (const { event } of [...twoCalls, ...twoFailing]) await post(event);
+    const setStatus = async (conversationId: string, status: string) => {
+      const id = conversationId;
+      expect((await patchCall(jsonRequest(`http://localhost/api/calls/${id}`, "PATCH", { status }), context(id))).status).toBe(200);
+    };
+    const statusOf = async (conversationId: string) => (await detail(await incidentOf(conversationId))).status;
+
+    await setStatus(twoCalls[0].id, "resolved");
+    // One call still open: the incident stays in the dispatcher's queue.
+    expect(await statusOf(twoCalls[0].id)).toBe("active");
+    await setStatus(twoCalls[1].id, "failed");
+    expect(await statusOf(twoCalls[0].id)).toBe("resolved");
+
+    await setStatus(twoFailing[0].id, "failed");
+    await setStatus(twoFailing[1].id, "failed");
+    expect(await statusOf(twoFailing[0].id)).toBe("failed");
+  });
+
   it("lists incidents with filters and pagination", async () => {
     const response = await listIncidents(new Request("http://localhost/api/incidents?status=resolved&limit=1"));
     expect(response.status).toBe(200);
