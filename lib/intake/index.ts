@@ -186,7 +186,7 @@ export async function storeCalls(db: Pick<Db, "$executeRaw">, prepared: Prepared
                  CASE WHEN i.geocoder_failed THEN calls.geocode_source ELSE EXCLUDED.geocode_source END
           FROM input i WHERE i.conversation_id = EXCLUDED.conversation_id),
         updated_at = CURRENT_TIMESTAMP
-      RETURNING id, status, grouping_pending, (xmax = 0) AS inserted
+      RETURNING id, status, (xmax = 0) AS inserted
     )
     INSERT INTO call_status_changes (call_id, from_status, status, changed_by)
     SELECT id, NULL, status, 'webhook' FROM upserted WHERE inserted`;
