@@ -27,9 +27,15 @@ test.describe("dispatcher dashboard", () => {
     // The queue lists their incidents, and the map (moved to San Francisco) draws them.
     for (const id of sampleIds) await queuedIncident(page, request, id);
     await expect(page.locator(".leaflet-marker-pane .call-marker, .leaflet-marker-pane .cluster-marker").first()).toBeVisible();
-    const titles = await page.locator(".leaflet-marker-pane .call-marker").evaluateAll((nodes) => nodes.map((node) => node.getAttribute("title") ?? ""));
-    const clustered = await page.locator(".leaflet-marker-pane .cluster-marker").count();
-    expect(titles.some((title) => /District/.test(title)) || clustered > 0).toBe(true);
+    // Polled: the grouper moves the calls into their incidents a moment after the simulation
+    // answers, and the map redraws its markers when that change arrives.
+    await expect
+      .poll(async () => {
+        const titles = await page.locator(".leaflet-marker-pane .call-marker").evaluateAll((nodes) => nodes.map((node) => node.getAttribute("title") ?? ""));
+        const clustered = await page.locator(".leaflet-marker-pane .cluster-marker").count();
+        return titles.some((title) => /District/.test(title)) || clustered > 0;
+      })
+      .toBe(true);
     await saveScreenshot(page, "dashboard");
 
     const filters = page.getByRole("form", { name: "History filters" });
