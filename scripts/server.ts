@@ -7,8 +7,9 @@
  * Next's request handler runs behind a plain Node server that records the socket peer in
  * `x-forwarded-for` (see lib/http/client-address.ts). `next start` fills that header only when the
  * client did not send one, so a client could pick its own rate-limit key; here the peer is always
- * appended, exactly as a proxy hop would. The server also answers GET /api/openapi.json itself
- * (lib/http/before-next.ts): through Next each request costs about 5 ms of CPU. Before it opens its
+ * appended, exactly as a proxy hop would. The server also answers GET /api/openapi.json and the
+ * webhook itself (lib/http/before-next.ts): Next's request handling costs more CPU than either
+ * endpoint's own work. Before it opens its
  * port it warms what the first requests would otherwise pay for (warmUp below).
  */
 import { createServer, type RequestListener } from "node:http";
@@ -71,8 +72,8 @@ async function serve(): Promise<void> {
   const handle = app.getRequestHandler();
   await app.prepare();
   const listener: RequestListener = (request, response) => {
-    if (answerBeforeNext(request, response)) return;
     request.headers["x-forwarded-for"] = appendPeer(request.headers["x-forwarded-for"], request.socket.remoteAddress);
+    if (answerBeforeNext(request, response)) return;
     void handle(request, response);
   };
   await warmUp(listener);

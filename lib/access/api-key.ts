@@ -22,13 +22,13 @@ export function sessionToken(apiKey: string): string {
   return createHmac("sha256", apiKey).update("mayday dashboard session").digest("base64url");
 }
 
-function bearerToken(request: Request): string | undefined {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get("authorization") ?? "");
+function bearerToken(headers: Headers): string | undefined {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(headers.get("authorization") ?? "");
   return match?.[1];
 }
 
-function cookie(request: Request, name: string): string | undefined {
-  for (const part of (request.headers.get("cookie") ?? "").split(";")) {
+function cookie(headers: Headers, name: string): string | undefined {
+  for (const part of (headers.get("cookie") ?? "").split(";")) {
     const separator = part.indexOf("=");
     if (separator > 0 && part.slice(0, separator).trim() === name) return part.slice(separator + 1).trim();
   }
@@ -40,19 +40,19 @@ export function isApiKey(presented: string, apiKey: string): boolean {
 }
 
 /** True when no key is configured, or the request carries it (Bearer) or the session cookie. */
-export function hasApiKey(request: Request, apiKey: string | undefined): boolean {
+export function hasApiKey(headers: Headers, apiKey: string | undefined): boolean {
   if (apiKey === undefined) return true;
-  const bearer = bearerToken(request);
+  const bearer = bearerToken(headers);
   if (bearer !== undefined && sameSecret(bearer, apiKey)) return true;
-  const session = cookie(request, SESSION_COOKIE);
+  const session = cookie(headers, SESSION_COOKIE);
   return session !== undefined && sameSecret(session, sessionToken(apiKey));
 }
 
 /** Passes when hasApiKey does; else the 401. */
-export function requireApiKey(request: Request, apiKey: string | undefined): void {
-  if (hasApiKey(request, apiKey)) return;
-  const bearer = bearerToken(request);
-  const session = cookie(request, SESSION_COOKIE);
+export function requireApiKey(headers: Headers, apiKey: string | undefined): void {
+  if (hasApiKey(headers, apiKey)) return;
+  const bearer = bearerToken(headers);
+  const session = cookie(headers, SESSION_COOKIE);
   throw new DomainError(
     "UNAUTHORIZED",
     bearer === undefined && session === undefined ? "An API key is required" : "The API key is not valid",

@@ -1,29 +1,80 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { WEBHOOK_MAX_AUDIO_BODY_BYTES } from "../intake";
+import { log } from "../log";
 import { openApiAnswer } from "../openapi";
+import { nodeBodyChunks } from "./body";
 import { endpoints } from "./endpoints";
+import { guardedAnswer } from "./respond";
 import { deploymentSecurityHeaders } from "./security-headers";
+import { acceptWebhook } from "./webhook";
 
 let securityHeaders: Record<string, string> | undefined;
 
-/**
- * What the production server (scripts/server.ts) answers itself, before Next: GET and HEAD
- * /api/openapi.json, from the document in memory, with the route's body, ETag, 304 and headers.
- * The document is the same for every client and needs neither key nor limit, yet through Next
- * each request costs about 5 ms of CPU on these machines (docs/performance.md), which held it
- * near 150 requests a second. Anything else (other methods, a trailing slash) is left to Next,
- * and answers false.
- */
-export function answerBeforeNext(request: IncomingMessage, response: ServerResponse): boolean {
-  if (request.method !== "GET" && request.method !== "HEAD") return false;
-  const url = request.url ?? "";
-  const queryAt = url.indexOf("?");
-  if ((queryAt < 0 ? url : url.slice(0, queryAt)) !== endpoints.openapi.path) return false;
-
+function headersOnEveryResponse(): Record<string, string> {
   securityHeaders ??= Object.fromEntries(deploymentSecurityHeaders().map(({ key, value }) => [key.toLowerCase(), value]));
+  return securityHeaders;
+}
+
+/** The request's headers as the route code reads them (the node:http names are already lower case). */
+function webHeaders(request: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined) continue;
+    for (const one of [value].flat()) headers.append(name, one);
+  }
+  return headers;
+}
+
+function answerOpenApi(request: IncomingMessage, response: ServerResponse): void {
   const ifNoneMatch = request.headers["if-none-match"];
   const { status, headers, body } = openApiAnswer(ifNoneMatch ?? null);
   const length = body === undefined ? {} : { "content-length": String(body.length) };
-  response.writeHead(status, { ...securityHeaders, ...headers, ...length });
+  response.writeHead(status, { ...headersOnEveryResponse(), ...headers, ...length });
   response.end(request.method === "HEAD" ? undefined : body);
-  return true;
+}
+
+/** The webhook as its route file answers it (same protection, body reading, errors and body), without Next. */
+async function answerWebhook(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const headers = webHeaders(request);
+  const answer = await guardedAnswer("webhook", headers, () =>
+    acceptWebhook(headers, nodeBodyChunks(request, WEBHOOK_MAX_AUDIO_BODY_BYTES)),
+  );
+  const body = JSON.stringify(answer.body);
+  response.writeHead(answer.status, {
+    ...headersOnEveryResponse(),
+    ...answer.headers,
+    "content-type": "application/json; charset=utf-8",
+    "cache-control": "no-store",
+    "content-length": String(Buffer.byteLength(body)),
+  });
+  response.end(body);
+}
+
+/**
+ * What the production server (scripts/server.ts) answers itself, before Next, because Next's
+ * request handling costs more CPU than the work (docs/performance.md, issue 17):
+ * - GET and HEAD /api/openapi.json, from the document in memory, with the route's body, ETag, 304
+ *   and headers (about 5 ms of CPU per request through Next);
+ * - POST /api/voiceagent-webhook, the endpoint a surge hits: the route file's work (acceptWebhook)
+ *   behind the same protection (guardedAnswer), read straight from the socket.
+ * Anything else (other methods, a trailing slash) is left to Next, and answers false. The server
+ * has already appended the socket peer to `x-forwarded-for`, as it does for Next.
+ */
+export function answerBeforeNext(request: IncomingMessage, response: ServerResponse): boolean {
+  const url = request.url ?? "";
+  const queryAt = url.indexOf("?");
+  const path = queryAt < 0 ? url : url.slice(0, queryAt);
+  if (path === endpoints.openapi.path && (request.method === "GET" || request.method === "HEAD")) {
+    answerOpenApi(request, response);
+    return true;
+  }
+  if (path === endpoints.webhook.path && request.method === "POST") {
+    answerWebhook(request, response).catch((error: unknown) => {
+      // Only writing the answer can fail here (the client went away): guardedAnswer answers the rest.
+      log.warn({ err: error }, "webhook answer not sent");
+      response.destroy();
+    });
+    return true;
+  }
+  return false;
 }

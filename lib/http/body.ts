@@ -1,11 +1,12 @@
+import type { IncomingMessage } from "node:http";
 import { parseJson } from "../domain-error";
 import { ApiError } from "./api-error";
 
 /** Bodies larger than this are refused with 413 before they are read whole. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
-export function requireJsonContentType(request: Request): void {
-  const type = request.headers.get("content-type") ?? "";
+export function requireJsonContentType(headers: Headers): void {
+  const type = headers.get("content-type") ?? "";
   if (!/^application\/(.+\+)?json\s*(;|$)/i.test(type.trim())) {
     throw new ApiError("UNSUPPORTED_MEDIA_TYPE", "Content-Type must be application/json");
   }
@@ -31,6 +32,20 @@ export async function* bodyChunks(request: Request, maxBytes: number): AsyncGene
   } finally {
     // Stopped early (a limit, a bad signature): stop receiving the rest.
     await reader.cancel().catch(() => undefined);
+  }
+}
+
+/**
+ * bodyChunks for a node:http request (the production server's direct path). A reader that stops
+ * early leaves the rest to be drained, not the socket destroyed: the answer still has to go out.
+ */
+export async function* nodeBodyChunks(request: IncomingMessage, maxBytes: number): AsyncGenerator<Uint8Array> {
+  const declared = Number(request.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
+  try {
+    yield* request.iterator({ destroyOnReturn: false });
+  } finally {
+    if (!request.readableEnded) request.resume();
   }
 }
 
@@ -62,6 +77,6 @@ export async function readBodyText(request: Request, maxBytes = DEFAULT_MAX_BODY
 
 /** Content-Type check, size limit and JSON parsing for an ordinary JSON POST/PATCH body. */
 export async function readJsonBody(request: Request, maxBytes = DEFAULT_MAX_BODY_BYTES): Promise<unknown> {
-  requireJsonContentType(request);
+  requireJsonContentType(request.headers);
   return parseJson(await readBodyText(request, maxBytes));
 }

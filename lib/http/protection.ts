@@ -19,10 +19,10 @@ function rateLimitHeaders(decision: RateLimitDecision): Record<string, string> {
  * Counts the request against its endpoint's limit. Answers the headers every response of the
  * endpoint carries; throws the 429 (or the 503 of a "refuse" policy whose store is down).
  */
-export async function applyRateLimit(request: Request, endpoint: Endpoint): Promise<Record<string, string>> {
+export async function applyRateLimit(requestHeaders: Headers, endpoint: Endpoint): Promise<Record<string, string>> {
   const policy = endpoint.protection.rateLimit;
   if (!policy) return {};
-  const client = clientAddress(request.headers, getConfig().TRUST_PROXY);
+  const client = clientAddress(requestHeaders, getConfig().TRUST_PROXY);
   const decision = await getRateLimiter().check(policy, client);
   if (decision.outcome === "unmetered") return {};
   if (decision.outcome === "unavailable") {
@@ -42,6 +42,6 @@ export async function applyRateLimit(request: Request, endpoint: Endpoint): Prom
 }
 
 /** The API key, on the endpoints that hold call data or create it. */
-export function requireAccess(request: Request, endpoint: Endpoint): void {
-  if (endpoint.protection.apiKey) requireApiKey(request, getConfig().API_KEY);
+export function requireAccess(requestHeaders: Headers, endpoint: Endpoint): void {
+  if (endpoint.protection.apiKey) requireApiKey(requestHeaders, getConfig().API_KEY);
 }

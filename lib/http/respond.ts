@@ -5,20 +5,46 @@ import { ApiError } from "./api-error";
 import { readJsonBody } from "./body";
 import type { Endpoint, Method, Operation, RouteInput } from "./endpoint";
 import { endpoints, type RouteName } from "./endpoints";
-import { errorResponse, type ErrorFormat } from "./error-format";
+import { errorBody, errorResponse } from "./error-format";
 import { applyRateLimit, requireAccess } from "./protection";
 
 export { errorBody, errorResponse, json, type ErrorFormat } from "./error-format";
 
 /** Domain errors answer with their code's status; unknown failures become a 500 without internals, the details logged. */
-export function toErrorResponse(error: unknown, format: ErrorFormat, route: string): Response {
+export function toApiError(error: unknown, route: string): ApiError {
   const apiError = error instanceof DomainError ? ApiError.fromDomain(error) : error;
   if (apiError instanceof ApiError) {
     if (apiError.status >= 500) log.error({ route, code: apiError.code, err: apiError.cause ?? apiError }, apiError.message);
-    return errorResponse(apiError, format);
+    return apiError;
   }
   log.error({ route, err: error }, "unhandled error");
-  return errorResponse(new ApiError("INTERNAL_ERROR", "The request could not be processed"), format);
+  return new ApiError("INTERNAL_ERROR", "The request could not be processed");
+}
+
+/** The endpoint's rate limit (counted before the key is checked, so guessing keys is limited too), then its API key. */
+async function protect(headers: Headers, endpoint: Endpoint, limitHeaders: Record<string, string>): Promise<void> {
+  Object.assign(limitHeaders, await applyRateLimit(headers, endpoint));
+  requireAccess(headers, endpoint);
+}
+
+/** A JSON answer before it is HTTP: what the production server's direct path (lib/http/before-next.ts) writes. */
+export interface JsonAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+/** `work`'s result as guardRoute would answer it, for a server that is not Next: status 200 or the error's. */
+export async function guardedAnswer(route: RouteName, headers: Headers, work: () => Promise<unknown>): Promise<JsonAnswer> {
+  const endpoint: Endpoint = endpoints[route];
+  const limitHeaders: Record<string, string> = {};
+  try {
+    await protect(headers, endpoint, limitHeaders);
+    return { status: 200, headers: limitHeaders, body: await work() };
+  } catch (error) {
+    const apiError = toApiError(error, route);
+    return { status: apiError.status, headers: { ...limitHeaders, ...apiError.headers }, body: errorBody(apiError, endpoint.errorFormat) };
+  }
 }
 
 /** The second argument Next passes a route handler. */
@@ -55,21 +81,17 @@ async function parseInput(endpoint: Endpoint, operation: Operation, request: Req
   return { request, query, params, body };
 }
 
-/**
- * The endpoint's rate limit (counted before the key is checked, so guessing keys is limited
- * too) and API key around `handler`, every failure answered in the endpoint's error format.
- */
+/** `handler` behind the endpoint's protection (see protect), every failure answered in the endpoint's error format. */
 export function guardRoute(route: RouteName, handler: RouteHandler): RouteHandler {
   const endpoint: Endpoint = endpoints[route];
   return async (request, context) => {
-    let limitHeaders: Record<string, string> = {};
+    const limitHeaders: Record<string, string> = {};
     let response: Response;
     try {
-      limitHeaders = await applyRateLimit(request, endpoint);
-      requireAccess(request, endpoint);
+      await protect(request.headers, endpoint, limitHeaders);
       response = await handler(request, context);
     } catch (error) {
-      response = toErrorResponse(error, endpoint.errorFormat, route);
+      response = errorResponse(toApiError(error, route), endpoint.errorFormat);
     }
     return withHeaders(response, limitHeaders);
   };

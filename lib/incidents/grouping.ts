@@ -1,6 +1,7 @@
 import { lockChangeFeed } from "../calls/store";
 import { getConfig } from "../config";
 import type { Db } from "../db/client";
+import { Prisma } from "../db/generated/client";
 
 /**
  * Grouping of stored calls into incidents (docs/incidents.md). A call joins the nearest open
@@ -54,63 +55,77 @@ interface Match {
 }
 
 /**
+ * The incident each of `calls` joins, by id. `calls` is a query of the calls to place, stored
+ * or about to be: `id`, `own` (the incident it is in now; its own id when new), `seq` (its order
+ * among calls of one time), `type`, `at`, `lat`, `lon`, `location`, `simulation`, `exercise_id`.
+ * Each joins the incident incident_for_call finds; failing that, the incident of the nearest
+ * compatible call before it among `calls` (in time, then `seq`); failing that, it keeps `own`.
+ * The caller holds the change feed's lock (see groupPendingCalls).
+ */
+export async function chooseIncidents(tx: Tx, calls: Prisma.Sql): Promise<Map<string, string>> {
+  const configured = Object.keys(getConfig().INCIDENT_GROUPING).filter((type) => type !== "default");
+  const rules = configured.map(groupingRule);
+  const fallback = groupingRule("default");
+  const matches = await tx.$queryRaw<Match[]>`
+    WITH a AS (
+      SELECT c.*, incident_location_key(c.location) AS key,
+        coalesce(rule.radius, ${fallback.radiusMetres}) AS radius,
+        coalesce(rule.window_s, ${fallback.windowMinutes * 60}) AS window_s
+      FROM (${calls}) c
+      LEFT JOIN unnest(
+        ${configured}::text[],
+        ${rules.map((rule) => rule.radiusMetres)}::float8[],
+        ${rules.map((rule) => rule.windowMinutes * 60)}::float8[]
+      ) AS rule(type, radius, window_s) ON rule.type = c.type
+    )
+    SELECT a.id, a.own,
+      incident_for_call(a.own, a.type, a.at, a.lat, a.lon, a.location, a.simulation, a.exercise_id, a.radius, a.window_s)
+        AS incident_id,
+      (SELECT b.id FROM a b
+        WHERE b.type = a.type AND b.simulation = a.simulation AND b.exercise_id IS NOT DISTINCT FROM a.exercise_id
+          AND (b.at, b.seq) < (a.at, a.seq) AND b.at >= a.at - make_interval(secs => a.window_s)
+          AND CASE WHEN a.lat IS NULL OR a.lon IS NULL THEN a.key <> '' AND b.key = a.key
+            ELSE b.lat IS NOT NULL AND b.lon IS NOT NULL
+              AND ${METRES_PER_DEGREE} * sqrt(power(b.lat - a.lat, 2)
+                + power((b.lon - a.lon) * cos(radians(a.lat)), 2)) <= a.radius
+          END
+        ORDER BY power(coalesce(b.lat - a.lat, 0), 2) + power(coalesce((b.lon - a.lon) * cos(radians(a.lat)), 0), 2),
+          b.at, b.seq
+        LIMIT 1) AS anchor
+    FROM a`;
+  const byId = new Map(matches.map((match) => [match.id, match]));
+  const chosen = new Map<string, string>();
+  // The anchor is a call strictly before it (time, then seq), so following anchors ends.
+  const incidentOf = (id: string): string => {
+    const known = chosen.get(id);
+    if (known) return known;
+    const match = byId.get(id)!;
+    const incidentId = match.incident_id ?? (match.anchor === null ? match.own : incidentOf(match.anchor));
+    chosen.set(id, incidentId);
+    return incidentId;
+  };
+  for (const match of matches) incidentOf(match.id);
+  return chosen;
+}
+
+/**
  * Groups up to `limit` waiting calls in one transaction and answers how many it grouped. The
  * transaction takes the change feed's lock first (the lock order of every writer of calls), so
  * groupers of several instances take turns, and the lookup sees every committed merge, split and
  * status change: nothing can close or remove a chosen incident before the calls move into it.
  */
 export async function groupPendingCalls(db: Db, limit = GROUPING_BATCH): Promise<number> {
-  const configured = Object.keys(getConfig().INCIDENT_GROUPING).filter((type) => type !== "default");
-  const rules = configured.map(groupingRule);
-  const fallback = groupingRule("default");
   return db.$transaction(async (tx) => {
     await lockChangeFeed(tx);
-    const matches = await tx.$queryRaw<Match[]>`
-      WITH a AS (
-        SELECT c.id, c.incident_id AS own, c.change_number, c.emergency_type AS type, c.occurred_at AS at,
-          c.latitude AS lat, c.longitude AS lon, c.location, incident_location_key(c.location) AS key, c.simulation,
-          c.exercise_id, coalesce(rule.radius, ${fallback.radiusMetres}) AS radius,
-          coalesce(rule.window_s, ${fallback.windowMinutes * 60}) AS window_s
-        FROM (SELECT * FROM calls WHERE grouping_pending ORDER BY change_number LIMIT ${limit}) c
-        LEFT JOIN unnest(
-          ${configured}::text[],
-          ${rules.map((rule) => rule.radiusMetres)}::float8[],
-          ${rules.map((rule) => rule.windowMinutes * 60)}::float8[]
-        ) AS rule(type, radius, window_s) ON rule.type = c.emergency_type
-      )
-      SELECT a.id, a.own,
-        incident_for_call(a.own, a.type, a.at, a.lat, a.lon, a.location, a.simulation, a.exercise_id, a.radius, a.window_s)
-          AS incident_id,
-        (SELECT b.id FROM a b
-          WHERE b.type = a.type AND b.simulation = a.simulation AND b.exercise_id IS NOT DISTINCT FROM a.exercise_id
-            AND (b.at, b.change_number) < (a.at, a.change_number) AND b.at >= a.at - make_interval(secs => a.window_s)
-            AND CASE WHEN a.lat IS NULL OR a.lon IS NULL THEN a.key <> '' AND b.key = a.key
-              ELSE b.lat IS NOT NULL AND b.lon IS NOT NULL
-                AND ${METRES_PER_DEGREE} * sqrt(power(b.lat - a.lat, 2)
-                  + power((b.lon - a.lon) * cos(radians(a.lat)), 2)) <= a.radius
-            END
-          ORDER BY power(coalesce(b.lat - a.lat, 0), 2) + power(coalesce((b.lon - a.lon) * cos(radians(a.lat)), 0), 2),
-            b.at, b.change_number
-          LIMIT 1) AS anchor
-      FROM a`;
-    if (matches.length === 0) return 0;
-
-    const byId = new Map(matches.map((match) => [match.id, match]));
-    const resolved = new Map<string, string>();
-    // The anchor is a call strictly before it (time, then change order), so following anchors ends.
-    const incidentOf = (id: string): string => {
-      const known = resolved.get(id);
-      if (known) return known;
-      const match = byId.get(id)!;
-      const incidentId = match.incident_id ?? (match.anchor === null ? match.own : incidentOf(match.anchor));
-      resolved.set(id, incidentId);
-      return incidentId;
-    };
-    const ids = matches.map((match) => match.id);
+    const chosen = await chooseIncidents(tx, Prisma.sql`
+      SELECT id, incident_id AS own, change_number AS seq, emergency_type AS type, occurred_at AS at,
+        latitude AS lat, longitude AS lon, location, simulation, exercise_id
+      FROM calls WHERE grouping_pending ORDER BY change_number LIMIT ${limit}`);
+    if (chosen.size === 0) return 0;
     await tx.$executeRaw`
       UPDATE calls c SET incident_id = t.incident_id, grouping_pending = false, grouped_at = now()
-      FROM unnest(${ids}::text[], ${ids.map(incidentOf)}::text[]) AS t(id, incident_id)
+      FROM unnest(${[...chosen.keys()]}::text[], ${[...chosen.values()]}::text[]) AS t(id, incident_id)
       WHERE c.id = t.id`;
-    return matches.length;
+    return chosen.size;
   });
 }

@@ -5,27 +5,28 @@ import { withCallStore } from "../calls/store";
 import { getConfig } from "../config";
 import type { Db } from "../db/client";
 import { uuid7 } from "../db/uuid7";
-import { getGeocoder, type GeocodeResult } from "../geocoding";
+import type { GeocodeResult } from "../geocoding";
 import { DomainError, parseJson } from "../domain-error";
 import { groupSoon } from "../incidents/grouper";
-import { groupingEnabled, groupingRule } from "../incidents/grouping";
+import { groupingEnabled } from "../incidents/grouping";
 import { log } from "../log";
 import { type Deferred, recordOrDefer } from "../reconcile/pending";
 import { getObjectStore, type ObjectBody } from "../storage";
 import {
   AUDIO_EVENT_TYPE,
   type AudioEvent,
-  type CallEvent,
   normaliseIdentifier,
   parseEvent,
   type ParsedEvent,
   toFailedCall,
-  toWebhookCall,
   type WebhookCall,
 } from "../webhook/payload";
-import { GEOCODE_TEXT_LIMIT } from "../webhook/sanitise";
 import { startSignatureCheck } from "../webhook/signature";
 import { payloadTooLarge, readWebhookBody } from "../webhook/spool";
+import { storeWithOthers } from "./call-writer";
+import { type PreparedCall, prepareCall } from "./store";
+
+export { type PreparedCall, prepareCall, storeEach } from "./store";
 
 /** Bodies over this are refused with 413 while they are still being read, but for recordings. */
 export const WEBHOOK_MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -97,100 +98,6 @@ async function archive(key: string, body: ObjectBody, contentType = "application
   } catch (error) {
     throw storageError(error);
   }
-}
-
-/** A call event made ready to store: parsed, and geocoded from its text when it has no coordinates. */
-export interface PreparedCall {
-  call: WebhookCall;
-  payloadKey: string;
-  /** The geocoder's answer (null: nothing matched, or nothing to geocode). */
-  geocode: GeocodeResult | null;
-  /** Why the geocoder failed, when it did: the call is stored without new coordinates. */
-  geocodeFailure?: unknown;
-}
-
-/**
- * Geocodes before storing, so that the call is written once, with its coordinates and in its
- * incident. The payload is already archived: a geocoder that fails loses nothing.
- */
-export async function prepareCall(event: CallEvent, payloadKey: string): Promise<PreparedCall> {
-  const call = toWebhookCall(event);
-  if (call.reported || call.location === "") return { call, payloadKey, geocode: null };
-  try {
-    // Bounded work per field: no real address is longer, and a megabyte would take seconds.
-    return { call, payloadKey, geocode: await getGeocoder().geocode(call.location.slice(0, GEOCODE_TEXT_LIMIT)) };
-  } catch (error) {
-    return { call, payloadKey, geocode: null, geocodeFailure: error };
-  }
-}
-
-/**
- * One record per conversation_id, for a batch of calls of distinct conversations, in one statement:
- * insert, or update on a conflict (so two deliveries racing to create a call end as one create and
- * one update), and the creation's history row only when it was an insert (`xmax = 0`).
- * A redelivery refreshes what the platform knows (summary, type, severity, location, coordinates,
- * payload key, caller's number when it has one) but leaves the status alone: a dispatcher may have
- * moved it. When the geocoder failed, a redelivery keeps the earlier point.
- * Grouping (docs/incidents.md): a single call is placed in its incident by this statement
- * (incident_for_call); the calls of a batch, which a per-row lookup would not see among themselves,
- * and a call whose geocoding failed (grouped by its text) wait for the grouper. A redelivery is not
- * regrouped.
- */
-export async function storeCalls(db: Pick<Db, "$executeRaw">, prepared: PreparedCall[]): Promise<void> {
-  if (prepared.length === 0) return;
-  const grouping = groupingEnabled();
-  const inline = prepared.length === 1;
-  const column = <T>(value: (call: WebhookCall, prepared: PreparedCall) => T): T[] => prepared.map((entry) => value(entry.call, entry));
-  const rules = column((call) => groupingRule(call.emergencyType));
-  await db.$executeRaw`
-    WITH input AS (
-      SELECT * FROM unnest(
-        ${column(() => uuid7())}::text[], ${column((call) => call.conversationId)}::text[],
-        ${column((call) => call.occurredAt.toISOString())}::timestamptz[], ${column((call) => call.agentId)}::text[],
-        ${column((call) => call.summary)}::text[], ${column((call) => call.callSuccessful)}::boolean[],
-        ${column((call) => call.durationSecs)}::int[], ${column((call) => call.transcriptLength)}::int[],
-        ${column((call) => call.emergencyType)}::text[], ${column((call) => call.location)}::text[],
-        ${column((call, { geocode }) => call.reported?.latitude ?? geocode?.latitude ?? null)}::float8[],
-        ${column((call, { geocode }) => call.reported?.longitude ?? geocode?.longitude ?? null)}::float8[],
-        ${column((call, { geocode }) => (call.reported ? "reported" : (geocode?.source ?? null)))}::text[],
-        ${column((call) => call.severity)}::text[], ${column((call) => call.status)}::text[],
-        ${column((_, { payloadKey }) => payloadKey)}::text[], ${column((call) => call.callerPhone)}::text[],
-        ${column((call) => call.failureReason)}::text[],
-        ${column((_, { geocodeFailure }) => geocodeFailure !== undefined)}::boolean[],
-        ${rules.map((rule) => rule.radiusMetres)}::float8[], ${rules.map((rule) => rule.windowMinutes * 60)}::float8[]
-      ) AS t(id, conversation_id, occurred_at, agent_id, summary, call_successful, duration_secs, transcript_length,
-             emergency_type, location, latitude, longitude, geocode_source, severity, status, payload_key, caller_phone,
-             failure_reason, geocoder_failed, radius, window_s)
-    ), upserted AS (
-      INSERT INTO calls (id, conversation_id, occurred_at, agent_id, summary, call_successful, duration_secs,
-                         transcript_length, emergency_type, location, latitude, longitude, geocode_source,
-                         severity, status, simulation, table_name, payload_key, caller_phone, failure_reason,
-                         incident_id, grouped_at, grouping_pending)
-      SELECT id, conversation_id, occurred_at, agent_id, summary, call_successful, duration_secs, transcript_length,
-        emergency_type, location, latitude, longitude, geocode_source, severity, status, false, 'calls', payload_key,
-        caller_phone, failure_reason,
-        CASE WHEN ${grouping && inline} AND NOT geocoder_failed THEN incident_for_call(NULL, emergency_type, occurred_at,
-          latitude, longitude, location, false, NULL, radius, window_s) END,
-        CASE WHEN ${grouping && inline} AND NOT geocoder_failed THEN now() END,
-        ${grouping} AND (NOT ${inline} OR geocoder_failed)
-      FROM input
-      ON CONFLICT (conversation_id) DO UPDATE SET
-        occurred_at = EXCLUDED.occurred_at, agent_id = EXCLUDED.agent_id, summary = EXCLUDED.summary,
-        call_successful = EXCLUDED.call_successful, duration_secs = EXCLUDED.duration_secs,
-        transcript_length = EXCLUDED.transcript_length, emergency_type = EXCLUDED.emergency_type,
-        location = EXCLUDED.location, severity = EXCLUDED.severity, payload_key = EXCLUDED.payload_key,
-        caller_phone = COALESCE(EXCLUDED.caller_phone, calls.caller_phone),
-        (latitude, longitude, geocode_source) = (
-          SELECT CASE WHEN i.geocoder_failed THEN calls.latitude ELSE EXCLUDED.latitude END,
-                 CASE WHEN i.geocoder_failed THEN calls.longitude ELSE EXCLUDED.longitude END,
-                 CASE WHEN i.geocoder_failed THEN calls.geocode_source ELSE EXCLUDED.geocode_source END
-          FROM input i WHERE i.conversation_id = EXCLUDED.conversation_id),
-        updated_at = CURRENT_TIMESTAMP
-      RETURNING id, status, (xmax = 0) AS inserted
-    )
-    INSERT INTO call_status_changes (call_id, from_status, status, changed_by)
-    SELECT id, NULL, status, 'webhook' FROM upserted WHERE inserted`;
-  if (grouping && !inline) groupSoon();
 }
 
 /** What storing a prepared call answers: its outcome, or the geocoder's failure once it is stored. */
@@ -274,7 +181,7 @@ export async function ingestArchivedEvent(
     }
     case "call": {
       const prepared = await prepareCall(parsed.event, payloadKey);
-      await withCallStore((db) => storeCalls(db, [prepared]));
+      await storeWithOthers(prepared);
       await hooks.onCallsChanged?.();
       return storedCallOutcome(prepared);
     }

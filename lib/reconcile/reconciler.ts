@@ -1,8 +1,7 @@
 import { bumpCallsVersion } from "../calls/cache";
 import { type DatabaseKind, type Db, getDatabaseKind, getDb } from "../db/client";
-import { withCallStore } from "../calls/store";
 import { DomainError, parseJson } from "../domain-error";
-import { ingestArchivedEvent, type PreparedCall, prepareCall, storeCalls, storedCallOutcome } from "../intake";
+import { ingestArchivedEvent, type PreparedCall, prepareCall, storedCallOutcome, storeEach } from "../intake";
 import { parseEvent } from "../webhook/payload";
 import { log } from "../log";
 import { getObjectStore, type ObjectStore } from "../storage";
@@ -126,15 +125,11 @@ function settleFailure(payloadKey: string, error: unknown): void {
 /**
  * Stores the batch's calls in one statement: one commit, one turn at the change feed's lock and
  * one run of the calls' triggers for the whole batch instead of one per call, which is what bounds
- * the drain rate. If it fails, each call is stored on its own, so that a payload the database
- * refuses holds up only itself.
+ * the drain rate (storeEach: a payload the database refuses holds up only itself).
  */
 async function storeBatch(prepared: PreparedCall[]): Promise<void> {
-  try {
-    await withCallStore((db) => storeCalls(db, prepared));
-  } catch {
-    for (const call of prepared) await withCallStore((db) => storeCalls(db, [call]));
-  }
+  const failed = (await storeEach(prepared)).find((outcome) => outcome.status === "rejected");
+  if (failed) throw failed.reason;
 }
 
 /** Records one batch and removes its payloads' markers; answers how many payloads it recorded. */

@@ -7,6 +7,6 @@ export const dynamic = "force-dynamic";
 
 /** Open to probes; each check's outcome only with the API key (lib/health). */
 export const GET = apiRoute("health", "GET", async ({ request, query }) => {
-  const report = await healthReport(query.probe ?? "ready", hasApiKey(request, getConfig().API_KEY));
+  const report = await healthReport(query.probe ?? "ready", hasApiKey(request.headers, getConfig().API_KEY));
   return json(report, { status: report.status === "ok" ? 200 : 503 });
 });

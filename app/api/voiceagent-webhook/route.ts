@@ -1,16 +1,15 @@
-import { bodyChunks, requireJsonContentType } from "@/lib/http/body";
+import { bodyChunks } from "@/lib/http/body";
 import { apiRoute, json } from "@/lib/http/respond";
-import { receiveWebhook, WEBHOOK_MAX_AUDIO_BODY_BYTES } from "@/lib/intake";
-import { signatureHeaderOf } from "@/lib/webhook/signature";
+import { acceptWebhook } from "@/lib/http/webhook";
+import { WEBHOOK_MAX_AUDIO_BODY_BYTES } from "@/lib/intake";
 
 export const dynamic = "force-dynamic";
 
-/** Post-call events from the voice-agent platform (see docs/webhook.md); the body is read raw, for the signature. */
-export const POST = apiRoute("webhook", "POST", async ({ request }) => {
-  requireJsonContentType(request);
-  const outcome = await receiveWebhook({
-    body: bodyChunks(request, WEBHOOK_MAX_AUDIO_BODY_BYTES),
-    signatureHeader: signatureHeaderOf(request.headers),
-  });
-  return json({ status: "success", message: outcome.kind === "ignored" ? "Event ignored" : "Webhook received" });
-});
+/**
+ * Post-call events from the voice-agent platform (see docs/webhook.md); the body is read raw, for
+ * the signature. The production server answers this endpoint itself (lib/http/before-next.ts);
+ * this file serves it under `next dev` and `next start`.
+ */
+export const POST = apiRoute("webhook", "POST", async ({ request }) =>
+  json(await acceptWebhook(request.headers, bodyChunks(request, WEBHOOK_MAX_AUDIO_BODY_BYTES))),
+);

@@ -1,0 +1,73 @@
+import { type PreparedCall, storeEach } from "./store";
+
+/**
+ * Group commit for the webhook's calls (docs/performance.md, issue 17). Every write of calls takes
+ * the change feed's lock to its commit, so statements run one at a time, and a statement's fixed
+ * cost (its triggers, its turn at the lock, its commit) bounds how many calls a second can be
+ * stored one per statement. Here a process writes one statement at a time: the calls that arrive
+ * while one is written go together in the next, each webhook still answered only once its call is
+ * committed. An idle server writes a lone call at once, as before; a surge shares statements.
+ */
+interface Waiting {
+  prepared: PreparedCall;
+  resolve: () => void;
+  reject: (reason: unknown) => void;
+}
+
+/** Calls per statement: as many as the reconciler's batches, whose drain rate they set. */
+const MAX_BATCH = 100;
+
+class CallWriter {
+  private waiting: Waiting[] = [];
+  private writing = false;
+
+  store(prepared: PreparedCall): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ prepared, resolve, reject });
+      this.writeNext();
+    });
+  }
+
+  private writeNext(): void {
+    if (this.writing || this.waiting.length === 0) return;
+    this.writing = true;
+    const batch = this.takeBatch();
+    void storeEach(batch.map(({ prepared }) => prepared))
+      .then((outcomes) =>
+        outcomes.forEach((outcome, index) =>
+          outcome.status === "fulfilled" ? batch[index].resolve() : batch[index].reject(outcome.reason),
+        ),
+      )
+      .finally(() => {
+        this.writing = false;
+        this.writeNext();
+      });
+  }
+
+  /** The oldest waiting calls, one per conversation (a statement upserts a row once): a redelivery racing its first delivery waits for the next. */
+  private takeBatch(): Waiting[] {
+    const batch: Waiting[] = [];
+    const rest: Waiting[] = [];
+    const conversations = new Set<string>();
+    for (const entry of this.waiting) {
+      const conversation = entry.prepared.call.conversationId;
+      if (batch.length < MAX_BATCH && !conversations.has(conversation)) {
+        conversations.add(conversation);
+        batch.push(entry);
+      } else {
+        rest.push(entry);
+      }
+    }
+    this.waiting = rest;
+    return batch;
+  }
+}
+
+// One writer per process, whichever bundle stores (Next's route and the server's direct path).
+const registry = globalThis as typeof globalThis & { [key: symbol]: CallWriter | undefined };
+const WRITER_KEY = Symbol.for("mayday.intake.call-writer");
+
+/** Stores a webhook's call together with the calls arriving with it; resolves once it is committed. */
+export function storeWithOthers(prepared: PreparedCall): Promise<void> {
+  return (registry[WRITER_KEY] ??= new CallWriter()).store(prepared);
+}

@@ -1,0 +1,148 @@
+import { lockChangeFeed, withCallStore } from "../calls/store";
+import type { Db } from "../db/client";
+import { Prisma } from "../db/generated/client";
+import { uuid7 } from "../db/uuid7";
+import { getGeocoder, type GeocodeResult } from "../geocoding";
+import { chooseIncidents, groupingEnabled, groupingRule } from "../incidents/grouping";
+import { type CallEvent, toWebhookCall, type WebhookCall } from "../webhook/payload";
+import { GEOCODE_TEXT_LIMIT } from "../webhook/sanitise";
+
+/** A call event made ready to store: parsed, and geocoded from its text when it has no coordinates. */
+export interface PreparedCall {
+  call: WebhookCall;
+  payloadKey: string;
+  /** The geocoder's answer (null: nothing matched, or nothing to geocode). */
+  geocode: GeocodeResult | null;
+  /** Why the geocoder failed, when it did: the call is stored without new coordinates. */
+  geocodeFailure?: unknown;
+}
+
+/**
+ * Geocodes before storing, so that the call is written once, with its coordinates and in its
+ * incident. The payload is already archived: a geocoder that fails loses nothing.
+ */
+export async function prepareCall(event: CallEvent, payloadKey: string): Promise<PreparedCall> {
+  const call = toWebhookCall(event);
+  if (call.reported || call.location === "") return { call, payloadKey, geocode: null };
+  try {
+    // Bounded work per field: no real address is longer, and a megabyte would take seconds.
+    return { call, payloadKey, geocode: await getGeocoder().geocode(call.location.slice(0, GEOCODE_TEXT_LIMIT)) };
+  } catch (error) {
+    return { call, payloadKey, geocode: null, geocodeFailure: error };
+  }
+}
+
+/** One column of a batch, as an array for unnest. */
+function columnOf<T>(prepared: PreparedCall[], value: (call: WebhookCall, prepared: PreparedCall) => T): T[] {
+  return prepared.map((entry) => value(entry.call, entry));
+}
+
+const latitudeOf = (call: WebhookCall, { geocode }: PreparedCall) => call.reported?.latitude ?? geocode?.latitude ?? null;
+const longitudeOf = (call: WebhookCall, { geocode }: PreparedCall) => call.reported?.longitude ?? geocode?.longitude ?? null;
+const geocoderFailed = (_: WebhookCall, { geocodeFailure }: PreparedCall) => geocodeFailure !== undefined;
+
+/**
+ * One record per conversation_id, for a batch of calls of distinct conversations, in one statement:
+ * insert, or update on a conflict (so two deliveries racing to create a call end as one create and
+ * one update), and the creation's history row only when it was an insert (`xmax = 0`).
+ * A redelivery refreshes what the platform knows (summary, type, severity, location, coordinates,
+ * payload key, caller's number when it has one) but leaves the status alone: a dispatcher may have
+ * moved it. When the geocoder failed, a redelivery keeps the earlier point.
+ * Grouping (docs/incidents.md) places each new call in its incident as it is written, so a call is
+ * written once: a single call by this statement (incident_for_call); the calls of a batch, which a
+ * per-row lookup would not see among themselves, by chooseIncidents first, in the same transaction
+ * and under the change feed's lock. A call whose geocoding failed waits for the grouper (grouped by
+ * its text), and a redelivery is not regrouped.
+ */
+export async function storeCalls(db: Db, prepared: PreparedCall[]): Promise<void> {
+  if (prepared.length === 0) return;
+  const ids = prepared.map(() => uuid7());
+  if (!groupingEnabled()) return upsertCalls(db, prepared, ids, { grouping: false });
+  if (prepared.length === 1) return upsertCalls(db, prepared, ids, { grouping: true, incidents: "inline" });
+  await db.$transaction(async (tx) => {
+    await lockChangeFeed(tx);
+    const column = <T>(value: (call: WebhookCall, prepared: PreparedCall) => T) => columnOf(prepared, value);
+    const chosen = await chooseIncidents(tx, Prisma.sql`
+      SELECT t.id, t.id AS own, t.seq, t.type, t.at, t.lat, t.lon, t.location, false AS simulation, NULL::text AS exercise_id
+      FROM unnest(
+        ${ids}::text[], ${column((call) => call.conversationId)}::text[], ${column((call) => call.emergencyType)}::text[],
+        ${column((call) => call.occurredAt.toISOString())}::timestamptz[],
+        ${column(latitudeOf)}::float8[], ${column(longitudeOf)}::float8[],
+        ${column((call) => call.location)}::text[], ${column(geocoderFailed)}::boolean[]
+      ) WITH ORDINALITY AS t(id, conversation_id, type, at, lat, lon, location, geocoder_failed, seq)
+      WHERE NOT t.geocoder_failed AND NOT EXISTS (SELECT 1 FROM calls c WHERE c.conversation_id = t.conversation_id)`);
+    await upsertCalls(tx, prepared, ids, { grouping: true, incidents: ids.map((id) => chosen.get(id) ?? null) });
+  });
+}
+
+/** How upsertCalls places new calls: not at all (grouping off), by incident_for_call, or as chosen. */
+type Placement = { grouping: false } | { grouping: true; incidents: "inline" | (string | null)[] };
+
+async function upsertCalls(db: Pick<Db, "$executeRaw">, prepared: PreparedCall[], ids: string[], placement: Placement): Promise<void> {
+  const column = <T>(value: (call: WebhookCall, prepared: PreparedCall) => T) => columnOf(prepared, value);
+  const rules = column((call) => groupingRule(call.emergencyType));
+  const inline = placement.grouping && placement.incidents === "inline";
+  const chosen = placement.grouping && placement.incidents !== "inline" ? placement.incidents : ids.map(() => null);
+  await db.$executeRaw`
+    WITH input AS (
+      SELECT * FROM unnest(
+        ${ids}::text[], ${column((call) => call.conversationId)}::text[],
+        ${column((call) => call.occurredAt.toISOString())}::timestamptz[], ${column((call) => call.agentId)}::text[],
+        ${column((call) => call.summary)}::text[], ${column((call) => call.callSuccessful)}::boolean[],
+        ${column((call) => call.durationSecs)}::int[], ${column((call) => call.transcriptLength)}::int[],
+        ${column((call) => call.emergencyType)}::text[], ${column((call) => call.location)}::text[],
+        ${column(latitudeOf)}::float8[], ${column(longitudeOf)}::float8[],
+        ${column((call, { geocode }) => (call.reported ? "reported" : (geocode?.source ?? null)))}::text[],
+        ${column((call) => call.severity)}::text[], ${column((call) => call.status)}::text[],
+        ${column((_, { payloadKey }) => payloadKey)}::text[], ${column((call) => call.callerPhone)}::text[],
+        ${column((call) => call.failureReason)}::text[],
+        ${column(geocoderFailed)}::boolean[],
+        ${rules.map((rule) => rule.radiusMetres)}::float8[], ${rules.map((rule) => rule.windowMinutes * 60)}::float8[],
+        ${chosen}::text[]
+      ) AS t(id, conversation_id, occurred_at, agent_id, summary, call_successful, duration_secs, transcript_length,
+             emergency_type, location, latitude, longitude, geocode_source, severity, status, payload_key, caller_phone,
+             failure_reason, geocoder_failed, radius, window_s, incident_id)
+    ), upserted AS (
+      INSERT INTO calls (id, conversation_id, occurred_at, agent_id, summary, call_successful, duration_secs,
+                         transcript_length, emergency_type, location, latitude, longitude, geocode_source,
+                         severity, status, simulation, table_name, payload_key, caller_phone, failure_reason,
+                         incident_id, grouped_at, grouping_pending)
+      SELECT id, conversation_id, occurred_at, agent_id, summary, call_successful, duration_secs, transcript_length,
+        emergency_type, location, latitude, longitude, geocode_source, severity, status, false, 'calls', payload_key,
+        caller_phone, failure_reason,
+        COALESCE(incident_id, CASE WHEN ${inline} AND NOT geocoder_failed THEN incident_for_call(NULL, emergency_type,
+          occurred_at, latitude, longitude, location, false, NULL, radius, window_s) END),
+        CASE WHEN ${placement.grouping} AND NOT geocoder_failed THEN now() END,
+        ${placement.grouping} AND geocoder_failed
+      FROM input
+      ON CONFLICT (conversation_id) DO UPDATE SET
+        occurred_at = EXCLUDED.occurred_at, agent_id = EXCLUDED.agent_id, summary = EXCLUDED.summary,
+        call_successful = EXCLUDED.call_successful, duration_secs = EXCLUDED.duration_secs,
+        transcript_length = EXCLUDED.transcript_length, emergency_type = EXCLUDED.emergency_type,
+        location = EXCLUDED.location, severity = EXCLUDED.severity, payload_key = EXCLUDED.payload_key,
+        caller_phone = COALESCE(EXCLUDED.caller_phone, calls.caller_phone),
+        (latitude, longitude, geocode_source) = (
+          SELECT CASE WHEN i.geocoder_failed THEN calls.latitude ELSE EXCLUDED.latitude END,
+                 CASE WHEN i.geocoder_failed THEN calls.longitude ELSE EXCLUDED.longitude END,
+                 CASE WHEN i.geocoder_failed THEN calls.geocode_source ELSE EXCLUDED.geocode_source END
+          FROM input i WHERE i.conversation_id = EXCLUDED.conversation_id),
+        updated_at = CURRENT_TIMESTAMP
+      RETURNING id, status, (xmax = 0) AS inserted
+    )
+    INSERT INTO call_status_changes (call_id, from_status, status, changed_by)
+    SELECT id, NULL, status, 'webhook' FROM upserted WHERE inserted`;
+}
+
+/**
+ * Stores a batch (storeCalls) and answers each call's outcome. When the batch's statement fails,
+ * each call is stored on its own, so that a call the database refuses fails only itself.
+ */
+export async function storeEach(prepared: PreparedCall[]): Promise<PromiseSettledResult<void>[]> {
+  try {
+    await withCallStore((db) => storeCalls(db, prepared));
+    return prepared.map(() => ({ status: "fulfilled", value: undefined }));
+  } catch (error) {
+    if (prepared.length === 1) return [{ status: "rejected", reason: error }];
+    return Promise.allSettled(prepared.map((call) => withCallStore((db) => storeCalls(db, [call]))));
+  }
+}

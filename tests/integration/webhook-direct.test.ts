@@ -1,0 +1,101 @@
+import { randomInt } from "node:crypto";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { POST as webhookRoute } from "@/app/api/voiceagent-webhook/route";
+import { getDb } from "@/lib/db/client";
+import { answerBeforeNext } from "@/lib/http/before-next";
+import { appendPeer } from "@/lib/http/client-address";
+import { signatureHeader } from "@/lib/webhook/signature";
+import { specCallEvent } from "@/lib/webhook/sample-events";
+import { withWebhookSecret } from "../support/webhook-secret";
+import { webhookRequest } from "../support/webhook-request";
+
+const SECRET = "direct-path-secret";
+withWebhookSecret(SECRET);
+
+let server: Server;
+let base: string;
+
+beforeAll(async () => {
+  // As scripts/server.ts: the peer appended, then the direct path, then Next (here a 418).
+  server = createServer((request, response) => {
+    request.headers["x-forwarded-for"] = appendPeer(request.headers["x-forwarded-for"], request.socket.remoteAddress);
+    if (answerBeforeNext(request, response)) return;
+    response.writeHead(418).end("next");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+const runId = randomInt(1_000_000);
+let counter = 0;
+
+function signedPost(body: string, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(`${base}/api/voiceagent-webhook`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "elevenlabs-signature": signatureHeader(SECRET, body), ...headers },
+    body,
+  });
+}
+
+async function storedCount(conversationId: string): Promise<number> {
+  return (await getDb()).call.count({ where: { conversationId } });
+}
+
+/** Status, body with its timestamp left out, and the headers both servers must agree on. */
+async function comparable(response: Response) {
+  const { timestamp, ...body } = (await response.json()) as Record<string, unknown>;
+  expect(typeof timestamp === "string" || timestamp === undefined).toBe(true);
+  return {
+    status: response.status,
+    body,
+    type: response.headers.get("content-type"),
+    cache: response.headers.get("cache-control"),
+    limited: response.headers.get("ratelimit-limit"),
+  };
+}
+
+describe("the production server's own answer to POST /api/voiceagent-webhook", () => {
+  it("stores a signed call once, redelivered or not, and answers as the route file does", async () => {
+    const conversationId = `conv_direct_${runId}_${++counter}`;
+    const body = JSON.stringify(specCallEvent(conversationId));
+    const direct = await signedPost(body);
+    expect(direct.headers.get("content-security-policy")).toContain("default-src 'self'");
+    const first = await comparable(direct);
+    expect(first).toMatchObject({ status: 200, body: { status: "success", message: "Webhook received" }, cache: "no-store", limited: "1000" });
+    expect((await comparable(await signedPost(body))).status).toBe(200);
+    expect(await storedCount(conversationId)).toBe(1);
+
+    const viaRoute = await webhookRoute(webhookRequest(specCallEvent(`conv_direct_${runId}_${++counter}`), { secret: SECRET }), undefined);
+    expect(await comparable(viaRoute)).toEqual(first);
+  });
+
+  it("refuses what the route refuses, in the webhook's error format, and stores nothing", async () => {
+    const conversationId = `conv_direct_${runId}_${++counter}`;
+    const body = JSON.stringify(specCallEvent(conversationId));
+    const cases: [Response, Response][] = [
+      [await signedPost(body, { "elevenlabs-signature": "t=1,v0=00" }), await webhookRoute(webhookRequest(body, { headers: { "elevenlabs-signature": "t=1,v0=00" } }), undefined)],
+      [await signedPost(body, { "content-type": "text/plain" }), await webhookRoute(webhookRequest(body, { secret: SECRET, headers: { "content-type": "text/plain" } }), undefined)],
+      [await signedPost("{not json"), await webhookRoute(webhookRequest("{not json", { secret: SECRET }), undefined)],
+      [await signedPost("{}"), await webhookRoute(webhookRequest("{}", { secret: SECRET }), undefined)],
+    ];
+    const statuses = [];
+    for (const [direct, route] of cases) {
+      const answer = await comparable(direct);
+      expect(answer).toEqual(await comparable(route));
+      expect(answer.body).toMatchObject({ status: "error", error_code: expect.any(String) });
+      statuses.push(answer.status);
+    }
+    expect(statuses).toEqual([401, 415, 400, 400]);
+    expect(await storedCount(conversationId)).toBe(0);
+  });
+
+  it("leaves other methods on the webhook's path to Next", async () => {
+    for (const method of ["GET", "PUT", "DELETE"]) {
+      expect((await fetch(`${base}/api/voiceagent-webhook`, { method })).status, method).toBe(418);
+    }
+  });
+});
