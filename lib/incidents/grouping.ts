@@ -47,27 +47,26 @@ export const GROUPING_BATCH = 200;
 
 const METRES_PER_DEGREE = 111_320;
 
-interface Match {
-  id: string;
-  own: string;
-  incident_id: string | null;
-  anchor: string | null;
-}
-
 /**
- * The incident each of `calls` joins, by id. `calls` is a query of the calls to place, stored
- * or about to be: `id`, `own` (the incident it is in now; its own id when new), `seq` (its order
- * among calls of one time), `type`, `at`, `lat`, `lon`, `location`, `simulation`, `exercise_id`.
- * Each joins the incident incident_for_call finds; failing that, the incident of the nearest
- * compatible call before it among `calls` (in time, then `seq`); failing that, it keeps `own`.
- * The caller holds the change feed's lock (see groupPendingCalls).
+ * A query of the incident each of `calls` joins: rows (id, incident_id). `calls` is a query of the
+ * calls to place, stored or about to be: `id`, `own` (the incident it is in now; its own id when
+ * new), `seq` (its order among calls of one time), `type`, `at`, `lat`, `lon`, `location`,
+ * `simulation`, `exercise_id`. Each joins the incident incident_for_call finds; failing that, the
+ * incident of the nearest compatible call before it among `calls` (in time, then `seq`: its
+ * anchor); failing that, it keeps `own`. Anchors come strictly before, so the recursion ends.
+ * incident_for_call takes the change feed's lock: the lookup sees every committed incident.
+ * A WITH RECURSIVE list (`before` opens it, `then` follows its last entry, `placed`), so that a
+ * writer can place calls in the statement that writes them.
  */
-export async function chooseIncidents(tx: Tx, calls: Prisma.Sql): Promise<Map<string, string>> {
+export function placementQuery(
+  calls: Prisma.Sql,
+  { before, then = Prisma.sql`SELECT id, incident_id FROM placed` }: { before?: Prisma.Sql; then?: Prisma.Sql } = {},
+): Prisma.Sql {
   const configured = Object.keys(getConfig().INCIDENT_GROUPING).filter((type) => type !== "default");
   const rules = configured.map(groupingRule);
   const fallback = groupingRule("default");
-  const matches = await tx.$queryRaw<Match[]>`
-    WITH a AS (
+  return Prisma.sql`
+    WITH RECURSIVE ${before ? Prisma.sql`${before},` : Prisma.empty} a AS (
       SELECT c.*, incident_location_key(c.location) AS key,
         coalesce(rule.radius, ${fallback.radiusMetres}) AS radius,
         coalesce(rule.window_s, ${fallback.windowMinutes * 60}) AS window_s
@@ -77,35 +76,29 @@ export async function chooseIncidents(tx: Tx, calls: Prisma.Sql): Promise<Map<st
         ${rules.map((rule) => rule.radiusMetres)}::float8[],
         ${rules.map((rule) => rule.windowMinutes * 60)}::float8[]
       ) AS rule(type, radius, window_s) ON rule.type = c.type
+    ), matched AS (
+      SELECT a.id, a.own,
+        incident_for_call(a.own, a.type, a.at, a.lat, a.lon, a.location, a.simulation, a.exercise_id, a.radius, a.window_s)
+          AS incident_id,
+        (SELECT b.id FROM a b
+          WHERE b.type = a.type AND b.simulation = a.simulation AND b.exercise_id IS NOT DISTINCT FROM a.exercise_id
+            AND (b.at, b.seq) < (a.at, a.seq) AND b.at >= a.at - make_interval(secs => a.window_s)
+            AND CASE WHEN a.lat IS NULL OR a.lon IS NULL THEN a.key <> '' AND b.key = a.key
+              ELSE b.lat IS NOT NULL AND b.lon IS NOT NULL
+                AND ${METRES_PER_DEGREE} * sqrt(power(b.lat - a.lat, 2)
+                  + power((b.lon - a.lon) * cos(radians(a.lat)), 2)) <= a.radius
+            END
+          ORDER BY power(coalesce(b.lat - a.lat, 0), 2) + power(coalesce((b.lon - a.lon) * cos(radians(a.lat)), 0), 2),
+            b.at, b.seq
+          LIMIT 1) AS anchor
+      FROM a
+    ), placed AS (
+      SELECT m.id, coalesce(m.incident_id, m.own) AS incident_id FROM matched m
+      WHERE m.incident_id IS NOT NULL OR m.anchor IS NULL
+      UNION ALL
+      SELECT m.id, p.incident_id FROM matched m JOIN placed p ON p.id = m.anchor WHERE m.incident_id IS NULL
     )
-    SELECT a.id, a.own,
-      incident_for_call(a.own, a.type, a.at, a.lat, a.lon, a.location, a.simulation, a.exercise_id, a.radius, a.window_s)
-        AS incident_id,
-      (SELECT b.id FROM a b
-        WHERE b.type = a.type AND b.simulation = a.simulation AND b.exercise_id IS NOT DISTINCT FROM a.exercise_id
-          AND (b.at, b.seq) < (a.at, a.seq) AND b.at >= a.at - make_interval(secs => a.window_s)
-          AND CASE WHEN a.lat IS NULL OR a.lon IS NULL THEN a.key <> '' AND b.key = a.key
-            ELSE b.lat IS NOT NULL AND b.lon IS NOT NULL
-              AND ${METRES_PER_DEGREE} * sqrt(power(b.lat - a.lat, 2)
-                + power((b.lon - a.lon) * cos(radians(a.lat)), 2)) <= a.radius
-          END
-        ORDER BY power(coalesce(b.lat - a.lat, 0), 2) + power(coalesce((b.lon - a.lon) * cos(radians(a.lat)), 0), 2),
-          b.at, b.seq
-        LIMIT 1) AS anchor
-    FROM a`;
-  const byId = new Map(matches.map((match) => [match.id, match]));
-  const chosen = new Map<string, string>();
-  // The anchor is a call strictly before it (time, then seq), so following anchors ends.
-  const incidentOf = (id: string): string => {
-    const known = chosen.get(id);
-    if (known) return known;
-    const match = byId.get(id)!;
-    const incidentId = match.incident_id ?? (match.anchor === null ? match.own : incidentOf(match.anchor));
-    chosen.set(id, incidentId);
-    return incidentId;
-  };
-  for (const match of matches) incidentOf(match.id);
-  return chosen;
+    ${then}`;
 }
 
 /**
@@ -117,15 +110,15 @@ export async function chooseIncidents(tx: Tx, calls: Prisma.Sql): Promise<Map<st
 export async function groupPendingCalls(db: Db, limit = GROUPING_BATCH): Promise<number> {
   return db.$transaction(async (tx) => {
     await lockChangeFeed(tx);
-    const chosen = await chooseIncidents(tx, Prisma.sql`
+    const placed = await tx.$queryRaw<{ id: string; incident_id: string }[]>(placementQuery(Prisma.sql`
       SELECT id, incident_id AS own, change_number AS seq, emergency_type AS type, occurred_at AS at,
         latitude AS lat, longitude AS lon, location, simulation, exercise_id
-      FROM calls WHERE grouping_pending ORDER BY change_number LIMIT ${limit}`);
-    if (chosen.size === 0) return 0;
+      FROM calls WHERE grouping_pending ORDER BY change_number LIMIT ${limit}`));
+    if (placed.length === 0) return 0;
     await tx.$executeRaw`
       UPDATE calls c SET incident_id = t.incident_id, grouping_pending = false, grouped_at = now()
-      FROM unnest(${[...chosen.keys()]}::text[], ${[...chosen.values()]}::text[]) AS t(id, incident_id)
+      FROM unnest(${placed.map((row) => row.id)}::text[], ${placed.map((row) => row.incident_id)}::text[]) AS t(id, incident_id)
       WHERE c.id = t.id`;
-    return chosen.size;
+    return placed.length;
   });
 }

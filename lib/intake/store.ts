@@ -1,9 +1,9 @@
-import { lockChangeFeed, withCallStore } from "../calls/store";
+import { withCallStore } from "../calls/store";
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import { uuid7 } from "../db/uuid7";
 import { getGeocoder, type GeocodeResult } from "../geocoding";
-import { chooseIncidents, groupingEnabled, groupingRule } from "../incidents/grouping";
+import { groupingEnabled, groupingRule, placementQuery } from "../incidents/grouping";
 import { type CallEvent, toWebhookCall, type WebhookCall } from "../webhook/payload";
 import { GEOCODE_TEXT_LIMIT } from "../webhook/sanitise";
 
@@ -32,11 +32,6 @@ export async function prepareCall(event: CallEvent, payloadKey: string): Promise
   }
 }
 
-/** One column of a batch, as an array for unnest. */
-function columnOf<T>(prepared: PreparedCall[], value: (call: WebhookCall, prepared: PreparedCall) => T): T[] {
-  return prepared.map((entry) => value(entry.call, entry));
-}
-
 const latitudeOf = (call: WebhookCall, { geocode }: PreparedCall) => call.reported?.latitude ?? geocode?.latitude ?? null;
 const longitudeOf = (call: WebhookCall, { geocode }: PreparedCall) => call.reported?.longitude ?? geocode?.longitude ?? null;
 const geocoderFailed = (_: WebhookCall, { geocodeFailure }: PreparedCall) => geocodeFailure !== undefined;
@@ -48,61 +43,36 @@ const geocoderFailed = (_: WebhookCall, { geocodeFailure }: PreparedCall) => geo
  * A redelivery refreshes what the platform knows (summary, type, severity, location, coordinates,
  * payload key, caller's number when it has one) but leaves the status alone: a dispatcher may have
  * moved it. When the geocoder failed, a redelivery keeps the earlier point.
- * Grouping (docs/incidents.md) places each new call in its incident as it is written, so a call is
- * written once: a single call by this statement (incident_for_call); the calls of a batch, which a
- * per-row lookup would not see among themselves, by chooseIncidents first, in the same transaction
- * and under the change feed's lock. A call whose geocoding failed waits for the grouper (grouped by
- * its text), and a redelivery is not regrouped.
+ * Grouping (docs/incidents.md): the same statement places each new call in its incident
+ * (placementQuery, which sees the calls of the batch among themselves), so a call is written
+ * once. A call whose geocoding failed waits for the grouper (grouped by its text), and a
+ * redelivery is not regrouped. A delivery of the same conversation committed by another instance
+ * between this statement's start and its turn at the feed lock makes it fail on the incident's
+ * foreign key at commit; storeEach then stores the batch's calls one by one.
  */
-export async function storeCalls(db: Db, prepared: PreparedCall[]): Promise<void> {
+export async function storeCalls(db: Pick<Db, "$executeRaw">, prepared: PreparedCall[]): Promise<void> {
   if (prepared.length === 0) return;
-  const ids = prepared.map(() => uuid7());
-  if (!groupingEnabled()) return upsertCalls(db, prepared, ids, { grouping: false });
-  if (prepared.length === 1) return upsertCalls(db, prepared, ids, { grouping: true, incidents: "inline" });
-  await db.$transaction(async (tx) => {
-    await lockChangeFeed(tx);
-    const column = <T>(value: (call: WebhookCall, prepared: PreparedCall) => T) => columnOf(prepared, value);
-    const chosen = await chooseIncidents(tx, Prisma.sql`
-      SELECT t.id, t.id AS own, t.seq, t.type, t.at, t.lat, t.lon, t.location, false AS simulation, NULL::text AS exercise_id
-      FROM unnest(
-        ${ids}::text[], ${column((call) => call.conversationId)}::text[], ${column((call) => call.emergencyType)}::text[],
-        ${column((call) => call.occurredAt.toISOString())}::timestamptz[],
-        ${column(latitudeOf)}::float8[], ${column(longitudeOf)}::float8[],
-        ${column((call) => call.location)}::text[], ${column(geocoderFailed)}::boolean[]
-      ) WITH ORDINALITY AS t(id, conversation_id, type, at, lat, lon, location, geocoder_failed, seq)
-      WHERE NOT t.geocoder_failed AND NOT EXISTS (SELECT 1 FROM calls c WHERE c.conversation_id = t.conversation_id)`);
-    await upsertCalls(tx, prepared, ids, { grouping: true, incidents: ids.map((id) => chosen.get(id) ?? null) });
-  });
-}
-
-/** How upsertCalls places new calls: not at all (grouping off), by incident_for_call, or as chosen. */
-type Placement = { grouping: false } | { grouping: true; incidents: "inline" | (string | null)[] };
-
-async function upsertCalls(db: Pick<Db, "$executeRaw">, prepared: PreparedCall[], ids: string[], placement: Placement): Promise<void> {
-  const column = <T>(value: (call: WebhookCall, prepared: PreparedCall) => T) => columnOf(prepared, value);
+  const column = <T>(value: (call: WebhookCall, prepared: PreparedCall) => T): T[] => prepared.map((entry) => value(entry.call, entry));
   const rules = column((call) => groupingRule(call.emergencyType));
-  const inline = placement.grouping && placement.incidents === "inline";
-  const chosen = placement.grouping && placement.incidents !== "inline" ? placement.incidents : ids.map(() => null);
-  await db.$executeRaw`
-    WITH input AS (
-      SELECT * FROM unnest(
-        ${ids}::text[], ${column((call) => call.conversationId)}::text[],
-        ${column((call) => call.occurredAt.toISOString())}::timestamptz[], ${column((call) => call.agentId)}::text[],
-        ${column((call) => call.summary)}::text[], ${column((call) => call.callSuccessful)}::boolean[],
-        ${column((call) => call.durationSecs)}::int[], ${column((call) => call.transcriptLength)}::int[],
-        ${column((call) => call.emergencyType)}::text[], ${column((call) => call.location)}::text[],
-        ${column(latitudeOf)}::float8[], ${column(longitudeOf)}::float8[],
-        ${column((call, { geocode }) => (call.reported ? "reported" : (geocode?.source ?? null)))}::text[],
-        ${column((call) => call.severity)}::text[], ${column((call) => call.status)}::text[],
-        ${column((_, { payloadKey }) => payloadKey)}::text[], ${column((call) => call.callerPhone)}::text[],
-        ${column((call) => call.failureReason)}::text[],
-        ${column(geocoderFailed)}::boolean[],
-        ${rules.map((rule) => rule.radiusMetres)}::float8[], ${rules.map((rule) => rule.windowMinutes * 60)}::float8[],
-        ${chosen}::text[]
-      ) AS t(id, conversation_id, occurred_at, agent_id, summary, call_successful, duration_secs, transcript_length,
-             emergency_type, location, latitude, longitude, geocode_source, severity, status, payload_key, caller_phone,
-             failure_reason, geocoder_failed, radius, window_s, incident_id)
-    ), upserted AS (
+  const input = Prisma.sql`input AS (
+    SELECT * FROM unnest(
+      ${prepared.map(() => uuid7())}::text[], ${column((call) => call.conversationId)}::text[],
+      ${column((call) => call.occurredAt.toISOString())}::timestamptz[], ${column((call) => call.agentId)}::text[],
+      ${column((call) => call.summary)}::text[], ${column((call) => call.callSuccessful)}::boolean[],
+      ${column((call) => call.durationSecs)}::int[], ${column((call) => call.transcriptLength)}::int[],
+      ${column((call) => call.emergencyType)}::text[], ${column((call) => call.location)}::text[],
+      ${column(latitudeOf)}::float8[], ${column(longitudeOf)}::float8[],
+      ${column((call, { geocode }) => (call.reported ? "reported" : (geocode?.source ?? null)))}::text[],
+      ${column((call) => call.severity)}::text[], ${column((call) => call.status)}::text[],
+      ${column((_, { payloadKey }) => payloadKey)}::text[], ${column((call) => call.callerPhone)}::text[],
+      ${column((call) => call.failureReason)}::text[], ${column(geocoderFailed)}::boolean[],
+      ${rules.map((rule) => rule.radiusMetres)}::float8[], ${rules.map((rule) => rule.windowMinutes * 60)}::float8[]
+    ) WITH ORDINALITY AS t(id, conversation_id, occurred_at, agent_id, summary, call_successful, duration_secs,
+           transcript_length, emergency_type, location, latitude, longitude, geocode_source, severity, status,
+           payload_key, caller_phone, failure_reason, geocoder_failed, radius, window_s, seq)
+  )`;
+  const grouping = groupingEnabled();
+  const write = Prisma.sql`upserted AS (
       INSERT INTO calls (id, conversation_id, occurred_at, agent_id, summary, call_successful, duration_secs,
                          transcript_length, emergency_type, location, latitude, longitude, geocode_source,
                          severity, status, simulation, table_name, payload_key, caller_phone, failure_reason,
@@ -110,10 +80,9 @@ async function upsertCalls(db: Pick<Db, "$executeRaw">, prepared: PreparedCall[]
       SELECT id, conversation_id, occurred_at, agent_id, summary, call_successful, duration_secs, transcript_length,
         emergency_type, location, latitude, longitude, geocode_source, severity, status, false, 'calls', payload_key,
         caller_phone, failure_reason,
-        COALESCE(incident_id, CASE WHEN ${inline} AND NOT geocoder_failed THEN incident_for_call(NULL, emergency_type,
-          occurred_at, latitude, longitude, location, false, NULL, radius, window_s) END),
-        CASE WHEN ${placement.grouping} AND NOT geocoder_failed THEN now() END,
-        ${placement.grouping} AND geocoder_failed
+        ${grouping ? Prisma.sql`(SELECT p.incident_id FROM placed p WHERE p.id = input.id)` : Prisma.sql`NULL`},
+        CASE WHEN ${grouping} AND NOT geocoder_failed THEN now() END,
+        ${grouping} AND geocoder_failed
       FROM input
       ON CONFLICT (conversation_id) DO UPDATE SET
         occurred_at = EXCLUDED.occurred_at, agent_id = EXCLUDED.agent_id, summary = EXCLUDED.summary,
@@ -131,6 +100,20 @@ async function upsertCalls(db: Pick<Db, "$executeRaw">, prepared: PreparedCall[]
     )
     INSERT INTO call_status_changes (call_id, from_status, status, changed_by)
     SELECT id, NULL, status, 'webhook' FROM upserted WHERE inserted`;
+  if (!grouping) {
+    await db.$executeRaw`WITH ${input}, ${write}`;
+    return;
+  }
+  await db.$executeRaw(
+    placementQuery(
+      Prisma.sql`
+        SELECT t.id, t.id AS own, t.seq, t.emergency_type AS type, t.occurred_at AS at, t.latitude AS lat,
+          t.longitude AS lon, t.location, false AS simulation, NULL::text AS exercise_id
+        FROM input t
+        WHERE NOT t.geocoder_failed AND NOT EXISTS (SELECT 1 FROM calls c WHERE c.conversation_id = t.conversation_id)`,
+      { before: input, then: Prisma.sql`, ${write}` },
+    ),
+  );
 }
 
 /**
