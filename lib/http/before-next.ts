@@ -1,9 +1,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { listCalls } from "../calls/list";
 import { WEBHOOK_MAX_AUDIO_BODY_BYTES } from "../intake";
 import { log } from "../log";
 import { openApiAnswer } from "../openapi";
+import { parseQueryParameters } from "../query-parameters";
 import { nodeBodyChunks } from "./body";
-import { endpoints } from "./endpoints";
+import { endpoints, type RouteName } from "./endpoints";
 import { guardedAnswer } from "./respond";
 import { deploymentSecurityHeaders } from "./security-headers";
 import { acceptWebhook } from "./webhook";
@@ -33,12 +35,10 @@ function answerOpenApi(request: IncomingMessage, response: ServerResponse): void
   response.end(request.method === "HEAD" ? undefined : body);
 }
 
-/** The webhook as its route file answers it (same protection, body reading, errors and body), without Next. */
-async function answerWebhook(request: IncomingMessage, response: ServerResponse): Promise<void> {
+/** `work` behind the endpoint's protection, answered as its route file answers (guardedAnswer), without Next. */
+async function answerJson(request: IncomingMessage, response: ServerResponse, route: RouteName, work: (headers: Headers) => Promise<unknown>): Promise<void> {
   const headers = webHeaders(request);
-  const answer = await guardedAnswer("webhook", headers, () =>
-    acceptWebhook(headers, nodeBodyChunks(request, WEBHOOK_MAX_AUDIO_BODY_BYTES)),
-  );
+  const answer = await guardedAnswer(route, headers, () => work(headers));
   const body = JSON.stringify(answer.body);
   response.writeHead(answer.status, {
     ...headersOnEveryResponse(),
@@ -50,13 +50,32 @@ async function answerWebhook(request: IncomingMessage, response: ServerResponse)
   response.end(body);
 }
 
+/** The operations answered here: each does what its route file does once protected. */
+const directOperations = new Map<string, (request: IncomingMessage, response: ServerResponse, search: string) => Promise<void>>([
+  [
+    `POST ${endpoints.webhook.path}`,
+    (request, response) =>
+      answerJson(request, response, "webhook", (headers) =>
+        acceptWebhook(headers, nodeBodyChunks(request, WEBHOOK_MAX_AUDIO_BODY_BYTES)),
+      ),
+  ],
+  [
+    `GET ${endpoints.calls.path}`,
+    (request, response, search) =>
+      answerJson(request, response, "calls", async () =>
+        listCalls(parseQueryParameters(new URLSearchParams(search), endpoints.calls.methods.GET.query)),
+      ),
+  ],
+]);
+
 /**
  * What the production server (scripts/server.ts) answers itself, before Next, because Next's
  * request handling costs more CPU than the work (docs/performance.md, issue 17):
  * - GET and HEAD /api/openapi.json, from the document in memory, with the route's body, ETag, 304
  *   and headers (about 5 ms of CPU per request through Next);
- * - POST /api/voiceagent-webhook, the endpoint a surge hits: the route file's work (acceptWebhook)
- *   behind the same protection (guardedAnswer), read straight from the socket.
+ * - POST /api/voiceagent-webhook, the endpoint a surge hits, and GET /api/calls, the listing every
+ *   client polls: their route files' work (acceptWebhook, listCalls) behind the same protection,
+ *   errors and body (guardedAnswer), the webhook's body read straight from the socket.
  * Anything else (other methods, a trailing slash) is left to Next, and answers false. The server
  * has already appended the socket peer to `x-forwarded-for`, as it does for Next.
  */
@@ -68,10 +87,11 @@ export function answerBeforeNext(request: IncomingMessage, response: ServerRespo
     answerOpenApi(request, response);
     return true;
   }
-  if (path === endpoints.webhook.path && request.method === "POST") {
-    answerWebhook(request, response).catch((error: unknown) => {
+  const operation = directOperations.get(`${request.method} ${path}`);
+  if (operation) {
+    operation(request, response, queryAt < 0 ? "" : url.slice(queryAt + 1)).catch((error: unknown) => {
       // Only writing the answer can fail here (the client went away): guardedAnswer answers the rest.
-      log.warn({ err: error }, "webhook answer not sent");
+      log.warn({ err: error }, "answer not sent");
       response.destroy();
     });
     return true;

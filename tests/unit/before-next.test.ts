@@ -43,7 +43,7 @@ describe("the production server's own answer to GET /api/openapi.json", () => {
   });
 
   it("leaves other methods and paths to Next", async () => {
-    for (const [method, path] of [["POST", "/api/openapi.json"], ["GET", "/api/openapi.json/"], ["GET", "/api/calls"], ["GET", "/api/openapi.jsonx"]]) {
+    for (const [method, path] of [["POST", "/api/openapi.json"], ["GET", "/api/openapi.json/"], ["GET", "/api/incidents"], ["GET", "/api/openapi.jsonx"]]) {
       const response = await fetch(`${base}${path}`, { method });
       expect(response.status, `${method} ${path}`).toBe(418);
     }

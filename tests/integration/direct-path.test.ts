@@ -2,7 +2,9 @@ import { randomInt } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GET as listRoute } from "@/app/api/calls/route";
 import { POST as webhookRoute } from "@/app/api/voiceagent-webhook/route";
+import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { answerBeforeNext } from "@/lib/http/before-next";
 import { appendPeer } from "@/lib/http/client-address";
@@ -96,6 +98,45 @@ describe("the production server's own answer to POST /api/voiceagent-webhook", (
   it("leaves other methods on the webhook's path to Next", async () => {
     for (const method of ["GET", "PUT", "DELETE"]) {
       expect((await fetch(`${base}/api/voiceagent-webhook`, { method })).status, method).toBe(418);
+    }
+  });
+});
+
+describe("the production server's own answer to GET /api/calls", () => {
+  const list = (search: string, headers: Record<string, string> = {}) =>
+    Promise.all([
+      fetch(`${base}/api/calls${search}`, { headers }),
+      listRoute(new Request(`http://localhost/api/calls${search}`, { headers }), undefined),
+    ]);
+
+  it("answers the route file's page, filters and errors", async () => {
+    const conversationId = `conv_direct_${runId}_${++counter}`;
+    const event = specCallEvent(conversationId, { location: `${conversationId} Main Street, Springfield` });
+    expect((await signedPost(JSON.stringify(event))).status).toBe(200);
+    const [direct, route] = await list(`?limit=5&location=${conversationId}`);
+    const directBody = await direct.json();
+    expect(direct.status).toBe(200);
+    expect(directBody).toEqual(await route.json());
+    expect(directBody.calls.map((call: { conversation_id: string }) => call.conversation_id)).toEqual([conversationId]);
+    expect(direct.headers.get("ratelimit-limit")).toBe("1000");
+
+    const [badDirect, badRoute] = await list("?limit=0&severity=apocalyptic");
+    expect(await comparable(badDirect)).toEqual(await comparable(badRoute));
+    expect(badDirect.status).toBe(400);
+  });
+
+  it("asks for the API key when one is set, as the route does", async () => {
+    process.env.API_KEY = "direct-path-key";
+    resetConfigForTests();
+    try {
+      const [direct, route] = await list("?limit=1");
+      expect(direct.status).toBe(401);
+      expect(await comparable(direct)).toEqual(await comparable(route));
+      const [allowed] = await list("?limit=1", { authorization: "Bearer direct-path-key" });
+      expect(allowed.status).toBe(200);
+    } finally {
+      delete process.env.API_KEY;
+      resetConfigForTests();
     }
   });
 });
