@@ -118,6 +118,21 @@ describe("automatic grouping", () => {
     expect(new Set(await Promise.all(texts.map(({ id }) => incidentOf(id)))).size).toBe(1);
   });
 
+  it("groups calls on either side of a 0.01 degree line of latitude or longitude (the lookup's index bands)", async () => {
+    const { lat, lon } = place();
+    // place() gives five decimals: a point 2 m south and west of a band's edge, then points across it.
+    const edgeLat = Math.ceil(lat * 100) / 100;
+    const edgeLon = Math.ceil(lon * 100) / 100;
+    const calls = [
+      callEvent({ lat: edgeLat - 0.00002, lon: edgeLon - 0.00002 }),
+      callEvent({ lat: edgeLat + 0.00002, lon: edgeLon - 0.00002, at: START + 60 }),
+      callEvent({ lat: edgeLat - 0.00002, lon: edgeLon + 0.00002, at: START + 120 }),
+      callEvent({ lat: edgeLat + 0.00002, lon: edgeLon + 0.00002, at: START + 180 }),
+    ];
+    for (const { event } of calls) await post(event);
+    expect(new Set(await Promise.all(calls.map(({ id }) => incidentOf(id)))).size).toBe(1);
+  });
+
   it("never groups a voice-agent call into a simulated incident, however close", async () => {
     const table = `incident_kinds_${runId}`;
     const { status } = await postSimulate({ scenario: "earthquake_sf", num_calls: 5, seed: runId, table_name: table });
