@@ -15,6 +15,10 @@ const nextConfig: NextConfig = {
   },
   allowedDevOrigins: ["127.0.0.1"],
   poweredByHeader: false,
+  // Routes and pages load on their first request rather than all at start: about 30-40 MB less
+  // memory per server (docs/performance.md, issue 17); the server's warm-up loads the routes a
+  // first caller is likely to hit.
+  experimental: { preloadEntriesOnStart: false },
   // Every response, pages and API alike (see lib/http/security-headers.ts).
   async headers() {
     return [{ source: "/:path*", headers: deploymentSecurityHeaders(process.env.NODE_ENV === "development") }];
