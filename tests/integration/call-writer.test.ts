@@ -1,23 +1,16 @@
 import { randomInt } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { POST as webhook } from "@/app/api/voiceagent-webhook/route";
-import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import { callPayloadKey, prepareCall, storeEach } from "@/lib/intake";
 import { parseEvent } from "@/lib/webhook/payload";
 import { specCallEvent } from "@/lib/webhook/sample-events";
 import { webhookRequest } from "../support/webhook-request";
+import { withWebhookSecret } from "../support/webhook-secret";
 
-const originalSecret = process.env.VOICEAGENT_WEBHOOK_SECRET;
-beforeAll(() => {
-  delete process.env.VOICEAGENT_WEBHOOK_SECRET;
-  resetConfigForTests();
-});
-afterAll(() => {
-  if (originalSecret !== undefined) process.env.VOICEAGENT_WEBHOOK_SECRET = originalSecret;
-  resetConfigForTests();
-});
+const SECRET = "call-writer-secret";
+withWebhookSecret(SECRET);
 
 const runId = randomInt(1_000_000);
 
@@ -30,7 +23,7 @@ async function prepared(conversationId: string) {
 describe("webhook calls stored together (group commit)", () => {
   it("parallel webhooks share statements, each answered once its call is committed", async () => {
     const ids = Array.from({ length: 40 }, (_, index) => `conv_writer_${runId}_${index}`);
-    const responses = await Promise.all(ids.map((id) => webhook(webhookRequest(specCallEvent(id)), undefined)));
+    const responses = await Promise.all(ids.map((id) => webhook(webhookRequest(specCallEvent(id), { secret: SECRET }), undefined)));
     expect(responses.map((response) => response.status)).toEqual(ids.map(() => 200));
     // Rows written by one transaction share its id (xmin): fewer transactions than calls.
     const [{ rows, transactions }] = await (await getDb()).$queryRaw<{ rows: number; transactions: number }[]>`
