@@ -16,8 +16,9 @@ const nextConfig: NextConfig = {
   allowedDevOrigins: ["127.0.0.1"],
   poweredByHeader: false,
   // Routes and pages load on their first request rather than all at start: about 30-40 MB less
-  // memory per server (docs/performance.md, issue 17); the server's warm-up loads the routes a
-  // first caller is likely to hit.
+  // memory per server (docs/performance.md, issue 17). The webhook and the listing do not go
+  // through Next in production (lib/http/before-next.ts); a dashboard's first page view after a
+  // start pays once for loading the page's server code.
   experimental: { preloadEntriesOnStart: false },
   // Every response, pages and API alike (see lib/http/security-headers.ts).
   async headers() {

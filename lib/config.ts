@@ -24,7 +24,7 @@ const postgresUrl = optionalString.refine(
 
 /** D and T of incident grouping (docs/incidents.md), for one emergency type or as the default. */
 const groupingRule = z.strictObject({
-  // At most 1000 m: the grouping lookup's latitude bands (migration incident_write_cost) are at least that wide.
+  // At most 1000 m (docs/incidents.md): a wider circle would fold a neighbourhood's separate emergencies into one.
   radius_m: z.number().min(1).max(1000).optional(),
   window_min: z.number().min(1).max(24 * 60).optional(),
 });

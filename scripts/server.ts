@@ -7,9 +7,9 @@
  * Next's request handler runs behind a plain Node server that records the socket peer in
  * `x-forwarded-for` (see lib/http/client-address.ts). `next start` fills that header only when the
  * client did not send one, so a client could pick its own rate-limit key; here the peer is always
- * appended, exactly as a proxy hop would. The server also answers GET /api/openapi.json and the
- * webhook itself (lib/http/before-next.ts): Next's request handling costs more CPU than either
- * endpoint's own work. Before it opens its
+ * appended, exactly as a proxy hop would. The server also answers GET /api/openapi.json, the
+ * webhook and GET /api/calls itself (lib/http/before-next.ts): Next's request handling costs more
+ * CPU than these endpoints' own work. Before it opens its
  * port it warms what the first requests would otherwise pay for (warmUp below).
  */
 import { createServer, type RequestListener } from "node:http";
@@ -39,10 +39,11 @@ async function migrate(): Promise<void> {
 
 /**
  * What the first requests would otherwise pay for, paid before the port opens, through a loopback
- * listener of its own: Next instantiates a route's code on the route's first request and loads the
- * proxy on the first request of all, the database client plans its first queries, and the OpenAPI
- * document is built (about 0.4 s of CPU on these machines, issue 17 in docs/performance.md). A
- * webhook of `{}` is answered 400 before the database or the store is touched. The embedded
+ * listener of its own: the direct path's code runs once and the OpenAPI document is built, Next
+ * instantiates the health route and loads the proxy (PostgreSQL only; Next loads a route on its
+ * first request, next.config.ts), and the database client plans its first queries (about 0.4 s of
+ * CPU on these machines, issue 17 in docs/performance.md). A webhook of `{}` is answered 400
+ * before the database or the store is touched. The embedded
  * database is left alone: the first module graph to open it holds its lock. A failure here only
  * means no warm-up.
  */

@@ -1,4 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { promisify } from "node:util";
+import { gzip } from "node:zlib";
 import { listCalls } from "../calls/list";
 import { WEBHOOK_MAX_AUDIO_BODY_BYTES } from "../intake";
 import { log } from "../log";
@@ -35,17 +37,29 @@ function answerOpenApi(request: IncomingMessage, response: ServerResponse): void
   response.end(request.method === "HEAD" ? undefined : body);
 }
 
-/** `work` behind the endpoint's protection, answered as its route file answers (guardedAnswer), without Next. */
+const gzipped = promisify(gzip);
+
+/** Smaller answers go as they are, as Next's compression leaves them. */
+const COMPRESS_FROM_BYTES = 1024;
+
+/**
+ * `work` behind the endpoint's protection, answered as its route file answers (guardedAnswer),
+ * without Next; gzipped as Next would when the client accepts it (a page of calls is tens of KB).
+ */
 async function answerJson(request: IncomingMessage, response: ServerResponse, route: RouteName, work: (headers: Headers) => Promise<unknown>): Promise<void> {
   const headers = webHeaders(request);
   const answer = await guardedAnswer(route, headers, () => work(headers));
-  const body = JSON.stringify(answer.body);
+  let body = Buffer.from(JSON.stringify(answer.body));
+  const compress = body.length >= COMPRESS_FROM_BYTES && /\bgzip\b/i.test(request.headers["accept-encoding"] ?? "");
+  if (compress) body = await gzipped(body);
   response.writeHead(answer.status, {
     ...headersOnEveryResponse(),
     ...answer.headers,
     "content-type": "application/json; charset=utf-8",
     "cache-control": "no-store",
-    "content-length": String(Buffer.byteLength(body)),
+    vary: "Accept-Encoding",
+    ...(compress ? { "content-encoding": "gzip" } : {}),
+    "content-length": String(body.length),
   });
   response.end(body);
 }

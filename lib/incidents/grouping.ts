@@ -8,14 +8,15 @@ import { Prisma } from "../db/generated/client";
  * incident of its emergency type and its kind (simulated or not, same exercise) whose centroid is
  * within D metres and whose calls span a time within T of it; without coordinates, the open
  * incident of its type with the same normalised location text. The SQL function
- * incident_for_call (migration incident_grouping_at_write) states that rule once, for both paths:
- * - a writer of one call (the webhook) calls it in the statement that stores the call or its
- *   coordinates, so the call is written once, in its incident;
- * - writers of many calls at once store them, each in an incident of its own, with
+ * incident_for_call (migration incident_write_cost) states that rule once, and placementQuery
+ * applies it to a set of calls, for both paths:
+ * - the webhook's and the reconciler's statements (lib/intake/store.ts) place the calls they
+ *   write, so a call is written once, in its incident;
+ * - the simulator and exercises store calls each in an incident of its own, with
  *   grouping_pending set, and groupPendingCalls moves a batch of waiting calls, oldest change
- *   first, into their incidents. Waiting calls of one batch that match no incident are grouped
- *   among themselves by the same rule: each joins the incident of the nearest compatible call
- *   before it (in time, then change order), or keeps its own.
+ *   first, into their incidents.
+ * Calls of one set that match no incident are grouped among themselves by the same rule: each
+ * joins the incident of the nearest compatible call before it (in time, then order), or keeps its own.
  */
 
 export type Tx = Pick<Db, "$queryRaw" | "$executeRaw">;

@@ -4,9 +4,10 @@ import { type PreparedCall, storeEach } from "./store";
  * Group commit for the webhook's calls (docs/performance.md, issue 17). Every write of calls takes
  * the change feed's lock to its commit, so statements run one at a time, and a statement's fixed
  * cost (its triggers, its turn at the lock, its commit) bounds how many calls a second can be
- * stored one per statement. Here a process writes one statement at a time: the calls that arrive
- * while one is written go together in the next, each webhook still answered only once its call is
- * committed. An idle server writes a lone call at once, as before; a surge shares statements.
+ * stored one per statement. Here a process writes its webhooks' calls one statement at a time: the
+ * calls that arrive while one is written go together in the next, each webhook still answered only
+ * once its call is committed. An idle server writes a lone call at once, as before; a surge shares
+ * statements.
  */
 interface Waiting {
   prepared: PreparedCall;

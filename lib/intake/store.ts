@@ -3,7 +3,7 @@ import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import { uuid7 } from "../db/uuid7";
 import { getGeocoder, type GeocodeResult } from "../geocoding";
-import { groupingEnabled, groupingRule, placementQuery } from "../incidents/grouping";
+import { groupingEnabled, placementQuery } from "../incidents/grouping";
 import { type CallEvent, toWebhookCall, type WebhookCall } from "../webhook/payload";
 import { GEOCODE_TEXT_LIMIT } from "../webhook/sanitise";
 
@@ -53,7 +53,6 @@ const geocoderFailed = (_: WebhookCall, { geocodeFailure }: PreparedCall) => geo
 export async function storeCalls(db: Pick<Db, "$executeRaw">, prepared: PreparedCall[]): Promise<void> {
   if (prepared.length === 0) return;
   const column = <T>(value: (call: WebhookCall, prepared: PreparedCall) => T): T[] => prepared.map((entry) => value(entry.call, entry));
-  const rules = column((call) => groupingRule(call.emergencyType));
   const input = Prisma.sql`input AS (
     SELECT * FROM unnest(
       ${prepared.map(() => uuid7())}::text[], ${column((call) => call.conversationId)}::text[],
@@ -65,11 +64,10 @@ export async function storeCalls(db: Pick<Db, "$executeRaw">, prepared: Prepared
       ${column((call, { geocode }) => (call.reported ? "reported" : (geocode?.source ?? null)))}::text[],
       ${column((call) => call.severity)}::text[], ${column((call) => call.status)}::text[],
       ${column((_, { payloadKey }) => payloadKey)}::text[], ${column((call) => call.callerPhone)}::text[],
-      ${column((call) => call.failureReason)}::text[], ${column(geocoderFailed)}::boolean[],
-      ${rules.map((rule) => rule.radiusMetres)}::float8[], ${rules.map((rule) => rule.windowMinutes * 60)}::float8[]
+      ${column((call) => call.failureReason)}::text[], ${column(geocoderFailed)}::boolean[]
     ) WITH ORDINALITY AS t(id, conversation_id, occurred_at, agent_id, summary, call_successful, duration_secs,
            transcript_length, emergency_type, location, latitude, longitude, geocode_source, severity, status,
-           payload_key, caller_phone, failure_reason, geocoder_failed, radius, window_s, seq)
+           payload_key, caller_phone, failure_reason, geocoder_failed, seq)
   )`;
   const grouping = groupingEnabled();
   const write = Prisma.sql`upserted AS (
@@ -116,16 +114,41 @@ export async function storeCalls(db: Pick<Db, "$executeRaw">, prepared: Prepared
   );
 }
 
+/** PostgreSQL's SQLSTATE of a failed statement, through Prisma's driver adapter or node-postgres. */
+function sqlState(error: unknown): string | undefined {
+  for (let cause = error; cause instanceof Object; cause = (cause as { cause?: unknown }).cause) {
+    const adapter = (cause as { meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } } }).meta?.driverAdapterError;
+    const code = adapter?.cause?.originalCode ?? (cause as { code?: unknown }).code;
+    if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)) return code;
+  }
+  return undefined;
+}
+
 /**
- * Stores a batch (storeCalls) and answers each call's outcome. When the batch's statement fails,
- * each call is stored on its own, so that a call the database refuses fails only itself.
+ * Stores a batch (storeCalls) and answers each call's outcome. When the database refuses the
+ * batch's statement for what a row holds (SQLSTATE classes 22 and 23: a value out of range, a
+ * constraint), each call is stored on its own, one after another, so that such a call fails only
+ * itself. Any other failure (the database down, a timeout) fails the whole batch at once: trying
+ * each call would only wait that many times longer before each webhook defers its call.
  */
 export async function storeEach(prepared: PreparedCall[]): Promise<PromiseSettledResult<void>[]> {
   try {
     await withCallStore((db) => storeCalls(db, prepared));
     return prepared.map(() => ({ status: "fulfilled", value: undefined }));
   } catch (error) {
-    if (prepared.length === 1) return [{ status: "rejected", reason: error }];
-    return Promise.allSettled(prepared.map((call) => withCallStore((db) => storeCalls(db, [call]))));
+    const state = sqlState(error);
+    if (prepared.length === 1 || !(state?.startsWith("22") || state?.startsWith("23"))) {
+      return prepared.map(() => ({ status: "rejected", reason: error }));
+    }
+    const outcomes: PromiseSettledResult<void>[] = [];
+    for (const call of prepared) {
+      try {
+        await withCallStore((db) => storeCalls(db, [call]));
+        outcomes.push({ status: "fulfilled", value: undefined });
+      } catch (reason) {
+        outcomes.push({ status: "rejected", reason });
+      }
+    }
+    return outcomes;
   }
 }

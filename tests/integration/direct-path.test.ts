@@ -120,6 +120,13 @@ describe("the production server's own answer to GET /api/calls", () => {
     expect(directBody.calls.map((call: { conversation_id: string }) => call.conversation_id)).toEqual([conversationId]);
     expect(direct.headers.get("ratelimit-limit")).toBe("1000");
 
+    // A page is compressed when the client accepts it, as Next compresses the route's answer.
+    const page = await fetch(`${base}/api/calls?limit=20`, { headers: { "accept-encoding": "gzip" } });
+    expect(page.headers.get("content-encoding")).toBe("gzip");
+    expect((await page.json()).calls.length).toBeGreaterThan(0);
+    const plain = await fetch(`${base}/api/calls?limit=20`, { headers: { "accept-encoding": "identity" } });
+    expect(plain.headers.get("content-encoding")).toBeNull();
+
     const [badDirect, badRoute] = await list("?limit=0&severity=apocalyptic");
     expect(await comparable(badDirect)).toEqual(await comparable(badRoute));
     expect(badDirect.status).toBe(400);
