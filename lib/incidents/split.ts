@@ -22,7 +22,7 @@ export async function splitCall(id: string, conversationId: string): Promise<Inc
       if (!call) throw notFound(`Incident ${id} has no call ${conversationId}`);
       if (call.others === 0n) throw invalidParameter("Invalid call_id", "The call is the incident's only call");
       // A placeholder (no calls yet, empty type and location) that the calls' trigger fills in
-      // (incidents_add_calls), so that the incident exists before the call's row points at it.
+      // (incidents_add_calls).
       await tx.$executeRaw`
         INSERT INTO incidents (id, emergency_type, severity, status, location, location_key, first_call_at, last_call_at, call_count)
         VALUES (${newId}, '', '', 'active', '', '', now(), now(), 0)`;
