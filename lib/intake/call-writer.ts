@@ -1,4 +1,4 @@
-import { type PreparedCall, storeEach } from "./store";
+import { firstOfEachConversation, type PreparedCall, storeEach } from "./store";
 
 /**
  * Group commit for the webhook's calls (docs/performance.md, issue 17). Every write of calls takes
@@ -32,7 +32,8 @@ class CallWriter {
   private writeNext(): void {
     if (this.writing || this.waiting.length === 0) return;
     this.writing = true;
-    const batch = this.takeBatch();
+    const { batch, rest } = firstOfEachConversation(this.waiting, MAX_BATCH, ({ prepared }) => prepared.call.conversationId);
+    this.waiting = rest;
     void storeEach(batch.map(({ prepared }) => prepared))
       .then((outcomes) =>
         outcomes.forEach((outcome, index) =>
@@ -43,24 +44,6 @@ class CallWriter {
         this.writing = false;
         this.writeNext();
       });
-  }
-
-  /** The oldest waiting calls, one per conversation (a statement upserts a row once): a redelivery racing its first delivery waits for the next. */
-  private takeBatch(): Waiting[] {
-    const batch: Waiting[] = [];
-    const rest: Waiting[] = [];
-    const conversations = new Set<string>();
-    for (const entry of this.waiting) {
-      const conversation = entry.prepared.call.conversationId;
-      if (batch.length < MAX_BATCH && !conversations.has(conversation)) {
-        conversations.add(conversation);
-        batch.push(entry);
-      } else {
-        rest.push(entry);
-      }
-    }
-    this.waiting = rest;
-    return batch;
   }
 }
 

@@ -26,7 +26,7 @@ import { payloadTooLarge, readWebhookBody } from "../webhook/spool";
 import { storeWithOthers } from "./call-writer";
 import { type PreparedCall, prepareCall } from "./store";
 
-export { type PreparedCall, prepareCall, storeEach } from "./store";
+export { firstOfEachConversation, type PreparedCall, prepareCall, storeEach } from "./store";
 
 /** Bodies over this are refused with 413 while they are still being read, but for recordings. */
 export const WEBHOOK_MAX_BODY_BYTES = 5 * 1024 * 1024;

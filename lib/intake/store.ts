@@ -114,6 +114,27 @@ export async function storeCalls(db: Pick<Db, "$executeRaw">, prepared: Prepared
   );
 }
 
+/**
+ * The first `size` items of distinct conversations, in order, and the rest, in order. A statement
+ * of storeCalls upserts a conversation's row once, so its later items wait for a later batch,
+ * which keeps each conversation's deliveries in the order they came.
+ */
+export function firstOfEachConversation<T>(items: T[], size: number, conversationOf: (item: T) => string): { batch: T[]; rest: T[] } {
+  const batch: T[] = [];
+  const rest: T[] = [];
+  const conversations = new Set<string>();
+  for (const item of items) {
+    const conversation = conversationOf(item);
+    if (batch.length < size && !conversations.has(conversation)) {
+      conversations.add(conversation);
+      batch.push(item);
+    } else {
+      rest.push(item);
+    }
+  }
+  return { batch, rest };
+}
+
 /** PostgreSQL's SQLSTATE of a failed statement, through Prisma's driver adapter or node-postgres. */
 function sqlState(error: unknown): string | undefined {
   for (let cause = error; cause instanceof Object; cause = (cause as { cause?: unknown }).cause) {

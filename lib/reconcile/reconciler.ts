@@ -1,7 +1,7 @@
 import { bumpCallsVersion } from "../calls/cache";
 import { type DatabaseKind, type Db, getDatabaseKind, getDb } from "../db/client";
 import { DomainError, parseJson } from "../domain-error";
-import { ingestArchivedEvent, type PreparedCall, prepareCall, storedCallOutcome, storeEach } from "../intake";
+import { firstOfEachConversation, ingestArchivedEvent, type PreparedCall, prepareCall, storedCallOutcome, storeEach } from "../intake";
 import { parseEvent } from "../webhook/payload";
 import { log } from "../log";
 import { getObjectStore, type ObjectStore } from "../storage";
@@ -92,20 +92,9 @@ function batches(markers: PendingMarker[], size: number): PendingMarker[][][] {
   const result: PendingMarker[][][] = [];
   let waiting = [...byPayload.values()];
   while (waiting.length > 0) {
-    const batch: PendingMarker[][] = [];
-    const conversations = new Set<string>();
-    const later: PendingMarker[][] = [];
-    for (const group of waiting) {
-      const conversation = conversationOf(group[0].payloadKey);
-      if (batch.length < size && !conversations.has(conversation)) {
-        batch.push(group);
-        conversations.add(conversation);
-      } else {
-        later.push(group);
-      }
-    }
+    const { batch, rest } = firstOfEachConversation(waiting, size, (group) => conversationOf(group[0].payloadKey));
     result.push(batch);
-    waiting = later;
+    waiting = rest;
   }
   return result;
 }
@@ -125,7 +114,7 @@ function settleFailure(payloadKey: string, error: unknown): void {
 /**
  * Stores the batch's calls in one statement: one commit, one turn at the change feed's lock and
  * one run of the calls' triggers for the whole batch instead of one per call, which is what bounds
- * the drain rate (storeEach: a payload the database refuses holds up only itself).
+ * the drain rate. A call the database still refuses on its own (storeEach) ends the pass.
  */
 async function storeBatch(prepared: PreparedCall[]): Promise<void> {
   const failed = (await storeEach(prepared)).find((outcome) => outcome.status === "rejected");
