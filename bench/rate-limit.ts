@@ -18,7 +18,7 @@ async function measure(name: string, limiter: RateLimiter, checks = 5_000): Prom
 
 async function main(): Promise<void> {
   await measure("per process", new MemoryRateLimiter());
-  const client = connect();
+  const client = await connect();
   const connection = redisConnection();
   const prefix = uniquePrefix("bench");
   try {

@@ -2,14 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetConfigForTests } from "@/lib/config";
 import { rateLimitPolicies } from "@/lib/http/endpoints";
 import { createConfiguredRateLimiter } from "@/lib/rate-limit";
+import type { RedisClient } from "@/lib/redis";
 import { connect, deleteKeys, uniquePrefix } from "../support/redis";
 import { startUpstashStandIn } from "../support/upstash-stand-in";
 
-const redis = connect();
+let redis: RedisClient;
 const token = "test-upstash-token";
 let standIn: Awaited<ReturnType<typeof startUpstashStandIn>>;
 
 beforeAll(async () => {
+  redis = await connect();
   standIn = await startUpstashStandIn(redis, token);
   process.env.UPSTASH_REDIS_REST_URL = standIn.url;
   process.env.UPSTASH_REDIS_REST_TOKEN = token;

@@ -6,7 +6,7 @@ import { endpoints, rateLimitPolicies, type RouteName } from "@/lib/http/endpoin
 import { guardRoute, json } from "@/lib/http/respond";
 import { createConfiguredRateLimiter, setRateLimiterForTests, type RateLimiter } from "@/lib/rate-limit";
 import { MemoryRateLimiter } from "@/lib/rate-limit/memory";
-import { closeRedis } from "@/lib/redis";
+import { closeRedis, type RedisClient } from "@/lib/redis";
 import {
   connect,
   deleteKeys,
@@ -40,7 +40,7 @@ async function send(name: RouteName, times: number, peer?: string, forwardedFor?
 /** Start of a minute, so a whole window lies ahead. */
 const WINDOW_START = Date.UTC(2031, 0, 1, 0, 0, 0);
 
-const redis = connect();
+let redis: RedisClient;
 const connection = redisConnection();
 const prefixes: string[] = [];
 function limiterWithPrefix(name: string): RateLimiter {
@@ -48,6 +48,10 @@ function limiterWithPrefix(name: string): RateLimiter {
   prefixes.push(prefix);
   return redisLimiter(connection, prefix);
 }
+
+beforeAll(async () => {
+  redis = await connect();
+});
 
 beforeEach(() => {
   // Only Date is faked: windows are chosen from the clock, Redis and sockets keep real timers.

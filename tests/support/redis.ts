@@ -3,7 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createRedisClient, RedisConnection, type RedisClient } from "../../lib/redis";
+import { createRedisClient, RedisConnection, whenReady, type RedisClient } from "../../lib/redis";
 import { RedisCounter } from "../../lib/rate-limit/redis";
 import { StoreRateLimiter } from "../../lib/rate-limit/store";
 
@@ -13,9 +13,14 @@ export const testRedisUrl = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:637
 export const uniquePrefix = (name: string) =>
   `mayday-test:${name}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
 
-/** A plain client for the test's own bookkeeping (scanning, deleting its keys). */
-export function connect(url = testRedisUrl, timeoutMs = 500): RedisClient {
-  return createRedisClient({ url, timeoutMs });
+/**
+ * A plain client for the test's own bookkeeping (scanning, deleting its keys, serving a stand-in),
+ * once connected: like production's, it fails a command sent while offline instead of queueing it.
+ */
+export async function connect(url = testRedisUrl, timeoutMs = 500): Promise<RedisClient> {
+  const client = await whenReady(createRedisClient({ url, timeoutMs }), 10_000);
+  if (!client.isReady) throw new Error(`Redis at ${url} did not answer within 10 s`);
+  return client;
 }
 
 /**
