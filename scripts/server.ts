@@ -12,13 +12,16 @@
  * CPU than these endpoints' own work. Before it opens its
  * port it warms what the first requests would otherwise pay for (warmUp below).
  */
+import { readFileSync } from "node:fs";
 import { createServer, type RequestListener } from "node:http";
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import { setFlagsFromString } from "node:v8";
 import next from "next";
 import { ConfigError, getConfig } from "../lib/config";
 import { migrateDatabase } from "../lib/db/client";
+import { getPlaceIndex } from "../lib/geocoding/places";
 import { answerBeforeNext } from "../lib/http/before-next";
 import { appendPeer } from "../lib/http/client-address";
 
@@ -43,9 +46,9 @@ async function migrate(): Promise<void> {
  * instantiates the health route and loads the proxy (PostgreSQL only; Next loads a route on its
  * first request, next.config.ts), and the database client plans its first queries (about 0.4 s of
  * CPU on these machines, issue 17 in docs/performance.md). A webhook of `{}` is answered 400
- * before the database or the store is touched. The embedded
- * database is left alone: the first module graph to open it holds its lock. A failure here only
- * means no warm-up.
+ * before the database or the store is touched; the offline geocoder's place index is read. The
+ * embedded database is left alone: the first module graph to open it holds its lock. A failure
+ * here only means no warm-up.
  */
 async function warmUp(listener: RequestListener): Promise<void> {
   const loopback = createServer(listener);
@@ -59,6 +62,8 @@ async function warmUp(listener: RequestListener): Promise<void> {
   ];
   try {
     for (const [route, init] of requests) await (await fetch(`${base}${route}`, init)).arrayBuffer();
+    // The offline geocoder's place index, which the first webhook with an address would read.
+    await getPlaceIndex();
   } catch {
     // not warmed: the first real request pays instead
   } finally {
@@ -67,8 +72,22 @@ async function warmUp(listener: RequestListener): Promise<void> {
   }
 }
 
+/**
+ * The configuration `npm run build` serialised, handed to Next the way its own standalone server
+ * does (`output: "standalone"`'s server.js sets this variable): otherwise Next compiles
+ * next.config.ts at start with its native SWC binding, about 30 MB of memory and 0.3 s that a
+ * server keeps paying for nothing (issue 17, docs/performance.md). Headers and rewrites come from
+ * the build's routes manifest either way.
+ */
+function handNextTheBuiltConfig(): void {
+  const manifest = path.join(process.cwd(), ".next", "required-server-files.json");
+  const { config } = JSON.parse(readFileSync(manifest, "utf8")) as { config: unknown };
+  process.env.__NEXT_PRIVATE_STANDALONE_CONFIG = JSON.stringify(config);
+}
+
 async function serve(): Promise<void> {
   const port = Number(process.env.PORT ?? 3000);
+  handNextTheBuiltConfig();
   const app = next({ dev: false, dir: process.cwd(), port });
   const handle = app.getRequestHandler();
   await app.prepare();
@@ -98,6 +117,11 @@ async function main(): Promise<void> {
   // and tsx (`node --import tsx scripts/server.ts`, how ../perf starts it): require works in both.
   const { loadEnvConfig } = createRequire(path.join(process.cwd(), "package.json"))("@next/env") as typeof import("@next/env");
   loadEnvConfig(process.cwd(), false);
+  // On PostgreSQL, WebAssembly (Prisma's query compiler, undici's HTTP parser) stays on V8's
+  // baseline compiler: optimising it cost about 50 MB of memory for good and no measurable
+  // throughput (issue 17, docs/performance.md). Not on PGlite, which is the database itself in
+  // WebAssembly. Set before any module is compiled (on first use).
+  if (getConfig().DATABASE_URL) setFlagsFromString("--liftoff-only");
   await migrate();
   await serve();
 }
