@@ -9,7 +9,7 @@ import { GET as listIncidents } from "@/app/api/incidents/route";
 import { POST as webhook } from "@/app/api/voiceagent-webhook/route";
 import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
-import { groupNow } from "@/lib/incidents/grouper";
+import { GATHER_MS, groupNow } from "@/lib/incidents/grouper";
 import { groupPendingCalls } from "@/lib/incidents/grouping";
 import { INCIDENT_CHANGED_BY } from "@/lib/incidents/status";
 import { incidentDetailSchema, incidentListSchema } from "@/lib/incidents/schema";
@@ -71,6 +71,17 @@ async function detail(id: string) {
 /** A point of its own for each test, far from the others (a random spot in the Pacific). */
 function place() {
   return { lat: -40 + randomInt(1_000_000) / 100_000, lon: -150 + randomInt(1_000_000) / 100_000 };
+}
+
+/** A call as the simulator or a failed geocoding leaves it: waiting for the grouper, alone in an incident of its own. */
+async function storeWaitingCall(name: string, { emergencyType, lat, lon, at }: { emergencyType: string; lat: number; lon: number; at: number }) {
+  const [fixture] = makeCalls(1, runId);
+  return (await getDb()).call.create({
+    data: {
+      ...fixture, simulatedRecord: undefined, callId: null, conversationId: `conv_${name}_${runId}`, simulation: false, exerciseId: null,
+      status: "active", emergencyType, latitude: lat, longitude: lon, occurredAt: new Date(at * 1000), groupingPending: true,
+    },
+  });
 }
 
 describe("automatic grouping", () => {
@@ -162,14 +173,7 @@ describe("automatic grouping", () => {
     const db = await getDb();
     const { emergencyType } = await db.call.findUniqueOrThrow({ where: { conversationId: first.id } });
     // A call as a writer leaves it: waiting, alone in an incident of its own (nothing woke a grouper).
-    const [fixture] = makeCalls(1, runId);
-    const waiting = await db.call.create({
-      data: {
-        ...fixture, simulatedRecord: undefined, callId: null, conversationId: `conv_waiting_${runId}`, simulation: false, exerciseId: null, status: "active",
-        emergencyType, latitude: lat + 0.0005, longitude: lon, occurredAt: new Date((START + 60) * 1000),
-        groupingPending: true,
-      },
-    });
+    const waiting = await storeWaitingCall("waiting", { emergencyType, lat: lat + 0.0005, lon, at: START + 60 });
     expect(await detail(waiting.incidentId)).toMatchObject({ call_count: 1, emergency_type: emergencyType });
     await groupNow();
     const grouped = await db.call.findUniqueOrThrow({ where: { id: waiting.id } });
@@ -178,6 +182,41 @@ describe("automatic grouping", () => {
     // Its own incident, left empty, is gone; the event's now counts both callers.
     expect(await db.incident.findUnique({ where: { id: waiting.incidentId } })).toBeNull();
     expect((await detail(grouped.incidentId)).call_count).toBe(2);
+  });
+
+  it("no call joins an incident whose calls all wait for the grouper; once its call is placed where it is, later calls do", async () => {
+    const db = await getDb();
+    const type = "structure_fire";
+    const waitingOf = async (incidentId: string) => (await db.incident.findUniqueOrThrow({ where: { id: incidentId } })).waiting;
+    // No grouper run may come between the waiting call and the webhook's: let a wake-up that an
+    // earlier test's writes left (GATHER_MS) fire and finish first. A webhook call with
+    // coordinates wakes no grouper.
+    await groupNow();
+    await new Promise((resolve) => setTimeout(resolve, GATHER_MS + 50));
+    await groupNow();
+
+    // A waiting call and, before the grouper runs, a webhook call beside it: the webhook's call
+    // opens its own incident; the grouper then brings the waiting call into it.
+    const p = place();
+    const early = await storeWaitingCall("waiting_early", { emergencyType: type, lat: p.lat, lon: p.lon, at: START });
+    expect(await waitingOf(early.incidentId)).toBe(true);
+    const beside = callEvent({ lat: p.lat + 0.0005, lon: p.lon, type });
+    await post(beside.event);
+    expect(await incidentOf(beside.id)).not.toBe(early.incidentId);
+    await groupNow();
+    expect(await incidentOf(`conv_waiting_early_${runId}`)).toBe(await incidentOf(beside.id));
+
+    // A waiting call alone: the grouper leaves it in its incident, which stops waiting and is
+    // joined by the next caller.
+    const q = place();
+    const alone = await storeWaitingCall("waiting_alone", { emergencyType: type, lat: q.lat, lon: q.lon, at: START });
+    await groupNow();
+    expect(await incidentOf(`conv_waiting_alone_${runId}`)).toBe(alone.incidentId);
+    expect(await waitingOf(alone.incidentId)).toBe(false);
+    const next = callEvent({ lat: q.lat + 0.0005, lon: q.lon, type });
+    await post(next.event);
+    expect(await incidentOf(next.id)).toBe(alone.incidentId);
+    expect((await detail(alone.incidentId)).call_count).toBe(2);
   });
 
   it.runIf(inject("testDatabase").kind === "postgresql")("groupers of two instances working at once still make one incident of 50 waiting calls", async () => {
