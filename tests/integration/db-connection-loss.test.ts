@@ -23,4 +23,26 @@ describe.skipIf(inject("testDatabase").kind !== "postgresql")("database connecti
       process.off("uncaughtException", record);
     }
   });
+
+  it("fails a transaction whose connection is cut between two statements, and serves the next query", async () => {
+    const db = await getDb();
+    const uncaught: unknown[] = [];
+    const record = (error: unknown) => uncaught.push(error);
+    process.on("uncaughtException", record);
+    try {
+      // As when PostgreSQL restarts while the grouper or a status change holds a transaction open.
+      const outcome = db.$transaction(async (tx) => {
+        const [{ pid }] = await tx.$queryRaw<{ pid: number }[]>`SELECT pg_backend_pid()::int AS pid`;
+        await db.$queryRaw`SELECT pg_terminate_backend(${pid}::int)`;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        await tx.$queryRaw`SELECT 1`;
+      });
+      await expect(outcome).rejects.toThrow();
+      const [{ one }] = await db.$queryRaw<{ one: number }[]>`SELECT 1::int AS one`;
+      expect(one).toBe(1);
+      expect(uncaught).toEqual([]);
+    } finally {
+      process.off("uncaughtException", record);
+    }
+  });
 });
