@@ -15,9 +15,11 @@ class Grouper {
   private requested = false;
   private delayed: NodeJS.Timeout | undefined;
   private sweep: NodeJS.Timeout | undefined;
+  private stopped = false;
 
   /** Groups within GATHER_MS: calls arriving meanwhile share the batch and its one turn at the feed lock. */
   wakeSoon(): void {
+    if (this.stopped) return;
     this.requested = true;
     if (this.running || this.delayed) return;
     this.delayed = setTimeout(() => {
@@ -28,6 +30,7 @@ class Grouper {
   }
 
   wake(): void {
+    if (this.stopped) return;
     this.requested = true;
     if (this.running) return;
     this.running = this.run().finally(() => {
@@ -36,9 +39,25 @@ class Grouper {
     });
   }
 
-  /** Resolves once no run is going and none was asked for. */
+  /** Resolves once no run is going and none was asked for (a gathering wake runs at once). */
   async settled(): Promise<void> {
-    while (this.running) await this.running;
+    while (this.running || this.delayed) {
+      if (!this.running) {
+        clearTimeout(this.delayed);
+        this.delayed = undefined;
+        this.wake();
+      }
+      await this.running;
+    }
+  }
+
+  /** No run starts after this; resolves once the one going, if any, has finished. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.sweep);
+    clearTimeout(this.delayed);
+    this.sweep = this.delayed = undefined;
+    await this.running;
   }
 
   startSweeping(intervalMs: number): void {
@@ -92,6 +111,14 @@ export function groupSoon(): void {
 export async function groupNow(): Promise<void> {
   grouper().wake();
   await grouper().settled();
+}
+
+/**
+ * Before this process closes its database (tests' teardown): a woken run would open it again, and
+ * a run inside a transaction would lose its connection.
+ */
+export async function stopGrouper(): Promise<void> {
+  await grouper().stop();
 }
 
 /** At start-up (instrumentation.ts): groups what is waiting, then sweeps on a timer. */
