@@ -71,10 +71,10 @@ describe("POST /api/simulate with a hosted model (OpenAI-compatible stand-in)", 
   });
 
   it("falls back to a template for a call whose answer is slower than AI_TIMEOUT_MS", async () => {
-    // AI_TIMEOUT_MS is 1 s: the slow answer would take 6 s, the others 40 ms.
-    const started = Date.now();
+    // AI_TIMEOUT_MS is 1 s: the slow answer would take 6 s, the others 40 ms. The service gives up
+    // on it (closes its connection) instead of waiting for it.
     const { body, calls } = await simulateWith((n) => (n === 2 ? { kind: "slow", ms: 6_000 } : { kind: "summary" }), 6, "ai-slow");
-    expect(Date.now() - started).toBeLessThan(5_000);
+    await expect.poll(() => standIn.abandoned).toBe(1);
     expect(body.generation_method).toBe("Templates (fallback)");
     expect(body.ai_fallbacks).toBe(1);
     expect(calls.filter(isTemplateSummary)).toHaveLength(1);

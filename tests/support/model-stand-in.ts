@@ -56,6 +56,8 @@ export class ModelStandIn {
   readonly requests: SeenRequest[] = [];
   inFlight = 0;
   maxInFlight = 0;
+  /** Requests whose client closed the connection before their answer was sent. */
+  abandoned = 0;
   private server?: StandInServer;
 
   constructor(public behaviour: (n: number, prompt: string) => Answer = () => ({ kind: "summary" })) {}
@@ -67,6 +69,9 @@ export class ModelStandIn {
       const prompt = promptOf(path, body);
       this.requests.push({ path, authorization: request.headers.authorization, body, prompt });
       const answer = this.behaviour(this.requests.length, prompt);
+      response.once("close", () => {
+        if (!response.writableEnded) this.abandoned++;
+      });
       this.inFlight++;
       this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
       // Every answer takes a moment, so concurrent requests overlap.
@@ -88,6 +93,7 @@ export class ModelStandIn {
     this.requests.length = 0;
     this.server?.requests.splice(0);
     this.maxInFlight = 0;
+    this.abandoned = 0;
   }
 
   async stop(): Promise<void> {
