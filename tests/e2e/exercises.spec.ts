@@ -20,6 +20,9 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 test.describe("training exercise", () => {
   test("started at 60x from the dashboard: calls arrive over time under the banner, pause stops them, stop ends them, a dispatcher hides them", async ({ page, request }) => {
+    // Waits of its own (the exercise's pace, pauses of 3 s) and two dashboard loads: close to the
+    // default 30 s on a quiet machine, past it on a loaded one.
+    test.setTimeout(120_000);
     await tilesOffline(page);
     await openDashboard(page);
     const form = page.getByRole("form", { name: "Start a training exercise" });
