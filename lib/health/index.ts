@@ -1,4 +1,5 @@
 import { getConfig } from "../config";
+import { driverErrorCause } from "../db/driver-error";
 import { log } from "../log";
 import { checks } from "./checks";
 import type { CheckName, CheckOutcome, HealthReport } from "./report";
@@ -20,8 +21,7 @@ interface Readiness {
  * own code (ENOTDIR, TIMEOUT, ...), else its class name.
  */
 function errorCode(error: unknown): string {
-  const failure = error as { code?: unknown; meta?: { driverAdapterError?: { cause?: { kind?: unknown } } } } | null;
-  for (const code of [failure?.meta?.driverAdapterError?.cause?.kind, failure?.code]) {
+  for (const code of [driverErrorCause(error)?.kind, (error as { code?: unknown } | null)?.code]) {
     if (typeof code === "string" && /^\w{1,40}$/.test(code)) return code;
   }
   return error instanceof Error ? error.name : "Error";

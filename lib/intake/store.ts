@@ -1,5 +1,6 @@
 import { withCallStore } from "../calls/store";
 import type { Db } from "../db/client";
+import { driverErrorCause } from "../db/driver-error";
 import { Prisma } from "../db/generated/client";
 import { uuid7 } from "../db/uuid7";
 import { getGeocoder, type GeocodeResult } from "../geocoding";
@@ -138,8 +139,7 @@ export function firstOfEachConversation<T>(items: T[], size: number, conversatio
 /** PostgreSQL's SQLSTATE of a failed statement, through Prisma's driver adapter or node-postgres. */
 function sqlState(error: unknown): string | undefined {
   for (let cause = error; cause instanceof Object; cause = (cause as { cause?: unknown }).cause) {
-    const adapter = (cause as { meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } } }).meta?.driverAdapterError;
-    const code = adapter?.cause?.originalCode ?? (cause as { code?: unknown }).code;
+    const code = driverErrorCause(cause)?.originalCode ?? (cause as { code?: unknown }).code;
     if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)) return code;
   }
   return undefined;

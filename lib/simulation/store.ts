@@ -1,5 +1,6 @@
 import { bumpCallsVersion } from "../calls/cache";
 import { type Db, getDb } from "../db/client";
+import { driverErrorCause } from "../db/driver-error";
 import { uuid7 } from "../db/uuid7";
 import { databaseError } from "../domain-error";
 import { groupSoon } from "../incidents/grouper";
@@ -132,10 +133,9 @@ async function reachable(db: Db): Promise<boolean> {
 
 /** The database's own words for a rejected row (constraint, trigger...), without a stack. */
 function reasonOf(error: unknown): string {
-  const meta = (error as { meta?: { driverAdapterError?: { cause?: { originalMessage?: string; message?: string } } } })
-    .meta;
-  const cause = meta?.driverAdapterError?.cause;
-  const message = cause?.originalMessage ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
+  const cause = driverErrorCause(error);
+  const databaseMessage = [cause?.originalMessage, cause?.message].find((text) => typeof text === "string");
+  const message = databaseMessage ?? (error instanceof Error ? error.message : String(error));
   return message.split("\n").map((line) => line.trim()).filter(Boolean).pop() ?? "unknown error";
 }
 
