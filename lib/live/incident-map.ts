@@ -2,7 +2,7 @@ import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import { withCallStore } from "../calls/store";
 import { readLiveIncidents } from "./incidents";
-import { cellDegrees, checkedViewport, closedList, MARKER_ZOOM, MAX_MARKERS, type MapRequest, openList } from "./map";
+import { type CellRow, cellColumns, cellDegrees, checkedViewport, closedList, clusterOf, MARKER_ZOOM, type MapRequest, markersAndClusters, openList } from "./map";
 import type { IncidentMapView } from "./schema";
 import { andIncidentShown } from "./visibility";
 
@@ -13,22 +13,6 @@ import { andIncidentShown } from "./visibility";
  * MAX_MARKERS) is a marker, sized by its calls on the page. Open incidents come from the index
  * (status, latitude, longitude, severity, call_count, id) alone; closed ones only from the last hours.
  */
-
-interface CellRow {
-  count: number;
-  open: number;
-  calls: number;
-  critical: number;
-  high: number;
-  moderate: number;
-  latitude: number;
-  longitude: number;
-  west: number;
-  south: number;
-  east: number;
-  north: number;
-  onlyId: string | null;
-}
 
 export function incidentMapCellsSql(request: MapRequest): Prisma.Sql {
   const { west, south, east, north, zoom } = checkedViewport(request);
@@ -42,54 +26,23 @@ export function incidentMapCellsSql(request: MapRequest): Prisma.Sql {
       SELECT i.id, i.latitude, i.longitude, i.severity, i.status, i.call_count FROM incidents i
       WHERE i.status IN (${closedList}) AND i.updated_at >= now() - make_interval(hours => ${request.closedHours}::int) AND ${inBox}
     )
-    SELECT count(*)::int AS count,
-      count(*) FILTER (WHERE status IN (${openList}))::int AS open,
-      sum(call_count)::int AS calls,
-      count(*) FILTER (WHERE severity = 'critical')::int AS critical,
-      count(*) FILTER (WHERE severity = 'high')::int AS high,
-      count(*) FILTER (WHERE severity NOT IN ('critical', 'high'))::int AS moderate,
-      avg(latitude)::float8 AS latitude, avg(longitude)::float8 AS longitude,
-      min(longitude)::float8 AS west, min(latitude)::float8 AS south,
-      max(longitude)::float8 AS east, max(latitude)::float8 AS north,
-      CASE WHEN count(*) = 1 THEN min(id COLLATE "C") END AS "onlyId"
+    SELECT ${cellColumns}, sum(call_count)::int AS calls
     FROM shown
     GROUP BY floor(longitude / ${grid}), floor(latitude / ${grid})`;
 }
 
 export async function readIncidentMapFrom(db: Db, request: MapRequest): Promise<IncidentMapView> {
-  const cells = await db.$queryRaw<CellRow[]>(incidentMapCellsSql(request));
-  const markerIds: string[] = [];
-  const clusters: IncidentMapView["clusters"] = [];
-  let shown = 0;
-  let shownCalls = 0;
-  for (const row of cells) {
-    shown += row.count;
-    shownCalls += row.calls;
-    if (row.onlyId !== null && markerIds.length < MAX_MARKERS) {
-      markerIds.push(row.onlyId);
-      continue;
-    }
-    clusters.push({
-      latitude: row.latitude,
-      longitude: row.longitude,
-      count: row.count,
-      open: row.open,
-      calls: row.calls,
-      critical: row.critical,
-      high: row.high,
-      moderate: row.moderate,
-      bounds: [row.west, row.south, row.east, row.north],
-    });
-  }
+  const cells = await db.$queryRaw<(CellRow & { calls: number })[]>(incidentMapCellsSql(request));
+  const { markerIds, clusterRows } = markersAndClusters(cells);
   const incidents = await readLiveIncidents(db, markerIds);
   return {
     zoom: request.zoom,
     cell_degrees: cellDegrees(request.zoom),
-    clusters,
+    clusters: clusterRows.map((row) => ({ ...clusterOf(row), calls: row.calls })),
     // An incident merged away between the two reads is left out; the next refresh shows the merge.
     markers: markerIds.flatMap((id) => incidents.get(id) ?? []),
-    shown,
-    shown_calls: shownCalls,
+    shown: cells.reduce((sum, row) => sum + row.count, 0),
+    shown_calls: cells.reduce((sum, row) => sum + row.calls, 0),
   };
 }
 

@@ -52,9 +52,8 @@ export function cellDegrees(zoom: number): number {
   return 360 / 2 ** zoom / (256 / CELL_PIXELS);
 }
 
-interface CellRow {
-  gx: number;
-  gy: number;
+/** One occupied cell of a map (calls or incidents): the columns of `cellColumns`. */
+export interface CellRow {
   count: number;
   open: number;
   critical: number;
@@ -71,6 +70,37 @@ interface CellRow {
 
 export const openList = Prisma.join(OPEN_STATUSES.map((status) => Prisma.sql`${status}`));
 export const closedList = Prisma.join(CLOSED_STATUSES.map((status) => Prisma.sql`${status}`));
+
+/** A cell's CellRow, aggregated over the rows of `shown` (id, latitude, longitude, severity, status). */
+export const cellColumns = Prisma.sql`count(*)::int AS count,
+      count(*) FILTER (WHERE status IN (${openList}))::int AS open,
+      count(*) FILTER (WHERE severity = 'critical')::int AS critical,
+      count(*) FILTER (WHERE severity = 'high')::int AS high,
+      count(*) FILTER (WHERE severity NOT IN ('critical', 'high'))::int AS moderate,
+      avg(latitude)::float8 AS latitude, avg(longitude)::float8 AS longitude,
+      min(longitude)::float8 AS west, min(latitude)::float8 AS south,
+      max(longitude)::float8 AS east, max(latitude)::float8 AS north,
+      CASE WHEN count(*) = 1 THEN min(id COLLATE "C") END AS "onlyId"`;
+
+/**
+ * Cells of a single item become markers (all of them at street level), as many as MAX_MARKERS;
+ * the rest stay clusters.
+ */
+export function markersAndClusters<Row extends CellRow>(cells: readonly Row[]): { markerIds: string[]; clusterRows: Row[] } {
+  const markerIds: string[] = [];
+  const clusterRows: Row[] = [];
+  for (const row of cells) {
+    if (row.onlyId !== null && markerIds.length < MAX_MARKERS) markerIds.push(row.onlyId);
+    else clusterRows.push(row);
+  }
+  return { markerIds, clusterRows };
+}
+
+/** A cluster as both maps answer it. */
+export function clusterOf(row: CellRow) {
+  const { latitude, longitude, count, open, critical, high, moderate } = row;
+  return { latitude, longitude, count, open, critical, high, moderate, bounds: [row.west, row.south, row.east, row.north] as [number, number, number, number] };
+}
 
 /** The viewport clamped to the world, checked against MAX_CELLS. */
 export function checkedViewport(request: MapRequest): MapRequest {
@@ -99,51 +129,26 @@ export function mapCellsSql(request: MapRequest): Prisma.Sql {
       SELECT id, latitude, longitude, severity, status FROM calls
       WHERE status IN (${closedList}) AND changed_at >= now() - make_interval(hours => ${request.closedHours}::int) AND ${inBox}
     )
-    SELECT floor(longitude / ${grid})::float8 AS gx, floor(latitude / ${grid})::float8 AS gy,
-      count(*)::int AS count,
-      count(*) FILTER (WHERE status IN (${openList}))::int AS open,
-      count(*) FILTER (WHERE severity = 'critical')::int AS critical,
-      count(*) FILTER (WHERE severity = 'high')::int AS high,
-      count(*) FILTER (WHERE severity NOT IN ('critical', 'high'))::int AS moderate,
-      avg(latitude)::float8 AS latitude, avg(longitude)::float8 AS longitude,
-      min(longitude)::float8 AS west, min(latitude)::float8 AS south,
-      max(longitude)::float8 AS east, max(latitude)::float8 AS north,
-      CASE WHEN count(*) = 1 THEN min(id COLLATE "C") END AS "onlyId"
+    SELECT ${cellColumns}
     FROM shown
-    GROUP BY 1, 2`;
+    GROUP BY floor(longitude / ${grid}), floor(latitude / ${grid})`;
 }
 
 export async function readMapFrom(db: Db, request: MapRequest): Promise<MapView> {
   const cells = await db.$queryRaw<CellRow[]>(mapCellsSql(request));
-  const cell = cellDegrees(request.zoom);
-
-  // Single calls become markers (all of them at street level), as many as MAX_MARKERS; the rest stay clusters.
-  const markerIds: string[] = [];
-  const clusters: MapView["clusters"] = [];
-  let shownCalls = 0;
-  for (const row of cells) {
-    shownCalls += row.count;
-    if (row.onlyId !== null && markerIds.length < MAX_MARKERS) {
-      markerIds.push(row.onlyId);
-      continue;
-    }
-    clusters.push({
-      latitude: row.latitude,
-      longitude: row.longitude,
-      count: row.count,
-      open: row.open,
-      critical: row.critical,
-      high: row.high,
-      moderate: row.moderate,
-      bounds: [row.west, row.south, row.east, row.north],
-    });
-  }
+  const { markerIds, clusterRows } = markersAndClusters(cells);
   const markers =
     markerIds.length === 0
       ? []
       : await db.$queryRaw<ListedCall[]>(Prisma.sql`
           SELECT ${selectList} FROM calls c WHERE c.id IN (${Prisma.join(markerIds)}) ORDER BY c.occurred_at DESC, c.id`);
-  return { zoom: request.zoom, cell_degrees: cell, clusters, markers: markers.map(toCallRecord), shown: shownCalls };
+  return {
+    zoom: request.zoom,
+    cell_degrees: cellDegrees(request.zoom),
+    clusters: clusterRows.map(clusterOf),
+    markers: markers.map(toCallRecord),
+    shown: cells.reduce((sum, row) => sum + row.count, 0),
+  };
 }
 
 /** GET /api/live/map. */
