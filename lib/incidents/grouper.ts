@@ -100,7 +100,7 @@ function grouper(): Grouper {
  * which every writer waits for, so in a surge fewer, larger batches cost writers far less than one
  * per call. Short beside how long a dispatcher takes to read a new row.
  */
-export const GATHER_MS = 100;
+const GATHER_MS = 100;
 
 /** After a write of calls marked grouping_pending: they are grouped within GATHER_MS. */
 export function groupSoon(): void {

@@ -9,7 +9,7 @@ import { GET as listIncidents } from "@/app/api/incidents/route";
 import { POST as webhook } from "@/app/api/voiceagent-webhook/route";
 import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
-import { GATHER_MS, groupNow } from "@/lib/incidents/grouper";
+import { groupNow } from "@/lib/incidents/grouper";
 import { groupPendingCalls } from "@/lib/incidents/grouping";
 import { INCIDENT_CHANGED_BY } from "@/lib/incidents/status";
 import { incidentDetailSchema, incidentListSchema } from "@/lib/incidents/schema";
@@ -188,11 +188,9 @@ describe("automatic grouping", () => {
     const db = await getDb();
     const type = "structure_fire";
     const waitingOf = async (incidentId: string) => (await db.incident.findUniqueOrThrow({ where: { id: incidentId } })).waiting;
-    // No grouper run may come between the waiting call and the webhook's: let a wake-up that an
-    // earlier test's writes left (GATHER_MS) fire and finish first. A webhook call with
-    // coordinates wakes no grouper.
-    await groupNow();
-    await new Promise((resolve) => setTimeout(resolve, GATHER_MS + 50));
+    // No grouper run may come between the waiting call and the webhook's: a wake-up that an
+    // earlier test's writes left runs now (groupNow does not wait for it to gather). A webhook
+    // call with coordinates wakes no grouper.
     await groupNow();
 
     // A waiting call and, before the grouper runs, a webhook call beside it: the webhook's call
