@@ -1,12 +1,16 @@
 // Runs once when the server starts: a bad environment stops it with one line naming the variable,
-// an API left open in production is logged, deferred payloads start being reconciled, calls waiting
+// the first administrator is made from ADMIN_EMAIL and ADMIN_PASSWORD when nobody exists, deferred payloads start being reconciled, calls waiting
 // to be grouped into incidents are grouped, and the exercise scheduler starts (docs/exercises.md).
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME === "nodejs") {
     const { exitOnInvalidConfig, getConfig } = await import("./lib/config");
     exitOnInvalidConfig();
-    const { warnWhenApiIsOpen } = await import("./lib/access/api-key");
-    warnWhenApiIsOpen(getConfig());
+    const { createAdminFromEnvironment } = await import("./lib/access/people");
+    const { log } = await import("./lib/log");
+    await createAdminFromEnvironment(getConfig().ADMIN_EMAIL, getConfig().ADMIN_PASSWORD).then(
+      (admin) => admin && log.info({ user: admin.id }, "first administrator created from ADMIN_EMAIL"),
+      (error: unknown) => log.error({ err: error }, "the administrator of ADMIN_EMAIL could not be created"),
+    );
     // Payloads accepted while the database was down are recorded once it answers (docs/webhook.md).
     const { startReconciler } = await import("./lib/reconcile");
     startReconciler();

@@ -1,6 +1,9 @@
 import { defineConfig } from "@playwright/test";
 
 const port = Number(process.env.E2E_PORT ?? 3100);
+/** The app server's first administrator (ADMIN_EMAIL at start); global-setup.ts signs in as them. */
+export const E2E_ADMIN = { email: "admin@e2e.example.org", password: "e2e administrator password" };
+export const ADMIN_STATE = "test-results/e2e/admin-state.json";
 const embeddedPort = port + 1;
 
 // Debian's Chromium: `npx playwright install` cannot download browsers on these machines.
@@ -8,6 +11,7 @@ const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 export default defineConfig({
   testDir: "tests/e2e",
+  globalSetup: "tests/e2e/global-setup.ts",
   outputDir: "test-results/e2e",
   fullyParallel: false,
   workers: 1,
@@ -35,10 +39,11 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: "app" },
-    // The README's first command runs on the embedded database: the smoke test runs there too, on a
-    // second server of the same build (started after the first, which builds when needed).
-    { name: "embedded", testMatch: "smoke.spec.ts", use: { baseURL: `http://localhost:${embeddedPort}` } },
+    // Signed in as the administrator of ADMIN_EMAIL; first-run.spec.ts is the embedded server's.
+    { name: "app", testIgnore: "first-run.spec.ts", use: { storageState: ADMIN_STATE } },
+    // The README's first command runs on the embedded database with nobody yet: the first run is
+    // walked there, on a second server of the same build (started after the first, which builds when needed).
+    { name: "embedded", testMatch: "first-run.spec.ts", use: { baseURL: `http://localhost:${embeddedPort}` } },
   ],
   webServer: [port, embeddedPort].map((serverPort) => ({
     // A fresh database for the run, then the same start-up path as `npm start`.
@@ -48,6 +53,12 @@ export default defineConfig({
     reuseExistingServer: false,
     stdout: "pipe" as const,
     stderr: "pipe" as const,
-    env: { PORT: String(serverPort), NEXT_TELEMETRY_DISABLED: "1", E2E_EMBEDDED: serverPort === embeddedPort ? "1" : "" },
+    env: {
+      PORT: String(serverPort),
+      NEXT_TELEMETRY_DISABLED: "1",
+      ...(serverPort === embeddedPort
+        ? { E2E_EMBEDDED: "1" }
+        : { ADMIN_EMAIL: E2E_ADMIN.email, ADMIN_PASSWORD: E2E_ADMIN.password }),
+    },
   })),
 });

@@ -10,7 +10,8 @@ export default defineConfig({
     pool: "forks",
     reporters: ["default", "json"],
     outputFile: { json: "test-results/vitest.json" },
-    env: { NODE_ENV: "test", LOG_LEVEL: "silent" },
+    // API_KEY: tests/support/auth.ts TEST_API_KEY, the Bearer key of apiRequest().
+    env: { NODE_ENV: "test", LOG_LEVEL: "silent", API_KEY: "test-api-key-0123456789abcdef" },
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

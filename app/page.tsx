@@ -2,12 +2,14 @@ import { preload } from "react-dom";
 import { Dashboard } from "@/components/Dashboard";
 import { BOARD_URL } from "@/components/api";
 import { getConfig } from "@/lib/config";
+import { personForPage } from "./page-gate";
 
 // The tile URL is read from the environment when the page is served, not frozen into the build.
 export const dynamic = "force-dynamic";
 
-export default function HomePage() {
+export default async function HomePage() {
+  const person = await personForPage("/");
   // The board starts loading with the HTML instead of after the scripts (counts and first view sooner).
   preload(BOARD_URL, { as: "fetch", crossOrigin: "anonymous" });
-  return <Dashboard tileUrl={getConfig().NEXT_PUBLIC_MAP_TILE_URL} />;
+  return <Dashboard tileUrl={getConfig().NEXT_PUBLIC_MAP_TILE_URL} person={person} />;
 }

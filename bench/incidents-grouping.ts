@@ -14,6 +14,7 @@
  * - pairwise precision and recall: over pairs of calls in one incident / reporting one event.
  * Quality only, no timing: it runs in-process on a scratch database.
  */
+import { API_KEY_ACTOR } from "../lib/access/actor";
 import { getDb } from "../lib/db/client";
 import { groupNow } from "../lib/incidents/grouper";
 import { SCENARIO_IDS } from "../lib/scenarios";
@@ -51,7 +52,7 @@ async function main(): Promise<void> {
         table_name: "grouping_bench",
       });
       const now = new Date(start + requests * gapMinutes * 60_000);
-      const result = await runSimulation(request, { now: () => now });
+      const result = await runSimulation(request, API_KEY_ACTOR, { now: () => now });
       if (result.failed > 0) throw new Error(`request ${requests} failed ${result.failed} calls`);
       // As a server would between two requests: the grouper places this request's calls.
       await groupNow();

@@ -9,6 +9,7 @@
  * HTTP and without the rate limiter, which would stop a benchmark at 100 requests a minute) and
  * drops the database again.
  */
+import { API_KEY_ACTOR } from "../lib/access/actor";
 import { getDb } from "../lib/db/client";
 import { SCENARIO_IDS } from "../lib/scenarios";
 import { parseSimulateRequest, runSimulation } from "../lib/simulation";
@@ -33,7 +34,7 @@ async function main(): Promise<void> {
     const simulate = async (scenario: string, numCalls: number, tableName: string) => {
       const started = performance.now();
       const body = JSON.stringify({ scenario, num_calls: numCalls, table_name: tableName });
-      const result = await runSimulation(parseSimulateRequest(JSON.parse(body)));
+      const result = await runSimulation(parseSimulateRequest(JSON.parse(body)), API_KEY_ACTOR);
       const answer = JSON.stringify(result);
       const elapsed = performance.now() - started;
       if (result.successful !== numCalls) throw new Error(`unexpected answer ${answer}`);

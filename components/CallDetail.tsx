@@ -39,7 +39,7 @@ export function CallDetail({ id, onClose, onShowOnMap }: { id: string; onClose: 
             <SeverityBadge severity={call.severity} /> <strong>{humanize(call.emergency_type)}</strong>{" "}
             <StatusBadge status={call.status} />
           </p>
-          <StatusActions id={call.conversation_id} status={call.status} />
+          <StatusActions id={call.conversation_id} status={call.status} training={call.simulation} />
           <h4>Transcript summary</h4>
           <p className="detail-summary">{call.summary || "No summary."}</p>
           <dl className="detail-fields">

@@ -129,7 +129,7 @@ function IncidentPopup({ incident, onSelect }: { incident: LiveIncident; onSelec
       <p className="popup-line muted">
         Latest call <time dateTime={new Date(latest.timestamp * 1000).toISOString()}>{formatTime(latest.timestamp)}</time>
       </p>
-      <IncidentStatusActions id={incident.id} status={incident.status} />
+      <IncidentStatusActions id={incident.id} status={incident.status} training={latest.exercise_id !== null} />
       <button type="button" className="link-button" onClick={() => onSelect(incident.id)}>Show its calls</button>
     </div>
   );

@@ -2,6 +2,7 @@
 
 import dynamic from "next/dynamic";
 import { useCallback, useMemo, useState } from "react";
+import type { WhoAmI } from "@/lib/access/schema";
 import { SEVERITIES } from "@/lib/vocabulary";
 import { ApiRequestError, type CallRecord, type LiveIncident } from "./api";
 import { BacklogBanner } from "./BacklogBanner";
@@ -13,6 +14,7 @@ import { formatClock } from "./format";
 import { HistoryPanel } from "./HistoryPanel";
 import { IncidentDetail } from "./IncidentDetail";
 import { IncidentQueue } from "./IncidentQueue";
+import { PersonMenu, PersonProvider, useCan } from "./person";
 import { Providers, useNoticeContext } from "./providers";
 import { REGIONS } from "./regions";
 import { severitySvg } from "./SeverityIcon";
@@ -77,6 +79,7 @@ function LiveStatus({ mode, updatedAt, error }: { mode: FeedMode; updatedAt: num
 }
 
 function DashboardView({ tileUrl }: { tileUrl: string }) {
+  const canTrain = useCan("train");
   const [mapDrawn, setMapDrawn] = useState(false);
   const onMapDrawn = useCallback(() => setMapDrawn(true), []);
   const board = useBoard();
@@ -123,6 +126,7 @@ function DashboardView({ tileUrl }: { tileUrl: string }) {
         <BacklogBanner />
         <ExerciseBanner />
         <ExerciseToggle />
+        <PersonMenu />
       </header>
       <main className="dashboard">
         <section className="panel map-panel" aria-labelledby="map-title">
@@ -173,7 +177,7 @@ function DashboardView({ tileUrl }: { tileUrl: string }) {
           />
         )}
         <HistoryPanel onShowOnMap={showCall} enabled={mapDrawn} />
-        <SimulationForm onSimulated={showScenario} />
+        {canTrain && <SimulationForm onSimulated={showScenario} />}
         <ExercisePanel />
       </main>
       <Notices />
@@ -181,10 +185,12 @@ function DashboardView({ tileUrl }: { tileUrl: string }) {
   );
 }
 
-export function Dashboard({ tileUrl }: { tileUrl: string }) {
+export function Dashboard({ tileUrl, person }: { tileUrl: string; person: WhoAmI }) {
   return (
     <Providers>
-      <DashboardView tileUrl={tileUrl} />
+      <PersonProvider person={person}>
+        <DashboardView tileUrl={tileUrl} />
+      </PersonProvider>
     </Providers>
   );
 }

@@ -5,6 +5,7 @@ import { useState, type FormEvent } from "react";
 import { SURGE_SHAPE_NAMES, type SurgeShape } from "@/lib/exercises/shapes";
 import { DEFAULT_SCENARIO_ID, SCENARIOS } from "@/lib/scenarios";
 import { humanize } from "./call-status";
+import { useCan } from "./person";
 import type { ExerciseView } from "./exercise-api";
 import { useCurrentExercise, useExerciseActions } from "./use-exercises";
 
@@ -12,6 +13,7 @@ const minutes = (seconds: number) => `${Math.floor(seconds / 60)}:${String(Math.
 
 function Progress({ exercise }: { exercise: ExerciseView }) {
   const { control } = useExerciseActions();
+  const canTrain = useCan("train");
   const { progress } = exercise;
   const act = (action: "pause" | "resume" | "stop") => control.mutate({ id: exercise.id, action });
   return (
@@ -32,9 +34,9 @@ function Progress({ exercise }: { exercise: ExerciseView }) {
         <dd>{minutes(progress.remaining_wall_seconds)} (wall clock)</dd>
       </dl>
       <div className="exercise-controls">
-        {exercise.state === "running" && <button type="button" onClick={() => act("pause")}>Pause</button>}
-        {exercise.state === "paused" && <button type="button" onClick={() => act("resume")}>Resume</button>}
-        {(exercise.state === "running" || exercise.state === "paused") && (
+        {canTrain && exercise.state === "running" && <button type="button" onClick={() => act("pause")}>Pause</button>}
+        {canTrain && exercise.state === "paused" && <button type="button" onClick={() => act("resume")}>Resume</button>}
+        {canTrain && (exercise.state === "running" || exercise.state === "paused") && (
           <button type="button" onClick={() => act("stop")}>Stop</button>
         )}
         <Link href={`/exercises/${exercise.id}`}>Debrief</Link>
@@ -48,6 +50,7 @@ function Progress({ exercise }: { exercise: ExerciseView }) {
 export function ExercisePanel() {
   const { current, live } = useCurrentExercise();
   const { create } = useExerciseActions();
+  const canTrain = useCan("train");
   const [scenario, setScenario] = useState(DEFAULT_SCENARIO_ID);
   const [duration, setDuration] = useState("60");
   const [calls, setCalls] = useState("500");
@@ -72,7 +75,8 @@ export function ExercisePanel() {
         <h2 id="exercise-title">Training exercise</h2>
       </header>
       {current && <Progress exercise={current} />}
-      {!live && (
+      {!live && !canTrain && !current && <p className="muted">No exercise is running. A trainer starts one here.</p>}
+      {!live && canTrain && (
         <form onSubmit={submit} aria-label="Start a training exercise">
           <label className="field">
             <span>Scenario</span>

@@ -7,6 +7,7 @@ import { humanize, isOpen } from "./call-status";
 import { callerOf, callersLabel, formatTime } from "./format";
 import { SeverityBadge } from "./SeverityIcon";
 import { StatusBadge } from "./StatusBadge";
+import { useCan } from "./person";
 import { IncidentStatusActions } from "./StatusActions";
 import { useIncidentDetail, useIncidentRegrouping } from "./use-calls";
 
@@ -24,6 +25,7 @@ export function IncidentDetail({ id, candidates, onClose, onShowOnMap }: {
 }) {
   const { data: incident, error, isPending } = useIncidentDetail(id);
   const { split, merge } = useIncidentRegrouping();
+  const canRegroup = useCan("dispatch");
   const [openCall, setOpenCall] = useState<string | null>(null);
   const [mergeWith, setMergeWith] = useState("");
   const others = candidates.filter((candidate) => candidate.id !== id);
@@ -49,8 +51,8 @@ export function IncidentDetail({ id, candidates, onClose, onShowOnMap }: {
             {incident.location} · first call {formatTime(Date.parse(incident.first_call_at) / 1000)}, latest{" "}
             {formatTime(Date.parse(incident.last_call_at) / 1000)}
           </p>
-          <IncidentStatusActions id={incident.id} status={incident.status} />
-          {isOpen(incident.status) && others.length > 0 && (
+          <IncidentStatusActions id={incident.id} status={incident.status} training={incident.calls.every((call) => call.simulation)} />
+          {canRegroup && isOpen(incident.status) && others.length > 0 && (
             <form
               className="merge-form"
               onSubmit={(event) => {
@@ -86,7 +88,7 @@ export function IncidentDetail({ id, candidates, onClose, onShowOnMap }: {
                 <p className="detail-summary">{call.summary || "No summary."}</p>
                 <p className="incident-call-actions">
                   <button type="button" onClick={() => setOpenCall(call.conversation_id)}>Open call</button>
-                  {incident.call_count > 1 && (
+                  {canRegroup && incident.call_count > 1 && (
                     <button
                       type="button"
                       disabled={split.isPending}

@@ -102,7 +102,7 @@ export function IncidentQueue({ incidents, openCalls, openIncidents, bySeverity,
                   <span className="queue-caller" data-testid="queue-caller" title="The latest caller">{callerOf({ caller_phone: latest.caller_phone ?? undefined })}</span>
                 </div>
                 <p className="queue-summary" data-testid="latest-summary">{latest.summary}</p>
-                <IncidentStatusActions id={incident.id} status={incident.status} />
+                <IncidentStatusActions id={incident.id} status={incident.status} training={latest.exercise_id !== null} />
               </li>
             );
           })}

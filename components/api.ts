@@ -3,6 +3,9 @@
  * Client-side code only.
  */
 
+import type { Permission, Role } from "@/lib/access/roles";
+import type { ApiKeyView, CreatedApiKey, UserView, WhoAmI } from "@/lib/access/schema";
+import type { AuditPage } from "@/lib/audit/schema";
 import type { CallDetail, CallList as CallsPage, CallRecord } from "@/lib/calls/schema";
 import type { IncidentDetail } from "@/lib/incidents/schema";
 import type { Board, CallChange, ChangePage, HourlySeries, IncidentMapView, IncidentQueuePage, LiveIncident } from "@/lib/live/schema";
@@ -14,7 +17,7 @@ import type { CallStatus } from "@/lib/vocabulary";
 // bundled), so the dashboard cannot drift from what the API sends.
 export type {
   Board, CallChange, CallDetail, CallRecord, CallsPage, ChangePage, HourlySeries, IncidentDetail, IncidentMapView, IncidentQueuePage,
-  LiveIncident, SimulateResult,
+  LiveIncident, SimulateResult, ApiKeyView, AuditPage, CreatedApiKey, UserView, WhoAmI,
 };
 
 export interface CallFilters {
@@ -186,4 +189,58 @@ export async function listAllCalls(filters: CallFilters, cap: number): Promise<{
     for (const page of await Promise.all(batch)) pages.push(page.calls);
   }
   return { calls: pages.flat(), total };
+}
+
+// People, keys and the audit trail (docs/security.md).
+
+export function signIn(email: string, password: string): Promise<WhoAmI> {
+  return request("/api/session", { method: "POST", body: JSON.stringify({ email, password }) });
+}
+
+export function signOut(): Promise<void> {
+  return request("/api/session", { method: "DELETE" });
+}
+
+export function createFirstAdministrator(person: { name: string; email: string; password: string }): Promise<UserView> {
+  return request("/api/setup", { method: "POST", body: JSON.stringify(person) });
+}
+
+export function listUsers(): Promise<{ users: UserView[] }> {
+  return request("/api/users");
+}
+
+export function createUser(person: { name: string; email: string; password: string; role: Role }): Promise<UserView> {
+  return request("/api/users", { method: "POST", body: JSON.stringify(person) });
+}
+
+export function setUserRole(id: string, role: Role): Promise<UserView> {
+  return request(`/api/users/${encodeURIComponent(id)}`, { method: "PATCH", body: JSON.stringify({ role }) });
+}
+
+export function removeUser(id: string): Promise<void> {
+  return request(`/api/users/${encodeURIComponent(id)}`, { method: "DELETE" });
+}
+
+export function listKeys(): Promise<{ keys: ApiKeyView[] }> {
+  return request("/api/keys");
+}
+
+export function createKey(key: { name: string; scopes: Permission[]; expires_at?: string }): Promise<CreatedApiKey> {
+  return request("/api/keys", { method: "POST", body: JSON.stringify(key) });
+}
+
+export function revokeKey(id: string): Promise<ApiKeyView> {
+  return request(`/api/keys/${encodeURIComponent(id)}`, { method: "DELETE" });
+}
+
+export interface AuditFilters {
+  actor?: string;
+  action?: string;
+  target?: string;
+  since?: string;
+  until?: string;
+}
+
+export function listAudit(filters: AuditFilters, cursor?: string): Promise<AuditPage> {
+  return request(`/api/audit?${query({ ...filters, cursor, limit: 50 })}`);
 }

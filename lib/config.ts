@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MIN_PASSWORD_LENGTH } from "./access/auth-limits";
 
 /**
  * Every environment variable the service reads, validated once. A bad value stops start-up with
@@ -55,7 +56,18 @@ export const envSchema = z.object({
   ),
   VOICEAGENT_WEBHOOK_SECRET: optionalString,
   VOICEAGENT_REQUIRE_SIGNATURE: booleanFlag,
+  /** An administrator's Bearer key for scripts and benchmarks, working before any account exists. */
   API_KEY: optionalString,
+  /** Signs session cookies; unset: one made once and kept in the database (docs/security.md). */
+  AUTH_SECRET: optionalString.refine((value) => value === undefined || value.length >= 32, "must be at least 32 characters"),
+  /** The dashboard's public URL (e.g. https://dispatch.example.org), for sign-in with an identity provider. */
+  AUTH_URL: optionalUrl,
+  /** Create this administrator at start when the database has no one yet (with ADMIN_PASSWORD). */
+  ADMIN_EMAIL: optionalString.refine((value) => value === undefined || /^[^\s@]+@[^\s@]+$/.test(value), "must be an email address"),
+  ADMIN_PASSWORD: optionalString,
+  /** Sign-in attempts one account may make per lock-out window, right or wrong (docs/security.md). */
+  AUTH_LOCKOUT_ATTEMPTS: z.coerce.number().int().min(1).max(1000).default(10),
+  AUTH_LOCKOUT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
   /** Hosted model for simulation summaries (OpenAI-compatible endpoint or Bedrock). */
   AI_PROVIDER: z.enum(["openai-compatible", "bedrock", "none", ""]).optional(),
   AI_BASE_URL: optionalUrl,
@@ -110,6 +122,12 @@ export const envSchema = z.object({
   LIVE_FEED_SAFETY_READ_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   /** The exercise scheduler releases due calls this often; 0: no scheduler in this process. */
   EXERCISE_TICK_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
+}).refine((env) => (env.ADMIN_EMAIL === undefined) === (env.ADMIN_PASSWORD === undefined), {
+  message: "and ADMIN_EMAIL go together",
+  path: ["ADMIN_PASSWORD"],
+}).refine((env) => env.ADMIN_PASSWORD === undefined || env.ADMIN_PASSWORD.length >= MIN_PASSWORD_LENGTH, {
+  message: `must be at least ${MIN_PASSWORD_LENGTH} characters`,
+  path: ["ADMIN_PASSWORD"],
 }).refine((env) => !env.VOICEAGENT_REQUIRE_SIGNATURE || env.VOICEAGENT_WEBHOOK_SECRET !== undefined, {
   // Requiring signatures that cannot be checked would turn every call away.
   message: "is true but VOICEAGENT_WEBHOOK_SECRET is not set",

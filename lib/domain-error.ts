@@ -8,7 +8,13 @@ export type DomainErrorCode =
   | "MISSING_FIELDS"
   | "INVALID_SIGNATURE"
   | "UNAUTHORIZED"
+  // Authenticated, but the role or key scopes lack the permission (or a cross-site write).
+  | "FORBIDDEN"
   | "NOT_FOUND"
+  // The request clashes with what exists (an email already taken, a first administrator already made).
+  | "CONFLICT"
+  // An account's sign-in attempts used up for the lock-out window.
+  | "TOO_MANY_ATTEMPTS"
   | "INVALID_TRANSITION"
   // A webhook body too large for what it turns out to be (only a recording may pass 5 MB).
   | "PAYLOAD_TOO_LARGE"

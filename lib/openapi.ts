@@ -1,4 +1,6 @@
 import { createHash } from "node:crypto";
+import { SESSION_COOKIE } from "./access/auth-limits";
+import { type Permission, type Requirement, ROLE_PERMISSIONS, ROLES } from "./access/roles";
 import { z } from "zod";
 import { errorStatus, type ErrorCode } from "./http/api-error";
 import type { DocumentedSchema, Endpoint, Operation } from "./http/endpoint";
@@ -50,7 +52,10 @@ const jsonContent = (schema: JsonSchema, contentType = "application/json") => ({
 /** The codes an operation can answer: its own, its protection's, its body's, and the 500 of the unexpected. */
 function errorCodes(endpoint: Endpoint, operation: Operation): ErrorCode[] {
   const codes = new Set<ErrorCode>(operation.errors);
-  if (endpoint.protection.apiKey) codes.add("UNAUTHORIZED");
+  if (operation.permission !== "public") {
+    codes.add("UNAUTHORIZED");
+    codes.add("FORBIDDEN");
+  }
   const policy = endpoint.protection.rateLimit;
   if (policy) codes.add("RATE_LIMITED");
   if (policy?.whenStoreDown === "refuse") codes.add("SERVICE_UNAVAILABLE");
@@ -103,14 +108,23 @@ function operationObject(endpoint: Endpoint, operation: Operation, components: C
   return {
     operationId: operation.operationId,
     summary: operation.summary,
-    ...(operation.description ? { description: operation.description } : {}),
-    ...(endpoint.protection.apiKey ? { security: [{}, { apiKey: [] }] } : {}),
+    description: [operation.description, permissionNote(operation.permission)].filter(Boolean).join("\n\n"),
+    "x-permission": operation.permission,
+    ...(operation.permission === "public" ? {} : { security: [{ bearer: [] }, { session: [] }] }),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(operation.body
       ? { requestBody: { required: true, content: jsonContent(components.use(operation.body.documented, "input")) } }
       : {}),
     responses,
   };
+}
+
+/** Who may call an operation, in words: roles that hold the permission, and keys with it among their scopes. */
+function permissionNote(requirement: Requirement): string {
+  if (requirement === "public") return "Public: no credentials.";
+  const anyOf: readonly Permission[] = typeof requirement === "string" ? [requirement] : requirement;
+  const roles = ROLES.filter((role) => anyOf.some((permission) => ROLE_PERMISSIONS[role].includes(permission)));
+  return `Permission: ${anyOf.join(" or ")} (roles: ${roles.join(", ")}; or a key with that scope).`;
 }
 
 /** The path's `:name` segments as OpenAPI path parameters. */
@@ -145,7 +159,8 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     components: {
       schemas: components.schemas,
       securitySchemes: {
-        apiKey: { type: "http", scheme: "bearer", description: "Required when the server sets API_KEY" },
+        bearer: { type: "http", scheme: "bearer", description: "API_KEY (an administrator's key) or a scoped key from POST /api/keys" },
+        session: { type: "apiKey", in: "cookie", name: SESSION_COOKIE, description: "A person's session (POST /api/session)" },
       },
     },
   };

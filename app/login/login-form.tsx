@@ -1,6 +1,7 @@
 "use client";
 
 import { useState, type FormEvent } from "react";
+import { ApiRequestError, signIn } from "@/components/api";
 
 export function LoginForm({ next }: { next: string }) {
   const [error, setError] = useState<string>();
@@ -10,34 +11,30 @@ export function LoginForm({ next }: { next: string }) {
     event.preventDefault();
     setBusy(true);
     setError(undefined);
-    const apiKey = String(new FormData(event.currentTarget).get("api_key") ?? "");
+    const form = new FormData(event.currentTarget);
     try {
-      const response = await fetch("/api/session", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ api_key: apiKey }),
-      });
-      if (response.ok) {
-        window.location.assign(next);
-        return;
-      }
-      const body = (await response.json().catch(() => ({}))) as { message?: string };
-      setError(response.status === 401 ? "That key is not valid." : (body.message ?? `Sign-in failed (${response.status}).`));
-    } catch {
-      setError("The service cannot be reached.");
+      await signIn(String(form.get("email") ?? ""), String(form.get("password") ?? ""));
+      window.location.assign(next);
+      return;
+    } catch (failure) {
+      if (!(failure instanceof ApiRequestError) || failure.status === 0) setError("The service cannot be reached.");
+      else if (failure.status === 401) setError("That email and password do not match an account.");
+      else setError(failure.message);
     }
     setBusy(false);
   }
 
   return (
-    <form onSubmit={submit}>
-      <label htmlFor="api_key">API key</label>
-      <input id="api_key" name="api_key" type="password" autoComplete="current-password" required autoFocus style={{ display: "block", width: "100%", margin: "0.5rem 0 1rem" }} />
-      <button type="submit" disabled={busy}>
+    <form onSubmit={submit} className="auth-form">
+      <label htmlFor="email">Email</label>
+      <input id="email" name="email" type="email" autoComplete="username" required autoFocus />
+      <label htmlFor="password">Password</label>
+      <input id="password" name="password" type="password" autoComplete="current-password" required />
+      <button type="submit" className="primary" disabled={busy}>
         {busy ? "Signing in…" : "Sign in"}
       </button>
       {error && (
-        <p role="alert" style={{ color: "crimson" }}>
+        <p role="alert" className="form-error">
           {error}
         </p>
       )}

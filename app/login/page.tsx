@@ -1,7 +1,10 @@
 import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { setupNeeded } from "@/lib/access/people";
 import { LoginForm } from "./login-form";
 
 export const metadata: Metadata = { title: "Sign in · Mayday dispatch" };
+export const dynamic = "force-dynamic";
 
 /** Only paths on this site, so the login page cannot be used to send someone elsewhere. */
 function safeNext(next: string | string[] | undefined): string {
@@ -10,11 +13,12 @@ function safeNext(next: string | string[] | undefined): string {
 }
 
 export default async function LoginPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  if (await setupNeeded()) redirect("/setup");
   const { next } = await searchParams;
   return (
-    <main style={{ padding: "2rem", maxWidth: 420 }}>
+    <main className="auth-page">
       <h1>Mayday dispatch</h1>
-      <p>Enter the API key of this service. The browser keeps a session for this site only.</p>
+      <p>Sign in with the account an administrator gave you.</p>
       <LoginForm next={safeNext(next)} />
     </main>
   );

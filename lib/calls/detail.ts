@@ -1,3 +1,5 @@
+import type { Actor } from "../access/actor";
+import { auditRead } from "../audit/reads";
 import { notFound } from "../domain-error";
 import { toCallDetail } from "./record";
 import type { CallDetail } from "./schema";
@@ -32,4 +34,11 @@ export async function getCall(conversationId: string): Promise<CallDetail> {
     ]);
     return toCallDetail(call, { history: call.history, otherCalls, recording });
   });
+}
+
+/** GET /api/calls/{id} as a person or key asks it: the detail, the reading audited (lib/audit/reads.ts). */
+export async function viewCall(conversationId: string, actor: Actor): Promise<CallDetail> {
+  const detail = await getCall(conversationId);
+  await auditRead(actor, "call.viewed", conversationId);
+  return detail;
 }

@@ -84,6 +84,7 @@ export function toCallDetail(call: Call, parts: CallDetailParts): CallDetail {
     history: parts.history.map((change) => ({
       status: change.status as CallStatus,
       changed_at: change.changedAt.toISOString(),
+      changed_by: change.changedByName ?? change.changedBy,
     })),
     other_calls_from_number: parts.otherCalls.map((other) => ({
       conversation_id: other.conversationId,

@@ -1,3 +1,5 @@
+import type { Actor } from "../access/actor";
+import { auditRead } from "../audit/reads";
 import { notFound } from "../domain-error";
 import { type ByteRange, getObjectStore } from "../storage";
 import { withCallStore } from "./store";
@@ -35,8 +37,11 @@ export function parseRange(header: string | null, size: number): ByteRange | und
   return end < start ? undefined : { start, end };
 }
 
-/** The call's recording, streamed from object storage (never read whole). */
-export async function openRecording(conversationId: string, rangeHeader: string | null): Promise<RecordingResponse> {
+/**
+ * The call's recording, streamed from object storage (never read whole). A person's listening is
+ * audited once per playback: on the request that starts at the first byte, not on every seek.
+ */
+export async function openRecording(conversationId: string, rangeHeader: string | null, actor: Actor): Promise<RecordingResponse> {
   const recording = await withCallStore(async (db) => {
     const call = await db.call.findUnique({ where: { conversationId }, select: { id: true } });
     return call && db.callRecording.findUnique({ where: { conversationId } });
@@ -46,6 +51,7 @@ export async function openRecording(conversationId: string, rangeHeader: string 
   const asked = size === 0 ? "unsatisfiable" : parseRange(rangeHeader, size);
   if (asked === "unsatisfiable") return { kind: "unsatisfiable", size };
   const range = asked ?? { start: 0, end: size - 1 };
+  if (range.start === 0) await auditRead(actor, "call.recording_played", conversationId);
   const body = await getObjectStore().readRange(recording.objectKey, range);
   if (!body) throw notFound(`No recording for call ${conversationId}`);
   return { kind: "content", partial: asked !== undefined, range, size, contentType: recording.contentType, body };

@@ -181,6 +181,9 @@ export type CallList = z.infer<typeof callListSchema>;
 export const statusChangeSchema = z.object({
   status: statusSchema,
   changed_at: z.string().meta({ description: "ISO 8601 UTC" }),
+  changed_by: z.string().meta({
+    description: "Who made the change: the person's (or API key's) name at the time, or the service part (webhook, simulator)",
+  }),
 });
 
 /** Another call from the same number, as the call detail lists it. */

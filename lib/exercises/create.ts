@@ -1,4 +1,6 @@
 import { randomInt } from "node:crypto";
+import type { Actor } from "../access/actor";
+import { recordAudit } from "../audit/record";
 import { uuid7 } from "../db/uuid7";
 import { findScenario } from "../scenarios";
 import { callsForPeakRate, planExercise } from "./plan";
@@ -12,8 +14,8 @@ const DEFAULT_CALLS = 100;
 
 const randomCallNumber = () => randomInt(100_000_000_000, 1_000_000_000_000);
 
-/** Plans an exercise and stores it with its calls (one transaction); starts it when asked. */
-export async function createExercise(request: CreateExerciseRequest, clock: Clock = {}): Promise<ExerciseView> {
+/** Plans an exercise and stores it with its calls and its audit row (one transaction); starts it when asked. */
+export async function createExercise(request: CreateExerciseRequest, actor: Actor, clock: Clock = {}): Promise<ExerciseView> {
   const db = await exerciseDb();
   const now = nowOf(clock);
   // The request schema admits only known scenarios.
@@ -49,8 +51,13 @@ export async function createExercise(request: CreateExerciseRequest, clock: Cloc
             ${batch.map((row) => row.abandoned)}::boolean[], ${batch.map((row) => JSON.stringify(row.call))}::text[])
             AS r(seq, due, abandoned, record)`;
       }
+      await recordAudit(tx, actor, {
+        action: "exercise.created",
+        target: { kind: "exercise", id },
+        after: { scenario: scenario.id, shape: request.shape, duration_minutes: request.duration_minutes, planned_calls: planned.length, speed: request.speed },
+      });
     },
     { timeout: 60_000 },
   );
-  return request.start ? startExercise(id, clock) : readExercise(db, now, id);
+  return request.start ? startExercise(id, actor, clock) : readExercise(db, now, id);
 }

@@ -1,7 +1,8 @@
+import type { Actor } from "../access/actor";
 import { type Clock, transition } from "./store";
 
 /** planned -> running: exercise time starts at 0 now. */
-export const startExercise = (id: string, clock: Clock = {}) =>
-  transition(id, "start", ["planned"], clock, (db, now) => db.$queryRaw`
+export const startExercise = (id: string, actor: Actor, clock: Clock = {}) =>
+  transition(id, "start", actor, ["planned"], clock, (db, now) => db.$queryRaw`
     UPDATE exercises SET state = 'running', started_at = ${now}, running_since = ${now}, elapsed_ms = 0
     WHERE id = ${id} AND state = 'planned' RETURNING id`);

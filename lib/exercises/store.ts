@@ -1,7 +1,10 @@
 import { type Db, getDb } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import { databaseError, DomainError, notFound } from "../domain-error";
-import type { ExerciseState, ExerciseView } from "./schema";
+import type { Actor } from "../access/actor";
+import { recordAudit } from "../audit/record";
+import type { AuditAction } from "../audit/schema";
+import type { ExerciseAction, ExerciseState, ExerciseView } from "./schema";
 import type { SurgeShape } from "./shapes";
 
 /** The clock every exercise function reads: injected in tests, the wall clock otherwise. */
@@ -95,20 +98,32 @@ export async function readExercise(db: Db, now: Date, id: string): Promise<Exerc
   return exercise;
 }
 
+const AUDITED = {
+  start: "exercise.started",
+  pause: "exercise.paused",
+  resume: "exercise.resumed",
+  stop: "exercise.stopped",
+} as const satisfies Record<ExerciseAction, AuditAction>;
+
 /**
  * Moves an exercise from one of `from` states with `update` (an UPDATE ... WHERE id AND state IN
- * from, returning the id); INVALID_TRANSITION when it is in another state, NOT_FOUND when absent.
+ * from, returning the id), audited in the same transaction; INVALID_TRANSITION when it is in another state, NOT_FOUND when absent.
  */
 export async function transition(
   id: string,
-  action: string,
+  action: ExerciseAction,
+  actor: Actor,
   from: readonly ExerciseState[],
   clock: Clock,
-  update: (db: Db, now: Date) => Promise<unknown[]>,
+  update: (db: Pick<Db, "$queryRaw">, now: Date) => Promise<unknown[]>,
 ): Promise<ExerciseView> {
   const db = await exerciseDb();
   const now = nowOf(clock);
-  const changed = await update(db, now);
+  const changed = await db.$transaction(async (tx) => {
+    const rows = await update(tx, now);
+    if (rows.length > 0) await recordAudit(tx, actor, { action: AUDITED[action], target: { kind: "exercise", id } });
+    return rows;
+  });
   const exercise = await readExercise(db, now, id);
   if (changed.length === 0) {
     throw new DomainError("INVALID_TRANSITION", `Cannot ${action} an exercise that is ${exercise.state} (only when ${from.join(" or ")})`);

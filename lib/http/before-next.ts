@@ -7,6 +7,7 @@ import { log } from "../log";
 import { openApiAnswer } from "../openapi";
 import { parseQueryParameters } from "../query-parameters";
 import { nodeBodyChunks } from "./body";
+import type { Method } from "./endpoint";
 import { endpoints, type RouteName } from "./endpoints";
 import { guardedAnswer } from "./respond";
 import { deploymentSecurityHeaders } from "./security-headers";
@@ -48,7 +49,7 @@ const COMPRESS_FROM_BYTES = 1024;
  */
 async function answerJson(request: IncomingMessage, response: ServerResponse, route: RouteName, work: (headers: Headers) => Promise<unknown>): Promise<void> {
   const headers = webHeaders(request);
-  const answer = await guardedAnswer(route, headers, () => work(headers));
+  const answer = await guardedAnswer(route, request.method as Method, headers, () => work(headers));
   let body = Buffer.from(JSON.stringify(answer.body));
   const compress = body.length >= COMPRESS_FROM_BYTES && /\bgzip\b/i.test(request.headers["accept-encoding"] ?? "");
   if (compress) body = await gzipped(body);

@@ -1,4 +1,6 @@
 import type { z } from "zod";
+import type { Actor } from "../access/actor";
+import type { Requirement } from "../access/roles";
 import type { QueryParameters, QueryValues } from "../query-parameters";
 import type { RateLimitPolicy } from "../rate-limit";
 import type { ErrorCode } from "./api-error";
@@ -43,6 +45,11 @@ export interface ResponseSpec {
 
 export interface Operation {
   operationId: string;
+  /**
+   * Who may call it: "public", or the permission (or any of several) a person's role or a key's
+   * scopes must grant (lib/access/roles.ts). Shown in the OpenAPI document.
+   */
+  permission: Requirement;
   summary: string;
   description?: string;
   query?: QueryParameters;
@@ -53,7 +60,7 @@ export interface Operation {
   responses: Record<number, ResponseSpec>;
   /**
    * The error codes the operation's own code can throw. Those of the endpoint's protection
-   * (UNAUTHORIZED, RATE_LIMITED, ...), of a JSON body and INTERNAL_ERROR are added for it.
+   * (UNAUTHORIZED and FORBIDDEN unless public, RATE_LIMITED, ...), of a JSON body and INTERNAL_ERROR are added for it.
    */
   errors: readonly ErrorCode[];
 }
@@ -64,8 +71,6 @@ export interface Endpoint {
   /** The body format of every error the endpoint answers (see lib/http/error-format.ts). */
   errorFormat: ErrorFormat;
   protection: {
-    /** Requires API_KEY (when it is set), as a Bearer token or the dashboard's session cookie. */
-    apiKey: boolean;
     rateLimit?: RateLimitPolicy;
   };
   /** The path's `:name` segments, validated before the handler runs. */
@@ -80,6 +85,8 @@ export interface RouteInput<E extends Endpoint, O> {
   query: O extends { query: infer Q extends QueryParameters } ? QueryValues<Q> : Record<string, never>;
   params: E extends { params: infer P extends z.ZodObject } ? z.output<P> : Record<string, never>;
   body: O extends { body: JsonBody<infer T> } ? T : undefined;
+  /** Who is asking (undefined on a public operation). */
+  actor: O extends { permission: "public" } ? undefined : Actor;
 }
 
 export const jsonBody = <T>(

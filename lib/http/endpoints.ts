@@ -1,5 +1,10 @@
 import { z } from "zod";
-import { parseSessionRequest, sessionRequestSchema } from "../access/session";
+import {
+  apiKeyListSchema, apiKeySchema, createdApiKeySchema, createKeySchema, createUserSchema, newPersonSchema, parseCreateKey,
+  parseCreateUser, parseNewPerson, parseSignIn, parseUpdateUser, setupStateSchema, signInSchema, updateUserSchema, userListSchema,
+  userSchema, whoAmISchema,
+} from "../access/schema";
+import { auditPageSchema, auditQueryParameters } from "../audit/schema";
 import { callDetailSchema, callFilterParameters, callListSchema, listQueryParameters, parseStatusUpdate, statusUpdateSchema } from "../calls/schema";
 import {
   createExerciseSchema,
@@ -42,13 +47,15 @@ export const rateLimitPolicies = {
   simulate: { bucket: "simulate", limit: 100, windowMs: MINUTE, whenStoreDown: "refuse" },
   // A refused delivery may be a lost emergency call: never refuse for want of a counter.
   webhook: { bucket: "webhook", limit: 1000, windowMs: MINUTE, whenStoreDown: "allow" },
-  // The only place a key can be guessed without a valid one: few tries per client.
+  // Where a password can be tried without holding one: few tries per client (and per account: lib/access/session.ts).
   session: { bucket: "session", limit: 10, windowMs: MINUTE, whenStoreDown: "local" },
+  // People, keys and the audit trail: administrators' pages.
+  admin: { bucket: "admin", limit: 300, windowMs: MINUTE, whenStoreDown: "local" },
   // Trainers' controls and the dashboard's progress polling (every few seconds per open dashboard).
   exercises: { bucket: "exercises", limit: 300, windowMs: MINUTE, whenStoreDown: "local" },
 } satisfies Record<string, RateLimitPolicy>;
 
-const exerciseProtection = { apiKey: true, rateLimit: rateLimitPolicies.exercises } as const;
+const exerciseProtection = { rateLimit: rateLimitPolicies.exercises } as const;
 const exerciseResponse = { name: "Exercise", schema: exerciseSchema };
 
 /** POST /api/exercises/{id}/{action}: one endpoint per control, one verb per file in lib/exercises. */
@@ -61,6 +68,7 @@ const exerciseControl = (action: ExerciseAction, summary: string) =>
     methods: {
       POST: {
         operationId: `${action}Exercise`,
+        permission: "train",
         summary,
         responses: { 200: { description: "The exercise after the change", body: exerciseResponse } },
         errors: ["NOT_FOUND", "INVALID_TRANSITION", "DATABASE_ERROR"],
@@ -79,10 +87,11 @@ export const endpoints = {
   calls: {
     path: "/api/calls",
     errorFormat: "calls",
-    protection: { apiKey: true, rateLimit: rateLimitPolicies.calls },
+    protection: { rateLimit: rateLimitPolicies.calls },
     methods: {
       GET: {
         operationId: "listCalls",
+        permission: "read",
         summary: "List stored calls, newest first, filtered and paginated",
         query: listQueryParameters,
         responses: { 200: { description: "One page of matching calls", body: { name: "CallList", schema: callListSchema } } },
@@ -94,10 +103,11 @@ export const endpoints = {
   callsExport: {
     path: "/api/calls/export.csv",
     errorFormat: "calls",
-    protection: { apiKey: true, rateLimit: rateLimitPolicies.calls },
+    protection: { rateLimit: rateLimitPolicies.calls },
     methods: {
       GET: {
         operationId: "exportCalls",
+        permission: "read",
         summary: "Every call matching the filters of GET /api/calls, as a CSV file",
         description:
           "UTF-8 with a header row, newest call first, streamed. A text cell that starts with =, +, -, @, " +
@@ -120,10 +130,11 @@ export const endpoints = {
   changes: {
     path: "/api/calls/changes",
     errorFormat: "calls",
-    protection: { apiKey: true, rateLimit: rateLimitPolicies.calls },
+    protection: { rateLimit: rateLimitPolicies.calls },
     methods: {
       GET: {
         operationId: "listCallChanges",
+        permission: "read",
         summary: "The change feed: calls changed after a change number, in change order",
         description:
           "Every insert and update of a call takes the next change number; each call appears once, at its latest " +
@@ -139,10 +150,11 @@ export const endpoints = {
   stream: {
     path: "/api/calls/stream",
     errorFormat: "calls",
-    protection: { apiKey: true, rateLimit: rateLimitPolicies.calls },
+    protection: { rateLimit: rateLimitPolicies.calls },
     methods: {
       GET: {
         operationId: "streamCallChanges",
+        permission: "read",
         summary: "The change feed pushed as server-sent events",
         description:
           "Events `change` with `id` = change number and `data` = a CallChange (as in ChangePage). Replays every " +
@@ -161,10 +173,11 @@ export const endpoints = {
   board: {
     path: "/api/live/board",
     errorFormat: "calls",
-    protection: { apiKey: true, rateLimit: rateLimitPolicies.calls },
+    protection: { rateLimit: rateLimitPolicies.calls },
     methods: {
       GET: {
         operationId: "getBoard",
+        permission: "read",
         summary: "Board summary: exact counts of open calls, counts by type, longest waits, calls per hour",
         query: exerciseVisibilityParameters,
         responses: { 200: { description: "The summary, with the change number it is current to", body: { name: "Board", schema: boardSchema } } },
@@ -176,10 +189,11 @@ export const endpoints = {
   queue: {
     path: "/api/live/queue",
     errorFormat: "calls",
-    protection: { apiKey: true, rateLimit: rateLimitPolicies.calls },
+    protection: { rateLimit: rateLimitPolicies.calls },
     methods: {
       GET: {
         operationId: "getQueue",
+        permission: "read",
         summary: "Open calls in urgency order (severity, then longest waiting), keyset-paginated",
         query: { ...queueQueryParameters, ...exerciseVisibilityParameters },
         responses: { 200: { description: "One page of the queue", body: { name: "QueuePage", schema: queuePageSchema } } },
@@ -191,10 +205,11 @@ export const endpoints = {
   map: {
     path: "/api/live/map",
     errorFormat: "calls",
-    protection: { apiKey: true, rateLimit: rateLimitPolicies.calls },
+    protection: { rateLimit: rateLimitPolicies.calls },
     methods: {
       GET: {
         operationId: "getMapView",
+        permission: "read",
         summary: "Clusters and markers for a map viewport: open calls and recently closed ones",
         description:
           "Calls are grouped on a grid of about 64-pixel cells at the zoom; a call alone in its cell, and every " +
@@ -209,10 +224,11 @@ export const endpoints = {
   liveIncidents: {
     path: "/api/live/incidents",
     errorFormat: "calls",
-    protection: { apiKey: true, rateLimit: rateLimitPolicies.calls },
+    protection: { rateLimit: rateLimitPolicies.calls },
     methods: {
       GET: {
         operationId: "getIncidentQueue",
+        permission: "read",
         summary: "Open incidents in urgency order (severity, then longest waiting), each with its latest call, keyset-paginated",
         query: { ...incidentQueueQueryParameters, ...exerciseVisibilityParameters },
         responses: {
@@ -226,10 +242,11 @@ export const endpoints = {
   incidentMap: {
     path: "/api/live/incident-map",
     errorFormat: "calls",
-    protection: { apiKey: true, rateLimit: rateLimitPolicies.calls },
+    protection: { rateLimit: rateLimitPolicies.calls },
     methods: {
       GET: {
         operationId: "getIncidentMapView",
+        permission: "read",
         summary: "Clusters and markers of incidents for a map viewport: open incidents and recently closed ones",
         description:
           "The grid of GET /api/live/map over incidents (at their centroid): a cell counts incidents and their calls; " +
@@ -246,10 +263,11 @@ export const endpoints = {
   hourly: {
     path: "/api/live/hourly",
     errorFormat: "calls",
-    protection: { apiKey: true, rateLimit: rateLimitPolicies.calls },
+    protection: { rateLimit: rateLimitPolicies.calls },
     methods: {
       GET: {
         operationId: "getHourlySeries",
+        permission: "read",
         summary: "Calls per hour by severity under GET /api/calls's filters",
         query: { ...callFilterParameters, ...exerciseVisibilityParameters },
         responses: { 200: { description: "The series", body: { name: "HourlySeries", schema: hourlySeriesSchema } } },
@@ -261,19 +279,21 @@ export const endpoints = {
   call: {
     path: "/api/calls/:id",
     errorFormat: "calls",
-    protection: { apiKey: true, rateLimit: rateLimitPolicies.calls },
+    protection: { rateLimit: rateLimitPolicies.calls },
     params: z.object({
       id: z.string().meta({ description: "The call's conversation_id (a simulated call's call_id), URL-encoded." }),
     }),
     methods: {
       GET: {
         operationId: "getCall",
+        permission: "read",
         summary: "One call with its status history",
         responses: { 200: { description: "The call", body: { name: "CallDetail", schema: callDetailSchema } } },
         errors: ["NOT_FOUND", "DATABASE_ERROR"],
       },
       PATCH: {
         operationId: "updateCallStatus",
+        permission: ["dispatch", "train"],
         summary: "Move a call along its status workflow",
         description:
           "Forward along active, dispatched, enroute, resolved (skipping allowed); any non-final status to failed. " +
@@ -289,13 +309,14 @@ export const endpoints = {
     path: "/api/calls/:id/recording",
     errorFormat: "calls",
     // An <audio> element fetches a recording in a few range requests: the calls budget.
-    protection: { apiKey: true, rateLimit: rateLimitPolicies.calls },
+    protection: { rateLimit: rateLimitPolicies.calls },
     params: z.object({
       id: z.string().meta({ description: "The call's conversation_id, URL-encoded." }),
     }),
     methods: {
       GET: {
         operationId: "getCallRecording",
+        permission: "read",
         summary: "The call's recording (from a post_call_audio event) as audio/mpeg",
         description:
           "Streamed from object storage. `Range: bytes=a-b`, `bytes=a-` and `bytes=-n` answer 206 with Content-Range; " +
@@ -314,10 +335,11 @@ export const endpoints = {
   incidents: {
     path: "/api/incidents",
     errorFormat: "calls",
-    protection: { apiKey: true, rateLimit: rateLimitPolicies.calls },
+    protection: { rateLimit: rateLimitPolicies.calls },
     methods: {
       GET: {
         operationId: "listIncidents",
+        permission: "read",
         summary: "List incidents, latest call first, filtered and paginated",
         query: incidentListQueryParameters,
         responses: { 200: { description: "One page of matching incidents", body: { name: "IncidentList", schema: incidentListSchema } } },
@@ -329,17 +351,19 @@ export const endpoints = {
   incident: {
     path: "/api/incidents/:id",
     errorFormat: "calls",
-    protection: { apiKey: true, rateLimit: rateLimitPolicies.calls },
+    protection: { rateLimit: rateLimitPolicies.calls },
     params: z.object({ id: z.string().meta({ description: "The incident's id" }) }),
     methods: {
       GET: {
         operationId: "getIncident",
+        permission: "read",
         summary: "One incident with all of its calls, oldest first",
         responses: { 200: { description: "The incident", body: { name: "IncidentDetail", schema: incidentDetailSchema } } },
         errors: ["NOT_FOUND", "DATABASE_ERROR"],
       },
       PATCH: {
         operationId: "updateIncidentStatus",
+        permission: ["dispatch", "train"],
         summary: "Move an incident along the calls' status workflow, and its open calls with it",
         description:
           "The incident follows the calls' workflow. Each of its calls that may make the same move makes it, recorded " +
@@ -354,11 +378,12 @@ export const endpoints = {
   incidentMerge: {
     path: "/api/incidents/:id/merge",
     errorFormat: "calls",
-    protection: { apiKey: true, rateLimit: rateLimitPolicies.calls },
+    protection: { rateLimit: rateLimitPolicies.calls },
     params: z.object({ id: z.string().meta({ description: "The incident that receives the calls" }) }),
     methods: {
       POST: {
         operationId: "mergeIncidents",
+        permission: "dispatch",
         summary: "Move every call of other_id into this incident; other_id ceases to exist",
         body: jsonBody({ name: "MergeRequest", schema: mergeRequestSchema }, parseMergeRequest),
         responses: { 200: { description: "The merged incident", body: { name: "IncidentDetail", schema: incidentDetailSchema } } },
@@ -370,11 +395,12 @@ export const endpoints = {
   incidentSplit: {
     path: "/api/incidents/:id/split",
     errorFormat: "calls",
-    protection: { apiKey: true, rateLimit: rateLimitPolicies.calls },
+    protection: { rateLimit: rateLimitPolicies.calls },
     params: z.object({ id: z.string().meta({ description: "The incident the call leaves" }) }),
     methods: {
       POST: {
         operationId: "splitIncident",
+        permission: "dispatch",
         summary: "Move one call out of this incident into a new incident of its own",
         body: jsonBody({ name: "SplitRequest", schema: splitRequestSchema }, parseSplitRequest),
         responses: { 200: { description: "The new incident", body: { name: "IncidentDetail", schema: incidentDetailSchema } } },
@@ -386,10 +412,11 @@ export const endpoints = {
   simulate: {
     path: "/api/simulate",
     errorFormat: "simulation",
-    protection: { apiKey: true, rateLimit: rateLimitPolicies.simulate },
+    protection: { rateLimit: rateLimitPolicies.simulate },
     methods: {
       POST: {
         operationId: "simulate",
+        permission: "train",
         summary: "Generate synthetic emergency calls for a disaster scenario",
         body: jsonBody({ name: "SimulateRequest", schema: simulateRequestSchema }, parseSimulateRequest),
         responses: {
@@ -403,10 +430,11 @@ export const endpoints = {
   webhook: {
     path: "/api/voiceagent-webhook",
     errorFormat: "webhook",
-    protection: { apiKey: false, rateLimit: rateLimitPolicies.webhook },
+    protection: { rateLimit: rateLimitPolicies.webhook },
     methods: {
       POST: {
         operationId: "voiceAgentWebhook",
+        permission: "public",
         summary: "Post-call event from the voice-agent platform",
         headers: {
           "voiceagent-signature": {
@@ -447,6 +475,7 @@ export const endpoints = {
     methods: {
       POST: {
         operationId: "createExercise",
+        permission: "train",
         summary: "Plan a training exercise (and start it when asked)",
         description:
           "Its calls are planned at once, deterministic per seed, and released by the server's scheduler as they fall due " +
@@ -457,6 +486,7 @@ export const endpoints = {
       },
       GET: {
         operationId: "listExercises",
+        permission: "read",
         summary: "The latest 50 exercises, newest first, with their progress",
         responses: { 200: { description: "Exercises", body: { name: "ExerciseList", schema: exerciseListSchema } } },
         errors: ["DATABASE_ERROR"],
@@ -472,6 +502,7 @@ export const endpoints = {
     methods: {
       GET: {
         operationId: "getExercise",
+        permission: "read",
         summary: "One exercise and its progress: released of planned, calls per minute, elapsed and remaining time",
         responses: { 200: { description: "The exercise", body: exerciseResponse } },
         errors: ["NOT_FOUND", "DATABASE_ERROR"],
@@ -492,6 +523,7 @@ export const endpoints = {
     methods: {
       GET: {
         operationId: "getExerciseDebrief",
+        permission: "read",
         summary: "How the exercise went: dispatch times per severity, undispatched calls, queue, calls per minute against plan",
         responses: { 200: { description: "The debrief", body: { name: "ExerciseDebrief", schema: debriefSchema } } },
         errors: ["NOT_FOUND", "DATABASE_ERROR"],
@@ -507,6 +539,7 @@ export const endpoints = {
     methods: {
       GET: {
         operationId: "getExerciseDebriefCsv",
+        permission: "read",
         summary: "The debrief as CSV, one figure per line: metric, severity, minute, value",
         responses: { 200: { description: "The debrief", contentType: "text/csv", body: { schema: z.string() } } },
         errors: ["NOT_FOUND", "DATABASE_ERROR"],
@@ -518,10 +551,11 @@ export const endpoints = {
   health: {
     path: "/api/health",
     errorFormat: "calls",
-    protection: { apiKey: false },
+    protection: {},
     methods: {
       GET: {
         operationId: "health",
+        permission: "public",
         summary: "Readiness (database reachable and migrated, payload storage reachable), or liveness",
         description:
           "Answers from the latest run of the checks, which run at most every HEALTH_CHECK_INTERVAL_MS (5 s) " +
@@ -542,10 +576,11 @@ export const endpoints = {
   openapi: {
     path: "/api/openapi.json",
     errorFormat: "calls",
-    protection: { apiKey: false },
+    protection: {},
     methods: {
       GET: {
         operationId: "openapi",
+        permission: "public",
         summary: "This document",
         description: "Built once per process; answers 304 to an If-None-Match naming its ETag.",
         responses: {
@@ -557,24 +592,171 @@ export const endpoints = {
     },
   },
 
+  // People, sign-in and keys (lib/access, docs/security.md).
   session: {
     path: "/api/session",
     errorFormat: "calls",
-    protection: { apiKey: false, rateLimit: rateLimitPolicies.session },
+    protection: { rateLimit: rateLimitPolicies.session },
     methods: {
       POST: {
-        operationId: "openSession",
-        summary: "Exchange the API key for the dashboard's session cookie",
-        description: "204 with an httpOnly, SameSite=Strict cookie (none when the server sets no API_KEY).",
-        body: jsonBody({ name: "SessionRequest", schema: sessionRequestSchema }, parseSessionRequest, { maxBytes: 4096 }),
-        responses: { 204: { description: "Signed in (Set-Cookie)" } },
-        errors: ["INVALID_PARAMETER", "UNAUTHORIZED"],
+        operationId: "signIn",
+        permission: "public",
+        summary: "Sign in with email and password: the dashboard's session cookie",
+        description:
+          "200 with the person and an httpOnly, SameSite=Lax session cookie (Secure over HTTPS), valid 12 hours. " +
+          "Attempts are limited per client address and per account (AUTH_LOCKOUT_ATTEMPTS per AUTH_LOCKOUT_SECONDS, " +
+          "right or wrong); a locked account answers 429 TOO_MANY_ATTEMPTS until its window ends.",
+        body: jsonBody({ name: "SignInRequest", schema: signInSchema }, parseSignIn, { maxBytes: 4096 }),
+        responses: { 200: { description: "Signed in (Set-Cookie)", body: { name: "WhoAmI", schema: whoAmISchema } } },
+        errors: ["INVALID_PARAMETER", "UNAUTHORIZED", "TOO_MANY_ATTEMPTS", "DATABASE_ERROR"],
       },
       DELETE: {
-        operationId: "closeSession",
-        summary: "Forget the session cookie (sign out)",
+        operationId: "signOut",
+        permission: "public",
+        summary: "Sign out: the session ends on every instance and the cookie is cleared",
         responses: { 204: { description: "Signed out (Set-Cookie clears the cookie)" } },
-        errors: [],
+        errors: ["DATABASE_ERROR"],
+      },
+    },
+  },
+
+  me: {
+    path: "/api/me",
+    errorFormat: "calls",
+    protection: { rateLimit: rateLimitPolicies.calls },
+    methods: {
+      GET: {
+        operationId: "whoAmI",
+        permission: "read",
+        summary: "Who the request is from: the signed-in person (name, role, permissions) or the key",
+        responses: { 200: { description: "The actor", body: { name: "WhoAmI", schema: whoAmISchema } } },
+        errors: ["DATABASE_ERROR"],
+      },
+    },
+  },
+
+  setup: {
+    path: "/api/setup",
+    errorFormat: "calls",
+    protection: { rateLimit: rateLimitPolicies.session },
+    methods: {
+      GET: {
+        operationId: "getSetupState",
+        permission: "public",
+        summary: "Whether the first administrator is still to be created",
+        responses: { 200: { description: "The state", body: { name: "SetupState", schema: setupStateSchema } } },
+        errors: ["DATABASE_ERROR"],
+      },
+      POST: {
+        operationId: "createFirstAdministrator",
+        permission: "public",
+        summary: "Create the first administrator: only while nobody exists (then 409 CONFLICT)",
+        body: jsonBody({ name: "FirstAdministrator", schema: newPersonSchema }, parseNewPerson, { maxBytes: 4096 }),
+        responses: { 201: { description: "The administrator (sign in next)", body: { name: "User", schema: userSchema } } },
+        errors: ["INVALID_PARAMETER", "CONFLICT", "DATABASE_ERROR"],
+      },
+    },
+  },
+
+  users: {
+    path: "/api/users",
+    errorFormat: "calls",
+    protection: { rateLimit: rateLimitPolicies.admin },
+    methods: {
+      GET: {
+        operationId: "listUsers",
+        permission: "admin",
+        summary: "Everyone who may sign in, with their role",
+        responses: { 200: { description: "People, by name", body: { name: "UserList", schema: userListSchema } } },
+        errors: ["DATABASE_ERROR"],
+      },
+      POST: {
+        operationId: "createUser",
+        permission: "admin",
+        summary: "Create a person with a role and a first password",
+        body: jsonBody({ name: "CreateUser", schema: createUserSchema }, parseCreateUser, { maxBytes: 4096 }),
+        responses: { 201: { description: "The person", body: { name: "User", schema: userSchema } } },
+        errors: ["INVALID_PARAMETER", "CONFLICT", "DATABASE_ERROR"],
+      },
+    },
+  },
+
+  user: {
+    path: "/api/users/:id",
+    errorFormat: "calls",
+    protection: { rateLimit: rateLimitPolicies.admin },
+    params: z.object({ id: z.string().meta({ description: "The person's id" }) }),
+    methods: {
+      PATCH: {
+        operationId: "updateUser",
+        permission: "admin",
+        summary: "Change a person's role (applies on their next request, on every instance)",
+        body: jsonBody({ name: "UpdateUser", schema: updateUserSchema }, parseUpdateUser, { maxBytes: 4096 }),
+        responses: { 200: { description: "The person after the change", body: { name: "User", schema: userSchema } } },
+        errors: ["INVALID_PARAMETER", "NOT_FOUND", "CONFLICT", "DATABASE_ERROR"],
+      },
+      DELETE: {
+        operationId: "removeUser",
+        permission: "admin",
+        summary: "Remove a person: their sessions end at once; their name stays in the history and audit trail",
+        responses: { 204: { description: "Removed" } },
+        errors: ["NOT_FOUND", "CONFLICT", "DATABASE_ERROR"],
+      },
+    },
+  },
+
+  keys: {
+    path: "/api/keys",
+    errorFormat: "calls",
+    protection: { rateLimit: rateLimitPolicies.admin },
+    methods: {
+      GET: {
+        operationId: "listKeys",
+        permission: "admin",
+        summary: "API keys for integrations, newest first (never the keys themselves)",
+        responses: { 200: { description: "Keys", body: { name: "ApiKeyList", schema: apiKeyListSchema } } },
+        errors: ["DATABASE_ERROR"],
+      },
+      POST: {
+        operationId: "createKey",
+        permission: "admin",
+        summary: "Create a scoped API key, shown once",
+        description: "Scopes are permissions (read, dispatch, train, admin); the key is sent as `Authorization: Bearer <key>`.",
+        body: jsonBody({ name: "CreateKey", schema: createKeySchema }, parseCreateKey, { maxBytes: 4096 }),
+        responses: { 201: { description: "The key, with the secret this once", body: { name: "CreatedApiKey", schema: createdApiKeySchema } } },
+        errors: ["INVALID_PARAMETER", "DATABASE_ERROR"],
+      },
+    },
+  },
+
+  key: {
+    path: "/api/keys/:id",
+    errorFormat: "calls",
+    protection: { rateLimit: rateLimitPolicies.admin },
+    params: z.object({ id: z.string().meta({ description: "The key's id" }) }),
+    methods: {
+      DELETE: {
+        operationId: "revokeKey",
+        permission: "admin",
+        summary: "Revoke a key: refused from the next request on, on every instance",
+        responses: { 200: { description: "The key, revoked", body: { name: "ApiKey", schema: apiKeySchema } } },
+        errors: ["NOT_FOUND", "DATABASE_ERROR"],
+      },
+    },
+  },
+
+  audit: {
+    path: "/api/audit",
+    errorFormat: "calls",
+    protection: { rateLimit: rateLimitPolicies.admin },
+    methods: {
+      GET: {
+        operationId: "listAuditEvents",
+        permission: "admin",
+        summary: "The audit trail: who changed or read what, newest first, keyset-paginated",
+        query: auditQueryParameters,
+        responses: { 200: { description: "One page of events", body: { name: "AuditPage", schema: auditPageSchema } } },
+        errors: ["INVALID_PARAMETER", "DATABASE_ERROR"],
       },
     },
   },

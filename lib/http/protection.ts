@@ -1,5 +1,8 @@
-import { requireApiKey } from "../access/api-key";
+import type { Actor } from "../access/actor";
+import { authenticate } from "../access/authenticate";
+import { type Requirement, satisfies } from "../access/roles";
 import { getConfig } from "../config";
+import { databaseError, DomainError } from "../domain-error";
 import { getRateLimiter, type RateLimitDecision } from "../rate-limit";
 import { ApiError } from "./api-error";
 import { clientAddress } from "./client-address";
@@ -41,7 +44,45 @@ export async function applyRateLimit(requestHeaders: Headers, endpoint: Endpoint
   return headers;
 }
 
-/** The API key, on the endpoints that hold call data or create it. */
-export function requireAccess(requestHeaders: Headers, endpoint: Endpoint): void {
-  if (endpoint.protection.apiKey) requireApiKey(requestHeaders, getConfig().API_KEY);
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * A browser sends the session cookie by itself, so a write authenticated by it must come from a
+ * page of this site: Fetch Metadata (`Sec-Fetch-Site`) when the browser sends it, else `Origin`
+ * against the host. A request with neither did not come from a browser's cross-site form or fetch.
+ */
+function requireSameOrigin(headers: Headers): void {
+  const site = headers.get("sec-fetch-site");
+  if (site !== null) {
+    if (site === "same-origin" || site === "none") return;
+  } else {
+    const origin = headers.get("origin");
+    if (origin === null) return;
+    const host = headers.get("x-forwarded-host") ?? headers.get("host");
+    try {
+      if (host !== null && new URL(origin).host === host) return;
+    } catch {
+      // An unparsable Origin is refused below.
+    }
+  }
+  throw new DomainError("FORBIDDEN", "A signed-in write must come from this site's own pages");
+}
+
+/**
+ * Who may call the operation (its `permission` in lib/http/endpoints.ts): undefined for a public
+ * one; else the actor, with the client's address for the audit trail. UNAUTHORIZED without valid
+ * credentials, FORBIDDEN when the actor's role or key scopes lack the permission.
+ */
+export async function authorize(headers: Headers, method: string, requirement: Requirement): Promise<Actor | undefined> {
+  if (requirement === "public") return undefined;
+  const config = getConfig();
+  const { actor, byCookie, remembered } = await authenticate(headers, config.API_KEY);
+  if (!satisfies(actor.permissions, requirement)) {
+    // Only reads go on while the database cannot confirm who is asking; the write could not either.
+    if (remembered) throw databaseError(undefined);
+    const needed = typeof requirement === "string" ? requirement : requirement.join(" or ");
+    throw new DomainError("FORBIDDEN", `This needs the ${needed} permission, which ${actor.kind === "user" ? `the ${actor.role} role` : "this key"} lacks`);
+  }
+  if (byCookie && !SAFE_METHODS.has(method)) requireSameOrigin(headers);
+  return { ...actor, address: clientAddress(headers, config.TRUST_PROXY) };
 }

@@ -6,7 +6,8 @@ import { readJsonBody } from "./body";
 import type { Endpoint, Method, Operation, RouteInput } from "./endpoint";
 import { endpoints, type RouteName } from "./endpoints";
 import { errorBody, errorResponse } from "./error-format";
-import { applyRateLimit, requireAccess } from "./protection";
+import type { Actor } from "../access/actor";
+import { applyRateLimit, authorize } from "./protection";
 
 export { errorBody, errorResponse, json, type ErrorFormat } from "./error-format";
 
@@ -21,10 +22,21 @@ export function toApiError(error: unknown, route: string): ApiError {
   return new ApiError("INTERNAL_ERROR", "The request could not be processed");
 }
 
-/** The endpoint's rate limit (counted before the key is checked, so guessing keys is limited too), then its API key. */
-async function protect(headers: Headers, endpoint: Endpoint, limitHeaders: Record<string, string>): Promise<void> {
+/** The operation a request's method calls (HEAD is GET's). */
+function operationFor(endpoint: Endpoint, method: string): Operation | undefined {
+  return endpoint.methods[(method === "HEAD" ? "GET" : method) as Method];
+}
+
+/**
+ * The endpoint's rate limit (counted before credentials are checked, so guessing keys and
+ * passwords is limited too), then who may call the operation. Answers the actor (undefined on a
+ * public operation).
+ */
+async function protect(headers: Headers, method: string, endpoint: Endpoint, limitHeaders: Record<string, string>): Promise<Actor | undefined> {
   Object.assign(limitHeaders, await applyRateLimit(headers, endpoint));
-  requireAccess(headers, endpoint);
+  const operation = operationFor(endpoint, method);
+  // A method the registry does not declare is answered 405 before this (proxy.ts); never open by default.
+  return authorize(headers, method, operation?.permission ?? "admin");
 }
 
 /** A JSON answer before it is HTTP: what the production server's direct path (lib/http/before-next.ts) writes. */
@@ -35,12 +47,17 @@ export interface JsonAnswer {
 }
 
 /** `work`'s result as guardRoute would answer it, for a server that is not Next: status 200 or the error's. */
-export async function guardedAnswer(route: RouteName, headers: Headers, work: () => Promise<unknown>): Promise<JsonAnswer> {
+export async function guardedAnswer(
+  route: RouteName,
+  method: Method,
+  headers: Headers,
+  work: (actor: Actor | undefined) => Promise<unknown>,
+): Promise<JsonAnswer> {
   const endpoint: Endpoint = endpoints[route];
   const limitHeaders: Record<string, string> = {};
   try {
-    await protect(headers, endpoint, limitHeaders);
-    return { status: 200, headers: limitHeaders, body: await work() };
+    const actor = await protect(headers, method, endpoint, limitHeaders);
+    return { status: 200, headers: limitHeaders, body: await work(actor) };
   } catch (error) {
     const apiError = toApiError(error, route);
     return { status: apiError.status, headers: { ...limitHeaders, ...apiError.headers }, body: errorBody(apiError, endpoint.errorFormat) };
@@ -53,6 +70,7 @@ interface RouteContext {
 }
 
 type RouteHandler = (request: Request, context?: RouteContext) => Promise<Response>;
+type GuardedHandler = (request: Request, context: RouteContext | undefined, actor: Actor | undefined) => Promise<Response>;
 
 type EndpointOf<R extends RouteName> = (typeof endpoints)[R];
 type MethodOf<R extends RouteName> = keyof EndpointOf<R>["methods"] & Method;
@@ -66,7 +84,7 @@ function withHeaders(response: Response, headers: Record<string, string>): Respo
 }
 
 /** The request's query, path parameters and JSON body, validated as the operation declares them. */
-async function parseInput(endpoint: Endpoint, operation: Operation, request: Request, context?: RouteContext) {
+async function parseInput(endpoint: Endpoint, operation: Operation, request: Request, context: RouteContext | undefined, actor: Actor | undefined) {
   const query = operation.query ? parseQueryParameters(new URL(request.url).searchParams, operation.query) : {};
   let params = {};
   if (endpoint.params) {
@@ -78,18 +96,18 @@ async function parseInput(endpoint: Endpoint, operation: Operation, request: Req
     params = parsed.data;
   }
   const body = operation.body?.kind === "json" ? operation.body.parse(await readJsonBody(request, operation.body.maxBytes)) : undefined;
-  return { request, query, params, body };
+  return { request, query, params, body, actor };
 }
 
 /** `handler` behind the endpoint's protection (see protect), every failure answered in the endpoint's error format. */
-export function guardRoute(route: RouteName, handler: RouteHandler): RouteHandler {
+export function guardRoute(route: RouteName, handler: GuardedHandler): RouteHandler {
   const endpoint: Endpoint = endpoints[route];
   return async (request, context) => {
     const limitHeaders: Record<string, string> = {};
     let response: Response;
     try {
-      await protect(request.headers, endpoint, limitHeaders);
-      response = await handler(request, context);
+      const actor = await protect(request.headers, request.method, endpoint, limitHeaders);
+      response = await handler(request, context, actor);
     } catch (error) {
       response = errorResponse(toApiError(error, route), endpoint.errorFormat);
     }
@@ -110,8 +128,8 @@ export function apiRoute<R extends RouteName, M extends MethodOf<R>>(
   const endpoint: Endpoint = endpoints[route];
   const operation = endpoint.methods[method];
   if (!operation) throw new Error(`${method} ${endpoint.path} is not declared in lib/http/endpoints.ts`);
-  return guardRoute(route, async (request, context) => {
-    const input = await parseInput(endpoint, operation, request, context);
+  return guardRoute(route, async (request, context, actor) => {
+    const input = await parseInput(endpoint, operation, request, context, actor);
     return handler(input as RouteInput<EndpointOf<R>, OperationOf<R, M>>);
   });
 }

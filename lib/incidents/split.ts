@@ -1,3 +1,5 @@
+import type { Actor } from "../access/actor";
+import { recordAudit } from "../audit/record";
 import { bumpCallsVersion } from "../calls/cache";
 import { withCallStore } from "../calls/store";
 import { uuid7 } from "../db/uuid7";
@@ -11,7 +13,7 @@ import type { IncidentDetail } from "./schema";
  * active; type, location and the rest derived from the call by the refresh trigger). A call alone
  * in its incident cannot be split out of it.
  */
-export async function splitCall(id: string, conversationId: string): Promise<IncidentDetail> {
+export async function splitCall(id: string, conversationId: string, actor: Actor): Promise<IncidentDetail> {
   const newId = uuid7();
   await withCallStore((db) =>
     db.$transaction(async (tx) => {
@@ -27,6 +29,7 @@ export async function splitCall(id: string, conversationId: string): Promise<Inc
         INSERT INTO incidents (id, emergency_type, severity, status, location, location_key, first_call_at, last_call_at, call_count)
         VALUES (${newId}, '', '', 'active', '', '', now(), now(), 0)`;
       await tx.$executeRaw`UPDATE calls SET incident_id = ${newId}, grouping_pending = false, updated_at = CURRENT_TIMESTAMP WHERE id = ${call.id}`;
+      await recordAudit(tx, actor, { action: "incident.split", target: { kind: "incident", id }, after: { call_id: conversationId, new_incident_id: newId } });
     }),
   );
   await bumpCallsVersion();

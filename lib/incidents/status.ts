@@ -1,3 +1,6 @@
+import { type Actor, actorRef } from "../access/actor";
+import { requireMayChangeStatus } from "../access/status-rule";
+import { recordAudit } from "../audit/record";
 import { bumpCallsVersion } from "../calls/cache";
 import { withCallStore } from "../calls/store";
 import { canTransition, invalidTransition } from "../calls/workflow";
@@ -6,19 +9,17 @@ import { getIncident } from "./detail";
 import { lockIncident } from "./lock";
 import type { IncidentDetail } from "./schema";
 
-/** Who an incident's status change is recorded as, in each moved call's history. */
-export const INCIDENT_CHANGED_BY = "api:incident";
-
 /**
  * PATCH /api/incidents/{id}: the incident moves along the calls' workflow (lib/calls/workflow.ts),
  * and so does each of its open calls that may make that move (a call already further along keeps
- * its status), each move recorded in the call's history. Setting the current status again changes
- * nothing.
+ * its status), each move recorded in the call's history under the actor's name, and the change in
+ * the audit trail. Setting the current status again changes nothing.
  */
-export async function updateIncidentStatus(id: string, status: CallStatus): Promise<IncidentDetail> {
+export async function updateIncidentStatus(id: string, status: CallStatus, actor: Actor): Promise<IncidentDetail> {
   const changed = await withCallStore((db) =>
     db.$transaction(async (tx) => {
       const incident = await lockIncident(tx, id);
+      requireMayChangeStatus(actor, incident.simulation);
       const from = incident.status as CallStatus;
       if (from === status) return false;
       if (!canTransition(from, status)) throw invalidTransition(from, status);
@@ -31,8 +32,9 @@ export async function updateIncidentStatus(id: string, status: CallStatus): Prom
           WHERE c.id = o.id
           RETURNING c.id, o.status AS from_status
         )
-        INSERT INTO call_status_changes (call_id, from_status, status, changed_by)
-        SELECT id, from_status, ${status}, ${INCIDENT_CHANGED_BY} FROM moved`;
+        INSERT INTO call_status_changes (call_id, from_status, status, changed_by, changed_by_name)
+        SELECT id, from_status, ${status}, ${actorRef(actor)}, ${actor.name} FROM moved`;
+      await recordAudit(tx, actor, { action: "incident.status_changed", target: { kind: "incident", id }, before: { status: from }, after: { status } });
       return true;
     }),
   );

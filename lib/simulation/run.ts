@@ -1,5 +1,8 @@
 import { randomInt } from "node:crypto";
+import type { Actor } from "../access/actor";
+import { recordAudit } from "../audit/record";
 import { getConfig } from "../config";
+import { withDatabase } from "../db/with-database";
 import { summarizeWithModel, summaryModelFromConfig } from "./ai-summaries";
 import { generateCallsWithEvents } from "./generate";
 import { seededRandom, unseededRandom } from "./random";
@@ -21,7 +24,7 @@ export interface SimulationDeps {
 const randomCallNumber = () => randomInt(100_000_000_000, 1_000_000_000_000);
 
 /** Generates, summarises and stores one simulation request. */
-export async function runSimulation(request: SimulateRequest, deps: SimulationDeps = {}): Promise<SimulationResult> {
+export async function runSimulation(request: SimulateRequest, actor: Actor, deps: SimulationDeps = {}): Promise<SimulationResult> {
   const { scenario, numCalls, tableName, seed } = request;
   const callNumber = deps.callNumber ?? randomCallNumber;
   const { calls, events } = generateCallsWithEvents({
@@ -47,6 +50,17 @@ export async function runSimulation(request: SimulateRequest, deps: SimulationDe
   }
 
   const { stored, errors } = await storeSimulatedCalls(calls, tableName, callNumber, events);
+  // A simulation is written in batches (a refused row fails alone), so its audit row follows them
+  // and records what was stored; a simulation that stored nothing changed nothing.
+  if (stored.length > 0) {
+    await withDatabase((db) =>
+      recordAudit(db, actor, {
+        action: "simulation.run",
+        target: { kind: "scenario", id: scenario.id },
+        after: { table_name: tableName, requested: numCalls, stored: stored.length, failed: errors.length },
+      }),
+    );
+  }
   return {
     message: `Generated ${stored.length} calls for ${scenario.name}`,
     scenario: scenario.id,

@@ -1,4 +1,5 @@
 import { expect, test, type APIResponse } from "@playwright/test";
+import { E2E_ADMIN } from "../../playwright.config";
 
 /** Every kind of response the server gives: pages, their assets, API answers and errors. */
 const requests: [string, string][] = [
@@ -33,7 +34,7 @@ test("every response carries the security headers and no internals", async ({ pa
     if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
   });
   await page.goto("/login");
-  await expect(page.getByLabel("API key")).toBeVisible();
+  await expect(page.getByLabel("Password")).toBeVisible();
   expect(violations).toEqual([]);
 
   const scripts = [...assets].filter((pathname) => pathname.startsWith("/_next/static/"));
@@ -57,14 +58,29 @@ test("405 answers JSON with Allow on the real server", async ({ request }) => {
 
 test("the login page signs in and only returns to paths on this site", async ({ page }) => {
   await page.goto("/login?next=//evil.example/");
-  await page.getByLabel("API key").fill("any key: API_KEY is unset on this server");
+  await page.getByLabel("Email").fill(E2E_ADMIN.email);
+  await page.getByLabel("Password").fill(E2E_ADMIN.password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page).toHaveURL(/^http:\/\/localhost:\d+\/$/);
 });
 
+test("the session cookie is HttpOnly and SameSite, and a wrong password says nothing more", async ({ request }) => {
+  const wrong = await request.post("/api/session", { data: { email: E2E_ADMIN.email, password: "not the password" } });
+  expect(wrong.status()).toBe(401);
+  expect(JSON.stringify(await wrong.json())).not.toContain("not the password");
+  const right = await request.post("/api/session", { data: E2E_ADMIN });
+  expect(right.status()).toBe(200);
+  const cookie = right.headers()["set-cookie"] ?? "";
+  expect(cookie).toMatch(/^mayday\.session_token=/);
+  expect(cookie).toMatch(/HttpOnly/i);
+  expect(cookie).toMatch(/SameSite=Lax/i);
+  // Plain HTTP here: Secure only over HTTPS.
+  expect(cookie).not.toMatch(/;\s*Secure/i);
+});
+
 test("a spoofed x-forwarded-for does not buy a fresh limit", async ({ request }) => {
   const signIn = (i: number) =>
-    request.post("/api/session", { headers: { "x-forwarded-for": `203.0.113.${i}` }, data: { api_key: "x" } });
+    request.post("/api/session", { headers: { "x-forwarded-for": `203.0.113.${i}` }, data: { email: `nobody-${i}@example.org`, password: "x" } });
   // The session endpoint allows 10 a minute per client in clock-aligned windows. Start with time
   // to spare in the window and count from what the server says is left, not from what earlier
   // tests are assumed to have used: a window boundary or another order made this flaky.
@@ -74,10 +90,10 @@ test("a spoofed x-forwarded-for does not buy a fresh limit", async ({ request })
     await new Promise((resolve) => setTimeout(resolve, reset * 1000 + 100));
     first = await signIn(0);
   }
-  expect(first.status()).toBe(204);
+  expect(first.status()).toBe(401);
   expect(first.headers()["ratelimit-limit"]).toBe("10");
   const left = Number(first.headers()["ratelimit-remaining"]);
   const statuses: number[] = [];
   for (let i = 1; i <= left + 2; i++) statuses.push((await signIn(i)).status());
-  expect(statuses).toEqual([...Array<number>(left).fill(204), 429, 429]);
+  expect(statuses).toEqual([...Array<number>(left).fill(401), 429, 429]);
 });

@@ -1,3 +1,4 @@
+import { apiRequest } from "@/tests/support/auth";
 import { randomUUID } from "node:crypto";
 import { createClient } from "redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,13 +13,13 @@ import { DisposableRedis } from "../support/redis";
 const REDIS_URL = process.env.TEST_REDIS_URL || "redis://127.0.0.1:6379";
 
 async function total(query = ""): Promise<number> {
-  const response = await GET(new Request(`http://localhost/api/calls?${query}`), undefined);
+  const response = await GET(apiRequest(`http://localhost/api/calls?${query}`), undefined);
   expect(response.status).toBe(200);
   return (await response.json()).pagination.total;
 }
 
 async function newestId(): Promise<string> {
-  const response = await GET(new Request("http://localhost/api/calls?limit=1"), undefined);
+  const response = await GET(apiRequest("http://localhost/api/calls?limit=1"), undefined);
   return (await response.json()).calls[0].conversation_id;
 }
 

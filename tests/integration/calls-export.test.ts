@@ -1,7 +1,8 @@
+import { apiRequest, TEST_API_KEY } from "@/tests/support/auth";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { GET as exportCsv } from "@/app/api/calls/export.csv/route";
 import { GET as listCalls } from "@/app/api/calls/route";
-import { SESSION_COOKIE, sessionToken } from "@/lib/access/api-key";
+import { signedIn } from "@/tests/support/people";
 import { EXPORT_BATCH_ROWS, EXPORT_COLUMNS } from "@/lib/calls/export";
 import type { CallList } from "@/lib/calls/schema";
 import { resetConfigForTests } from "@/lib/config";
@@ -28,7 +29,7 @@ HOSTILE.forEach((text, index) => {
 });
 
 const exportRequest = (query: string, init: RequestInit = {}) =>
-  exportCsv(new Request(`http://localhost/api/calls/export.csv?${query}`, init), undefined);
+  exportCsv(apiRequest(`http://localhost/api/calls/export.csv?${query}`, init), undefined);
 
 async function exported(query: string): Promise<{ header: string[]; rows: Record<string, string>[] }> {
   const response = await exportRequest(query);
@@ -41,7 +42,7 @@ async function exported(query: string): Promise<{ header: string[]; rows: Record
 async function listedIds(query: string): Promise<string[]> {
   const ids: string[] = [];
   for (let offset = 0; ; offset += 1000) {
-    const response = await listCalls(new Request(`http://localhost/api/calls?${query}&limit=1000&offset=${offset}`), undefined);
+    const response = await listCalls(apiRequest(`http://localhost/api/calls?${query}&limit=1000&offset=${offset}`), undefined);
     const page = (await response.json()) as CallList;
     ids.push(...page.calls.map((call) => call.conversation_id));
     if (!page.pagination.has_more) return ids;
@@ -53,7 +54,7 @@ beforeAll(async () => {
 });
 
 afterEach(() => {
-  delete process.env.API_KEY;
+  process.env.API_KEY = TEST_API_KEY;
   resetConfigForTests();
   setRateLimiterForTests(undefined);
 });
@@ -119,11 +120,11 @@ describe("GET /api/calls/export.csv", () => {
     expect(typeof body.error).toBe("string");
   });
 
-  it("asks for the API key as /api/calls does, and takes the dashboard's session cookie", async () => {
+  it("asks for credentials as /api/calls does, and takes a person's session cookie", async () => {
     process.env.API_KEY = "export-key-0123456789";
     resetConfigForTests();
     setRateLimiterForTests(new MemoryRateLimiter());
-    const refused = await exportRequest("severity=high");
+    const refused = await exportRequest("severity=high", { headers: { cookie: "other=1" } });
     expect(refused.status).toBe(401);
     expect((await refused.json()).error_code).toBe("UNAUTHORIZED");
     expect((await exportRequest("severity=high", { headers: { authorization: "Bearer wrong" } })).status).toBe(401);
@@ -132,7 +133,7 @@ describe("GET /api/calls/export.csv", () => {
     expect(bearer.status).toBe(200);
     expect(bearer.headers.get("ratelimit-limit")).toBe("1000");
     await bearer.body?.cancel();
-    const cookie = `${SESSION_COOKIE}=${sessionToken("export-key-0123456789")}`;
+    const { cookie } = await signedIn("viewer");
     const withSession = await exportRequest("severity=high", { headers: { cookie } });
     expect(withSession.status).toBe(200);
     await withSession.body?.cancel();

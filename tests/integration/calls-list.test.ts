@@ -1,3 +1,4 @@
+import { apiRequest } from "@/tests/support/auth";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET } from "@/app/api/calls/route";
 import { callListSchema, type CallList } from "@/lib/calls/schema";
@@ -14,7 +15,7 @@ import {
 const calls = makeCalls(240, 7);
 
 async function list(query: string): Promise<{ status: number; body: CallList & Record<string, unknown> }> {
-  const response = await GET(new Request(`http://localhost/api/calls?${query}`), undefined);
+  const response = await GET(apiRequest(`http://localhost/api/calls?${query}`), undefined);
   return { status: response.status, body: await response.json() };
 }
 

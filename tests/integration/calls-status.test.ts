@@ -1,3 +1,4 @@
+import { apiRequest } from "@/tests/support/auth";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as getOne, PATCH } from "@/app/api/calls/[id]/route";
 import { GET as list } from "@/app/api/calls/route";
@@ -9,12 +10,12 @@ import { type CallInput, insertCalls, makeCalls } from "../support/calls";
 const context = (id: string) => ({ params: Promise.resolve({ id }) });
 
 function get(id: string) {
-  return getOne(new Request(`http://localhost/api/calls/${encodeURIComponent(id)}`), context(id));
+  return getOne(apiRequest(`http://localhost/api/calls/${encodeURIComponent(id)}`), context(id));
 }
 
 function patch(id: string, body: unknown, contentType = "application/json") {
   return PATCH(
-    new Request(`http://localhost/api/calls/${encodeURIComponent(id)}`, {
+    apiRequest(`http://localhost/api/calls/${encodeURIComponent(id)}`, {
       method: "PATCH",
       headers: { "content-type": contentType },
       body: typeof body === "string" ? body : JSON.stringify(body),
@@ -54,7 +55,7 @@ describe("GET /api/calls/{id}", () => {
       status: "active",
       simulated_record: call.simulatedRecord,
     });
-    expect(body.history).toEqual([{ status: "active", changed_at: call.occurredAt.toISOString() }]);
+    expect(body.history).toEqual([{ status: "active", changed_at: call.occurredAt.toISOString(), changed_by: "simulator" }]);
   });
 
   it("answers a voice-agent call without simulation fields", async () => {
@@ -111,7 +112,7 @@ describe("PATCH /api/calls/{id}", () => {
     expect(body.history.map((change) => change.status)).toEqual([from, to]);
     expect(Date.parse(body.history[1].changed_at)).toBeGreaterThanOrEqual(before - 1000);
     const stored = await (await getDb()).callStatusChange.findMany({ where: { callId: call.id }, orderBy: { id: "asc" } });
-    expect(stored.at(-1)).toMatchObject({ fromStatus: from, status: to, changedBy: "api" });
+    expect(stored.at(-1)).toMatchObject({ fromStatus: from, status: to, changedBy: "key:API_KEY" });
   });
 
   it.each(forbidden)("refuses %s -> %s with 409 INVALID_TRANSITION and changes nothing", async (from, to) => {
@@ -178,7 +179,7 @@ describe("PATCH /api/calls/{id}", () => {
   it("shows the new status in the very next listing", async () => {
     const call = await callIn("active");
     const listed = async () =>
-      (await (await list(new Request("http://localhost/api/calls?limit=1000&status=dispatched"), undefined)).json()).calls.map(
+      (await (await list(apiRequest("http://localhost/api/calls?limit=1000&status=dispatched"), undefined)).json()).calls.map(
         (shown: { conversation_id: string }) => shown.conversation_id,
       );
     expect(await listed()).not.toContain(call.conversationId);

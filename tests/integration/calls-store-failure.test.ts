@@ -1,3 +1,4 @@
+import { apiRequest } from "@/tests/support/auth";
 import { afterAll, describe, expect, it } from "vitest";
 import { GET as getOne, PATCH } from "@/app/api/calls/[id]/route";
 import { GET } from "@/app/api/calls/route";
@@ -27,10 +28,10 @@ describe("calls endpoints when the store is down", () => {
     resetConfigForTests();
     const context = { params: Promise.resolve({ id: "x" }) };
     const responses = [
-      await GET(new Request("http://localhost/api/calls"), undefined),
-      await getOne(new Request("http://localhost/api/calls/x"), context),
+      await GET(apiRequest("http://localhost/api/calls"), undefined),
+      await getOne(apiRequest("http://localhost/api/calls/x"), context),
       await PATCH(
-        new Request("http://localhost/api/calls/x", {
+        apiRequest("http://localhost/api/calls/x", {
           method: "PATCH",
           headers: { "content-type": "application/json" },
           body: JSON.stringify({ status: "dispatched" }),

@@ -1,3 +1,4 @@
+import { TEST_API_KEY } from "@/tests/support/auth";
 import { randomInt } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -103,7 +104,8 @@ describe("the production server's own answer to POST /api/voiceagent-webhook", (
 });
 
 describe("the production server's own answer to GET /api/calls", () => {
-  const list = (search: string, headers: Record<string, string> = {}) =>
+  const withKey = { authorization: `Bearer ${TEST_API_KEY}` };
+  const list = (search: string, headers: Record<string, string> = withKey) =>
     Promise.all([
       fetch(`${base}/api/calls${search}`, { headers }),
       listRoute(new Request(`http://localhost/api/calls${search}`, { headers }), undefined),
@@ -121,10 +123,10 @@ describe("the production server's own answer to GET /api/calls", () => {
     expect(direct.headers.get("ratelimit-limit")).toBe("1000");
 
     // A page is compressed when the client accepts it, as Next compresses the route's answer.
-    const page = await fetch(`${base}/api/calls?limit=20`, { headers: { "accept-encoding": "gzip" } });
+    const page = await fetch(`${base}/api/calls?limit=20`, { headers: { ...withKey, "accept-encoding": "gzip" } });
     expect(page.headers.get("content-encoding")).toBe("gzip");
     expect((await page.json()).calls.length).toBeGreaterThan(0);
-    const plain = await fetch(`${base}/api/calls?limit=20`, { headers: { "accept-encoding": "identity" } });
+    const plain = await fetch(`${base}/api/calls?limit=20`, { headers: { ...withKey, "accept-encoding": "identity" } });
     expect(plain.headers.get("content-encoding")).toBeNull();
 
     const [badDirect, badRoute] = await list("?limit=0&severity=apocalyptic");
@@ -136,13 +138,13 @@ describe("the production server's own answer to GET /api/calls", () => {
     process.env.API_KEY = "direct-path-key";
     resetConfigForTests();
     try {
-      const [direct, route] = await list("?limit=1");
+      const [direct, route] = await list("?limit=1", {});
       expect(direct.status).toBe(401);
       expect(await comparable(direct)).toEqual(await comparable(route));
       const [allowed] = await list("?limit=1", { authorization: "Bearer direct-path-key" });
       expect(allowed.status).toBe(200);
     } finally {
-      delete process.env.API_KEY;
+      process.env.API_KEY = TEST_API_KEY;
       resetConfigForTests();
     }
   });

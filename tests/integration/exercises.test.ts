@@ -1,3 +1,4 @@
+import { apiRequest, testAdmin } from "@/tests/support/auth";
 import { describe, expect, inject, it } from "vitest";
 import { POST as create, GET as list } from "@/app/api/exercises/route";
 import { GET as debriefCsvRoute } from "@/app/api/exercises/[id]/debrief.csv/route";
@@ -28,7 +29,7 @@ const MINUTE = 60_000;
 const request = (fields: Partial<CreateExerciseRequest>) => parseCreateExercise(fields);
 const context = (id: string) => ({ params: Promise.resolve({ id }) });
 const post = (body: unknown) =>
-  create(new Request("http://localhost/api/exercises", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }), undefined);
+  create(apiRequest("http://localhost/api/exercises", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }), undefined);
 
 /** What the database holds for an exercise: calls written, planned rows released, duplicates. */
 async function tally(exerciseId: string) {
@@ -48,6 +49,7 @@ describe("exercise calls follow the surge curve", () => {
     const clock = manualClock();
     const exercise = await createExercise(
       request({ num_calls: 1000, duration_minutes: 60, shape: "ramp-peak-decay", speed: 60, seed: 7, start: true }),
+      testAdmin,
       clock,
     );
     expect(exercise.state).toBe("running");
@@ -81,7 +83,7 @@ describe("exercise calls follow the surge curve", () => {
 describe.skipIf(inject("testDatabase").kind !== "postgresql")("the scheduler is durable", () => {
   it("a scheduler killed mid-exercise, another started on the same database: exactly the planned calls, none twice", async () => {
     const clock = manualClock();
-    const exercise = await createExercise(request({ num_calls: 600, duration_minutes: 30, speed: 30, seed: 11, start: true }), clock);
+    const exercise = await createExercise(request({ num_calls: 600, duration_minutes: 30, speed: 30, seed: 11, start: true }), testAdmin, clock);
     const first = await secondInstance("exercise-scheduler-killed");
     const firstLoop = startExerciseScheduler({ db: first.db, now: clock.now, intervalMs: 5 });
     for (let step = 0; step < 40; step++) {
@@ -111,7 +113,7 @@ describe.skipIf(inject("testDatabase").kind !== "postgresql")("the scheduler is 
 
   it("two instances releasing at the same instants release each planned call exactly once", async () => {
     const clock = manualClock();
-    const exercise = await createExercise(request({ num_calls: 800, duration_minutes: 20, speed: 60, seed: 5, start: true }), clock);
+    const exercise = await createExercise(request({ num_calls: 800, duration_minutes: 20, speed: 60, seed: 5, start: true }), testAdmin, clock);
     const other = await secondInstance("exercise-scheduler-other");
     let byOther = 0;
     let byThis = 0;
@@ -133,7 +135,7 @@ describe.skipIf(inject("testDatabase").kind !== "postgresql")("the scheduler is 
 describe("restart on any database (PGlite included)", () => {
   it("a scheduler loop stopped mid-exercise and a new one started: exactly the planned calls", async () => {
     const clock = manualClock();
-    const exercise = await createExercise(request({ num_calls: 200, duration_minutes: 10, speed: 60, seed: 8, start: true }), clock);
+    const exercise = await createExercise(request({ num_calls: 200, duration_minutes: 10, speed: 60, seed: 8, start: true }), testAdmin, clock);
     const first = startExerciseScheduler({ now: clock.now, intervalMs: 5 });
     clock.advance(4 * MINUTE / 60);
     await expect.poll(async () => (await tally(exercise.id)).released).toBeGreaterThan(0);
@@ -152,9 +154,9 @@ describe("restart on any database (PGlite included)", () => {
 describe("controls", () => {
   it("pause stops exercise time and arrivals; resume goes on where it paused; stop ends it", async () => {
     const clock = manualClock();
-    const exercise = await createExercise(request({ num_calls: 300, duration_minutes: 30, shape: "steady", speed: 10, seed: 3, start: true }), clock);
+    const exercise = await createExercise(request({ num_calls: 300, duration_minutes: 30, shape: "steady", speed: 10, seed: 3, start: true }), testAdmin, clock);
     await runFor(clock, 10 * MINUTE, { speed: 10, stepMs: 30_000 });
-    const paused = await pauseExercise(exercise.id, clock);
+    const paused = await pauseExercise(exercise.id, testAdmin, clock);
     expect(paused.state).toBe("paused");
     expect(paused.progress.elapsed_seconds).toBe(600);
     expect(paused.progress.released).toBeGreaterThanOrEqual(99);
@@ -166,7 +168,7 @@ describe("controls", () => {
     expect(await releaseDueCalls({ now: clock.now })).toBe(0);
     expect((await getExercise(exercise.id, clock)).progress.elapsed_seconds).toBe(600);
 
-    const resumed = await resumeExercise(exercise.id, clock);
+    const resumed = await resumeExercise(exercise.id, testAdmin, clock);
     expect(resumed.state).toBe("running");
     await runFor(clock, 5 * MINUTE, { speed: 10, stepMs: 30_000 });
     const running = await getExercise(exercise.id, clock);
@@ -177,18 +179,18 @@ describe("controls", () => {
     expect(running.progress.calls_per_minute).toBeGreaterThanOrEqual(9);
     expect(running.progress.calls_per_minute).toBeLessThanOrEqual(11);
 
-    const stopped = await stopExercise(exercise.id, clock);
+    const stopped = await stopExercise(exercise.id, testAdmin, clock);
     expect(stopped.state).toBe("stopped");
     clock.advance(60 * MINUTE);
     expect(await releaseDueCalls({ now: clock.now })).toBe(0);
     expect((await tally(exercise.id)).calls).toBe(running.progress.released);
-    await expect(resumeExercise(exercise.id, clock)).rejects.toMatchObject({ code: "INVALID_TRANSITION" });
+    await expect(resumeExercise(exercise.id, testAdmin, clock)).rejects.toMatchObject({ code: "INVALID_TRANSITION" });
   });
 
   it("plans the same due times and content for the same seed", async () => {
     const db = await getDb();
     const plan = async (seed: number) => {
-      const { id } = await createExercise(request({ num_calls: 50, duration_minutes: 30, shape: "double-wave", seed }));
+      const { id } = await createExercise(request({ num_calls: 50, duration_minutes: 30, shape: "double-wave", seed }), testAdmin);
       return db.$queryRaw<{ due: number; severity: string; address: string; abandoned: boolean }[]>`
         SELECT due_offset_ms AS due, record->>'severity' AS severity, record->'location'->>'address' AS address, abandoned
         FROM exercise_calls WHERE exercise_id = ${id} ORDER BY seq`;
@@ -217,13 +219,13 @@ describe("HTTP", () => {
     expect(exercise).toMatchObject({ state: "planned", shape: "sudden-onset", progress: { released: 0 } });
     expect(exercise.planned_calls).toBe(Math.round((5 * 30) / surgeCurve("sudden-onset").peakToMean));
 
-    const listed = await (await list(new Request("http://localhost/api/exercises"), undefined)).json();
+    const listed = await (await list(apiRequest("http://localhost/api/exercises"), undefined)).json();
     expect(listed.exercises.map((entry: { id: string }) => entry.id)).toContain(exercise.id);
-    const one = await getRoute(new Request(`http://localhost/api/exercises/${exercise.id}`), context(exercise.id));
+    const one = await getRoute(apiRequest(`http://localhost/api/exercises/${exercise.id}`), context(exercise.id));
     expect(exerciseSchema.parse(await one.json()).id).toBe(exercise.id);
-    expect((await getRoute(new Request("http://localhost/api/exercises/nope"), context("nope"))).status).toBe(404);
+    expect((await getRoute(apiRequest("http://localhost/api/exercises/nope"), context("nope"))).status).toBe(404);
 
-    const pause = await pauseRoute(new Request(`http://localhost/api/exercises/${exercise.id}/pause`, { method: "POST" }), context(exercise.id));
+    const pause = await pauseRoute(apiRequest(`http://localhost/api/exercises/${exercise.id}/pause`, { method: "POST" }), context(exercise.id));
     expect(pause.status).toBe(409);
     expect(await pause.json()).toMatchObject({ error: "Invalid transition" });
   });
@@ -234,6 +236,7 @@ describe("debrief", () => {
     const clock = manualClock();
     const exercise = await createExercise(
       request({ num_calls: 240, duration_minutes: 20, speed: 20, abandoned_share: 0.2, seed: 21, start: true }),
+      testAdmin,
       clock,
     );
     await runFor(clock, 20 * MINUTE, { speed: 20, stepMs: 15_000 });
@@ -257,7 +260,7 @@ describe("debrief", () => {
       INSERT INTO call_status_changes (call_id, from_status, status, changed_at, changed_by)
       SELECT id, status, 'resolved', at + interval '20 minutes', 'api' FROM moves WHERE status = 'dispatched' AND n % 2 = 0`;
 
-    const response = await debriefRoute(new Request(`http://localhost/api/exercises/${exercise.id}/debrief`), context(exercise.id));
+    const response = await debriefRoute(apiRequest(`http://localhost/api/exercises/${exercise.id}/debrief`), context(exercise.id));
     expect(response.status).toBe(200);
     const debrief = debriefSchema.parse(await response.json());
 
@@ -318,7 +321,7 @@ describe("debrief", () => {
     for (const { minute, actual } of debrief.calls_per_minute) expect(actual, `minute ${minute}`).toBe(actualByMinute.get(minute) ?? 0);
     expect(debrief.calls_per_minute.reduce((sum, entry) => sum + entry.planned, 0)).toBe(240);
 
-    const csv = await debriefCsvRoute(new Request(`http://localhost/api/exercises/${exercise.id}/debrief.csv`), context(exercise.id));
+    const csv = await debriefCsvRoute(apiRequest(`http://localhost/api/exercises/${exercise.id}/debrief.csv`), context(exercise.id));
     expect(csv.headers.get("content-type")).toMatch(/^text\/csv/);
     const lines = (await csv.text()).trim().split("\r\n");
     expect(lines[0]).toBe("metric,severity,minute,value");
@@ -330,7 +333,7 @@ describe("debrief", () => {
 
 describe("a dispatcher hides exercise calls (exercises=hide on the live endpoints)", () => {
   const read = async (handler: (request: Request) => Promise<Response>, url: string) => {
-    const response = await handler(new Request(`http://localhost${url}`));
+    const response = await handler(apiRequest(`http://localhost${url}`));
     expect(response.status, url).toBe(200);
     return (await response.json()) as unknown;
   };
@@ -350,7 +353,7 @@ describe("a dispatcher hides exercise calls (exercises=hide on the live endpoint
 
   it("the hidden board, queue, map and chart equal SQL over non-exercise calls; shown, they include both; a webhook call stays", async () => {
     const clock = manualClock();
-    const exercise = await createExercise(request({ num_calls: 40, duration_minutes: 30, speed: 60, seed: 23, start: true }), clock);
+    const exercise = await createExercise(request({ num_calls: 40, duration_minutes: 30, speed: 60, seed: 23, start: true }), testAdmin, clock);
     await runFor(clock, 30 * MINUTE, { speed: 60, stepMs: 60_000 });
     expect((await tally(exercise.id)).calls).toBe(40);
     const realIds = ["conv_hide_real_1", "conv_hide_real_2", "conv_hide_real_3"];
@@ -403,7 +406,7 @@ describe("a dispatcher hides exercise calls (exercises=hide on the live endpoint
   });
 
   it("refuses any other value in the documented format", async () => {
-    const response = await boardRoute(new Request("http://localhost/api/live/board?exercises=maybe"));
+    const response = await boardRoute(apiRequest("http://localhost/api/live/board?exercises=maybe"));
     expect(response.status).toBe(400);
     expect(JSON.stringify(await response.json())).toContain("exercises must be show or hide");
   });

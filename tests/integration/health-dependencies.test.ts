@@ -1,3 +1,4 @@
+import { apiRequest } from "@/tests/support/auth";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -14,7 +15,7 @@ import { DisposableRedis } from "../support/redis";
 
 /** Each check's outcome (API_KEY is unset in tests, so the details are in the body). */
 const health = async () => {
-  const response = await GET(new Request("http://localhost/api/health"), undefined);
+  const response = await GET(apiRequest("http://localhost/api/health"), undefined);
   return { httpStatus: response.status, ...(await response.json()) };
 };
 

@@ -1,9 +1,10 @@
+import { apiRequest } from "@/tests/support/auth";
 import { mkdtemp, readdir, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, inject, it, vi } from "vitest";
 import { GET } from "@/app/api/health/route";
-import { SESSION_COOKIE, sessionToken } from "@/lib/access/api-key";
+import { signedIn } from "@/tests/support/people";
 import { getConfig, resetConfigForTests } from "@/lib/config";
 import { closeDb, getDb } from "@/lib/db/client";
 import { resetHealthForTests } from "@/lib/health";
@@ -12,7 +13,7 @@ import { LocalObjectStore } from "@/lib/storage/local";
 
 const KEY = "health-k3y-0123456789";
 const get = (headers: Record<string, string> = {}, query = "") =>
-  GET(new Request(`http://localhost/api/health${query}`, { headers }), undefined);
+  GET(apiRequest(`http://localhost/api/health${query}`, { headers }), undefined);
 const withKey = { authorization: `Bearer ${KEY}` };
 
 /** The store the app would use, with every call counted. */
@@ -116,7 +117,7 @@ describe("GET /api/health", () => {
       missing.pathname = "/mayday_health_no_such_database";
       await closeDb();
       setEnv({ DATABASE_URL: missing.toString() });
-      const response = await get(withKey);
+      const response = await get();
       const body = await response.json();
       expect(response.status).toBe(503);
       expect(body.checks.database).toEqual({ ok: false, error: "DatabaseDoesNotExist" });
@@ -124,16 +125,16 @@ describe("GET /api/health", () => {
     },
   );
 
-  it("shows each check's outcome only to a caller with the API key (Bearer or session cookie)", async () => {
+  it("shows each check's outcome only to a caller with credentials (a key or a person's session)", async () => {
     setEnv({ API_KEY: KEY });
-    const anonymous = await get();
+    const anonymous = await GET(new Request("http://localhost/api/health"), undefined);
     expect(anonymous.status).toBe(200);
     expect(Object.keys(await anonymous.json()).sort()).toEqual(["checkedAt", "status"]);
     const wrong = await get({ authorization: "Bearer wrong" });
     expect(wrong.status).toBe(200);
     expect((await wrong.json()).checks).toBeUndefined();
     expect((await (await get(withKey)).json()).checks.database.ok).toBe(true);
-    const cookie = { cookie: `${SESSION_COOKIE}=${sessionToken(KEY)}` };
+    const cookie = { cookie: (await signedIn("viewer")).cookie };
     expect((await (await get(cookie)).json()).checks.storage.ok).toBe(true);
   });
 

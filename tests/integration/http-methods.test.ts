@@ -1,3 +1,4 @@
+import { apiRequest, TEST_API_KEY } from "@/tests/support/auth";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { NextRequest } from "next/server";
@@ -18,7 +19,7 @@ const routeFile = (endpoint: Endpoint) =>
 const present = table.filter(([, endpoint]) => existsSync(routeFile(endpoint)));
 
 beforeAll(() => {
-  delete process.env.API_KEY;
+  process.env.API_KEY = TEST_API_KEY;
   resetConfigForTests();
   setRateLimiterForTests(new MemoryRateLimiter());
 });
@@ -67,7 +68,7 @@ describe("415 and 413 on every POST and PATCH that takes a body", () => {
   it.each(bodied)("%s %s: 415 for a body that is not JSON", async (_name, method, endpoint) => {
     const handler = (await import(routeFile(endpoint)))[method];
     const response: Response = await handler(
-      new Request(`http://localhost${samplePath(endpoint)}`, { method, body: "a=1", headers: { "content-type": "text/plain" } }),
+      apiRequest(`http://localhost${samplePath(endpoint)}`, { method, body: "a=1", headers: { "content-type": "text/plain" } }),
       { params: Promise.resolve({ id: "CALL-1" }) },
     );
     expect(response.status).toBe(415);
@@ -78,7 +79,7 @@ describe("415 and 413 on every POST and PATCH that takes a body", () => {
     const handler = (await import(routeFile(endpoint)))[method];
     const body = JSON.stringify({ padding: "x".repeat(6 * 1024 * 1024) });
     const response: Response = await handler(
-      new Request(`http://localhost${samplePath(endpoint)}`, { method, body, headers: { "content-type": "application/json" } }),
+      apiRequest(`http://localhost${samplePath(endpoint)}`, { method, body, headers: { "content-type": "application/json" } }),
       { params: Promise.resolve({ id: "CALL-1" }) },
     );
     expect(response.status).toBe(413);

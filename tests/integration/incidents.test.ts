@@ -1,3 +1,4 @@
+import { apiRequest } from "@/tests/support/auth";
 import { randomInt } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { PATCH as patchCall } from "@/app/api/calls/[id]/route";
@@ -11,7 +12,6 @@ import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { groupNow } from "@/lib/incidents/grouper";
 import { groupPendingCalls } from "@/lib/incidents/grouping";
-import { INCIDENT_CHANGED_BY } from "@/lib/incidents/status";
 import { incidentDetailSchema, incidentListSchema } from "@/lib/incidents/schema";
 import { specCallEvent } from "@/lib/webhook/sample-events";
 import { makeCalls } from "../support/calls";
@@ -55,7 +55,7 @@ async function post(event: unknown): Promise<void> {
 
 const context = (id: string) => ({ params: Promise.resolve({ id }) });
 const jsonRequest = (url: string, method: string, body: unknown) =>
-  new Request(url, { method, headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  apiRequest(url, { method, headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
 
 async function incidentOf(conversationId: string): Promise<string> {
   const call = await (await getDb()).call.findUniqueOrThrow({ where: { conversationId } });
@@ -63,7 +63,7 @@ async function incidentOf(conversationId: string): Promise<string> {
 }
 
 async function detail(id: string) {
-  const response = await getIncident(new Request(`http://localhost/api/incidents/${id}`), context(id));
+  const response = await getIncident(apiRequest(`http://localhost/api/incidents/${id}`), context(id));
   expect(response.status).toBe(200);
   return incidentDetailSchema.parse(await response.json());
 }
@@ -273,7 +273,7 @@ describe("automatic grouping", () => {
   });
 
   it("gives every call of /api/calls its incident_id", async () => {
-    const response = await listCalls(new Request("http://localhost/api/calls?limit=20"));
+    const response = await listCalls(apiRequest("http://localhost/api/calls?limit=20"));
     const { calls } = (await response.json()) as { calls: { incident_id: string }[] };
     expect(calls.length).toBeGreaterThan(0);
     expect(calls.every((call) => typeof call.incident_id === "string" && call.incident_id !== "")).toBe(true);
@@ -348,17 +348,17 @@ describe("dispatcher actions", () => {
         .history.map(({ fromStatus, status, changedBy }) => ({ fromStatus, status, changedBy }));
     expect(await historyOf(calls[0].id)).toEqual([
       { fromStatus: null, status: "active", changedBy: "webhook" },
-      { fromStatus: "active", status: "dispatched", changedBy: INCIDENT_CHANGED_BY },
-      { fromStatus: "dispatched", status: "resolved", changedBy: INCIDENT_CHANGED_BY },
+      { fromStatus: "active", status: "dispatched", changedBy: "key:API_KEY" },
+      { fromStatus: "dispatched", status: "resolved", changedBy: "key:API_KEY" },
     ]);
     expect(await historyOf(calls[1].id)).toEqual([
       { fromStatus: null, status: "active", changedBy: "webhook" },
-      { fromStatus: "active", status: "enroute", changedBy: "api" },
-      { fromStatus: "enroute", status: "resolved", changedBy: INCIDENT_CHANGED_BY },
+      { fromStatus: "active", status: "enroute", changedBy: "key:API_KEY" },
+      { fromStatus: "enroute", status: "resolved", changedBy: "key:API_KEY" },
     ]);
     expect(await historyOf(calls[2].id)).toEqual([
       { fromStatus: null, status: "active", changedBy: "webhook" },
-      { fromStatus: "active", status: "resolved", changedBy: "api" },
+      { fromStatus: "active", status: "resolved", changedBy: "key:API_KEY" },
     ]);
 
     const final = await patch("dispatched");
@@ -389,14 +389,14 @@ describe("dispatcher actions", () => {
   });
 
   it("lists incidents with filters and pagination", async () => {
-    const response = await listIncidents(new Request("http://localhost/api/incidents?status=resolved&limit=1"));
+    const response = await listIncidents(apiRequest("http://localhost/api/incidents?status=resolved&limit=1"));
     expect(response.status).toBe(200);
     const body = incidentListSchema.parse(await response.json());
     expect(body.incidents).toHaveLength(1);
     expect(body.incidents[0].status).toBe("resolved");
     expect(body.pagination).toMatchObject({ limit: 1, offset: 0 });
     expect(body.pagination.total).toBeGreaterThanOrEqual(1);
-    const bad = await listIncidents(new Request("http://localhost/api/incidents?limit=0"));
+    const bad = await listIncidents(apiRequest("http://localhost/api/incidents?limit=0"));
     expect(bad.status).toBe(400);
   });
 });

@@ -1,3 +1,4 @@
+import { apiRequest } from "@/tests/support/auth";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as changesRoute } from "@/app/api/calls/changes/route";
@@ -18,7 +19,7 @@ import { insertCalls, makeCalls, random } from "../support/calls";
 import { webhookRequest } from "../support/webhook-request";
 
 const get = async (handler: (request: Request) => Promise<Response>, url: string) => {
-  const response = await handler(new Request(`http://localhost${url}`));
+  const response = await handler(apiRequest(`http://localhost${url}`));
   return { status: response.status, body: (await response.json()) as unknown };
 };
 
@@ -72,7 +73,7 @@ describe("change feed", () => {
     expect(afterWebhook.changes[0].call.status).toBe("active");
 
     const patched = await patchCall(
-      new Request("http://localhost/api/calls/conv-feed-1", { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ status: "dispatched" }) }),
+      apiRequest("http://localhost/api/calls/conv-feed-1", { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ status: "dispatched" }) }),
       { params: Promise.resolve({ id: "conv-feed-1" }) },
     );
     expect(patched.status).toBe(200);

@@ -1,3 +1,4 @@
+import { apiRequest } from "@/tests/support/auth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as boardRoute } from "@/app/api/live/board/route";
 import { GET as incidentMapRoute } from "@/app/api/live/incident-map/route";
@@ -12,7 +13,7 @@ import { insertCalls, makeCalls } from "../support/calls";
 import { postSimulate } from "../support/simulate-request";
 
 const get = async (handler: (request: Request) => Promise<Response>, url: string) => {
-  const response = await handler(new Request(`http://localhost${url}`));
+  const response = await handler(apiRequest(`http://localhost${url}`));
   return { status: response.status, body: (await response.json()) as unknown };
 };
 
@@ -63,7 +64,7 @@ describe("live incidents: queue, board count and map", () => {
     const open = await db.call.findMany({ where: { id: { in: calls.map((call) => call.id) }, status: { in: OPEN } }, take: 6, orderBy: { id: "asc" } });
     for (const other of open.slice(1)) {
       const response = await merge(
-        new Request(`http://localhost/api/incidents/${open[0].incidentId}/merge`, {
+        apiRequest(`http://localhost/api/incidents/${open[0].incidentId}/merge`, {
           method: "POST",
           headers: { "content-type": "application/json" },
           body: JSON.stringify({ other_id: other.incidentId }),

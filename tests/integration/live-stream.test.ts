@@ -1,3 +1,4 @@
+import { apiRequest } from "@/tests/support/auth";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import pg from "pg";
@@ -29,7 +30,7 @@ function connect(options: { after?: number; lastEventId?: string } = {}) {
   open.push(controller);
   const url = `http://localhost/api/calls/stream${options.after !== undefined ? `?after=${options.after}` : ""}`;
   const headers = options.lastEventId ? { "last-event-id": options.lastEventId } : undefined;
-  return streamRoute(new Request(url, { headers, signal: controller.signal }), undefined).then((response) => {
+  return streamRoute(apiRequest(url, { headers, signal: controller.signal }), undefined).then((response) => {
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
     return { stream: readEvents(response.body!), close: () => controller.abort() };
@@ -43,7 +44,7 @@ const receive = async (conversationId: string) => {
 
 const move = async (conversationId: string, status: string) => {
   const response = await patchCall(
-    new Request(`http://localhost/api/calls/${conversationId}`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ status }) }),
+    apiRequest(`http://localhost/api/calls/${conversationId}`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ status }) }),
     { params: Promise.resolve({ id: conversationId }) },
   );
   expect(response.status).toBe(200);
@@ -98,7 +99,7 @@ describe("change stream", () => {
 
     // What the client holds equals what the feed holds from the same start.
     const client = picture(after, picture(before));
-    const page = changePageSchema.parse(await (await changesRoute(new Request(`http://localhost/api/calls/changes?after=${start}`), undefined)).json());
+    const page = changePageSchema.parse(await (await changesRoute(apiRequest(`http://localhost/api/calls/changes?after=${start}`), undefined)).json());
     expect(client).toEqual(picture(page.changes));
     expect([...client.values()].map((call) => [call.conversation_id, call.status]).sort()).toEqual([
       ["conv-stream-1", "dispatched"],
@@ -167,7 +168,7 @@ describe("change stream", () => {
   });
 
   it("refuses a Last-Event-ID that is not a change number", async () => {
-    const response = await streamRoute(new Request("http://localhost/api/calls/stream", { headers: { "last-event-id": "x1" } }), undefined);
+    const response = await streamRoute(apiRequest("http://localhost/api/calls/stream", { headers: { "last-event-id": "x1" } }), undefined);
     expect(response.status).toBe(400);
   });
 });

@@ -1,3 +1,4 @@
+import { apiRequest } from "@/tests/support/auth";
 import { validate } from "@readme/openapi-parser";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { OpenAPIV3_1 } from "openapi-types";
@@ -19,7 +20,7 @@ import { elevenLabsCallEvent } from "@/lib/webhook/sample-events";
 type Doc = any;
 
 async function document(): Promise<Doc> {
-  const response = await GET(new Request("http://localhost/api/openapi.json"), undefined);
+  const response = await GET(apiRequest("http://localhost/api/openapi.json"), undefined);
   expect(response.status).toBe(200);
   return response.json();
 }
@@ -45,19 +46,22 @@ describe("GET /api/openapi.json", () => {
     // The OpenAPI validator does not look inside schemas: compile each one strictly.
     const ajv = new Ajv2020({ strict: true, allErrors: true });
     ajv.addKeyword("example");
+    // People's emails and keys' expiry (lib/access/schema.ts); ajv knows no formats of its own.
+    ajv.addFormat("email", /^[^\s@]+@[^\s@]+$/);
+    ajv.addFormat("date-time", (value: string) => !Number.isNaN(Date.parse(value)));
     const check = (name: string, body: unknown) => {
       const validateBody = ajv.compile(components.schemas[name]);
       expect(validateBody(body) ? [] : validateBody.errors, name).toEqual([]);
     };
     for (const name of Object.keys(components.schemas)) ajv.compile(components.schemas[name]);
 
-    check("CallList", await (await listCalls(new Request("http://localhost/api/calls"), undefined)).json());
+    check("CallList", await (await listCalls(apiRequest("http://localhost/api/calls"), undefined)).json());
     for (const call of calls.slice(0, 2)) {
       const id = call.conversationId;
-      check("CallDetail", await (await getCall(new Request(`http://localhost/api/calls/${id}`), { params: Promise.resolve({ id }) })).json());
+      check("CallDetail", await (await getCall(apiRequest(`http://localhost/api/calls/${id}`), { params: Promise.resolve({ id }) })).json());
     }
-    check("CallsError", await (await listCalls(new Request("http://localhost/api/calls?limit=0"), undefined)).json());
-    check("HealthReport", await (await health(new Request("http://localhost/api/health"), undefined)).json());
+    check("CallsError", await (await listCalls(apiRequest("http://localhost/api/calls?limit=0"), undefined)).json());
+    check("HealthReport", await (await health(apiRequest("http://localhost/api/health"), undefined)).json());
     // The three event types the platform sends, in its own form.
     check("WebhookEvent", elevenLabsCallEvent("conv_openapi"));
     check("WebhookEvent", { type: "post_call_audio", event_timestamp: 1, data: { conversation_id: "c", agent_id: "a", full_audio: "SUQz" } });
@@ -72,13 +76,13 @@ describe("GET /api/openapi.json", () => {
   });
 
   it("answers 304 to If-None-Match with its ETag, from one build", async () => {
-    const first = await GET(new Request("http://localhost/api/openapi.json"), undefined);
+    const first = await GET(apiRequest("http://localhost/api/openapi.json"), undefined);
     const etag = first.headers.get("etag");
     expect(etag).toMatch(/^"[\w-]+"$/);
-    const again = await GET(new Request("http://localhost/api/openapi.json", { headers: { "if-none-match": `W/${etag}` } }), undefined);
+    const again = await GET(apiRequest("http://localhost/api/openapi.json", { headers: { "if-none-match": `W/${etag}` } }), undefined);
     expect(again.status).toBe(304);
     expect(await again.text()).toBe("");
-    const stale = await GET(new Request("http://localhost/api/openapi.json", { headers: { "if-none-match": '"other"' } }), undefined);
+    const stale = await GET(apiRequest("http://localhost/api/openapi.json", { headers: { "if-none-match": '"other"' } }), undefined);
     expect(stale.status).toBe(200);
     expect(await stale.text()).toBe(await first.text());
   });

@@ -1,3 +1,4 @@
+import { apiRequest, TEST_API_KEY } from "@/tests/support/auth";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { resetConfigForTests } from "@/lib/config";
 import { appendPeer } from "@/lib/http/client-address";
@@ -24,7 +25,7 @@ const route = (name: RouteName) => guardRoute(name, async () => json({ ok: true 
 
 /** A request as scripts/server.ts hands it to Next: the socket peer appended to x-forwarded-for. */
 function request(peer = "198.51.100.7", forwardedFor?: string): Request {
-  return new Request("http://localhost/api/test", {
+  return apiRequest("http://localhost/api/test", {
     method: "POST",
     headers: { "x-forwarded-for": appendPeer(forwardedFor, peer) },
   });
@@ -57,7 +58,7 @@ beforeEach(() => {
   // Only Date is faked: windows are chosen from the clock, Redis and sockets keep real timers.
   vi.useFakeTimers({ toFake: ["Date"] });
   vi.setSystemTime(WINDOW_START);
-  delete process.env.API_KEY;
+  process.env.API_KEY = TEST_API_KEY;
   delete process.env.TRUST_PROXY;
   resetConfigForTests();
 });

@@ -1,3 +1,4 @@
+import { testAdmin } from "@/tests/support/auth";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { resetConfigForTests } from "@/lib/config";
 import { closeDb, getDb } from "@/lib/db/client";
@@ -147,14 +148,14 @@ describe("POST /api/simulate: call-store failures", () => {
       return () => next++;
     };
     const request = parseSimulateRequest({ scenario: "la_wildfire", num_calls: 30, table_name: "clash" });
-    const first = await runSimulation(request, { now: () => now, callNumber: counter() });
+    const first = await runSimulation(request, testAdmin, { now: () => now, callNumber: counter() });
     // Grouped first: the grouper's move into an incident is not an overwrite of what was stored.
     await groupNow();
     const db = await getDb();
     const before = await db.call.findMany({ where: { tableName: "clash" }, orderBy: { callId: "asc" } });
 
     // Same second, same numbers: every id of the second run is taken at first.
-    const second = await runSimulation(request, { now: () => now, callNumber: counter() });
+    const second = await runSimulation(request, testAdmin, { now: () => now, callNumber: counter() });
     await groupNow();
     expect(first.successful).toBe(30);
     expect(second.successful).toBe(30);

@@ -1,3 +1,4 @@
+import { apiRequest } from "@/tests/support/auth";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { GET as health } from "@/app/api/health/route";
@@ -182,7 +183,7 @@ describe("Vercel Blob object store (real @vercel/blob client, local stand-in API
     const before = objects.size;
     for (let batch = 0; batch < 20; batch++) {
       const responses = await Promise.all(
-        Array.from({ length: 50 }, () => health(new Request("http://localhost/api/health"), undefined)),
+        Array.from({ length: 50 }, () => health(apiRequest("http://localhost/api/health"), undefined)),
       );
       expect(responses.every((response) => response.status === 200)).toBe(true);
     }

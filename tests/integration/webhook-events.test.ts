@@ -1,3 +1,4 @@
+import { apiRequest } from "@/tests/support/auth";
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { GET as getCallRoute } from "@/app/api/calls/[id]/route";
@@ -25,19 +26,19 @@ async function post(body: unknown) {
 }
 
 async function detail(id: string): Promise<CallDetail> {
-  const response = await getCallRoute(new Request(`http://localhost/api/calls/${id}`), { params: Promise.resolve({ id }) });
+  const response = await getCallRoute(apiRequest(`http://localhost/api/calls/${id}`), { params: Promise.resolve({ id }) });
   expect(response.status).toBe(200);
   return (await response.json()) as CallDetail;
 }
 
 async function list(query: string): Promise<CallList> {
-  const response = await listCallsRoute(new Request(`http://localhost/api/calls?${query}`), undefined);
+  const response = await listCallsRoute(apiRequest(`http://localhost/api/calls?${query}`), undefined);
   expect(response.status).toBe(200);
   return (await response.json()) as CallList;
 }
 
 function recording(id: string, headers: Record<string, string> = {}) {
-  return getRecordingRoute(new Request(`http://localhost/api/calls/${id}/recording`, { headers }), {
+  return getRecordingRoute(apiRequest(`http://localhost/api/calls/${id}/recording`, { headers }), {
     params: Promise.resolve({ id }),
   });
 }
@@ -121,7 +122,7 @@ describe("call_initiation_failure", () => {
     });
     expect((await list("status=active&limit=1000")).calls.some((call) => call.conversation_id === id)).toBe(false);
     const call = await detail(id);
-    expect(call.history).toEqual([{ status: "failed", changed_at: expect.any(String) }]);
+    expect(call.history).toEqual([{ status: "failed", changed_at: expect.any(String), changed_by: "webhook" }]);
   });
 
   it.each([
@@ -199,7 +200,7 @@ describe("post_call_audio", () => {
         offset += 1024 * 1024;
       },
     });
-    return new Request("http://localhost/api/voiceagent-webhook", {
+    return apiRequest("http://localhost/api/voiceagent-webhook", {
       method: "POST",
       headers: { "content-type": "application/json", "elevenlabs-signature": signature },
       body,

@@ -1,3 +1,4 @@
+import { apiRequest } from "@/tests/support/auth";
 import { describe, expect, it } from "vitest";
 import { GET as listCallsRoute } from "@/app/api/calls/route";
 import { POST } from "@/app/api/voiceagent-webhook/route";
@@ -30,7 +31,7 @@ async function post(body: unknown) {
 const findCall = async (conversationId: string) => (await getDb()).call.findUnique({ where: { conversationId } });
 
 async function listedIds(): Promise<string[]> {
-  const response = await listCallsRoute(new Request("http://localhost/api/calls?limit=1000&simulation=false"), undefined);
+  const response = await listCallsRoute(apiRequest("http://localhost/api/calls?limit=1000&simulation=false"), undefined);
   const body = (await response.json()) as { calls: { conversation_id: string }[] };
   return body.calls.map((call) => call.conversation_id);
 }

@@ -1,3 +1,4 @@
+import { apiRequest } from "@/tests/support/auth";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as listCallsRoute } from "@/app/api/calls/route";
@@ -168,7 +169,7 @@ async function counts() {
 async function listedIds(): Promise<Set<string>> {
   const ids = new Set<string>();
   for (let offset = 0; ; offset += 1000) {
-    const response = await listCallsRoute(new Request(`http://localhost/api/calls?limit=1000&offset=${offset}`), undefined);
+    const response = await listCallsRoute(apiRequest(`http://localhost/api/calls?limit=1000&offset=${offset}`), undefined);
     const body = (await response.json()) as { calls: { conversation_id: string }[]; pagination: { has_more: boolean } };
     for (const call of body.calls) ids.add(call.conversation_id);
     if (!body.pagination.has_more) return ids;

@@ -1,3 +1,4 @@
+import { apiRequest } from "@/tests/support/auth";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -210,7 +211,7 @@ describe("bad requests change nothing", () => {
         else controller.close();
       },
     });
-    const request = new Request("http://localhost/api/voiceagent-webhook", {
+    const request = apiRequest("http://localhost/api/voiceagent-webhook", {
       method: "POST",
       headers: { "content-type": "application/json" },
       body,

@@ -1,3 +1,4 @@
+import { apiRequest } from "@/tests/support/auth";
 import { afterAll, describe, expect, it } from "vitest";
 import { GET as listCalls } from "@/app/api/calls/route";
 import { POST as simulate } from "@/app/api/simulate/route";
@@ -7,14 +8,14 @@ import { specCallEvent } from "@/lib/webhook/sample-events";
 
 // The listing is cached; a write through either writer must show on the very next read.
 const total = async (query = "") => {
-  const response = await listCalls(new Request(`http://localhost/api/calls${query}`), undefined);
+  const response = await listCalls(apiRequest(`http://localhost/api/calls${query}`), undefined);
   expect(response.status).toBe(200);
   return ((await response.json()) as { pagination: { total: number } }).pagination.total;
 };
 
 const post = (handler: typeof simulate, url: string, body: unknown) =>
   handler(
-    new Request(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+    apiRequest(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
     undefined,
   );
 

@@ -1,3 +1,4 @@
+import { apiRequest } from "@/tests/support/auth";
 import { POST } from "@/app/api/simulate/route";
 import type { SimulationResult } from "@/lib/simulation";
 
@@ -16,7 +17,7 @@ export async function postSimulate(
   headers: Record<string, string> = { "content-type": "application/json" },
 ): Promise<{ status: number; body: SimulateBody }> {
   const response = await POST(
-    new Request("http://localhost/api/simulate", {
+    apiRequest("http://localhost/api/simulate", {
       method: "POST",
       headers,
       body: typeof body === "string" ? body : JSON.stringify(body),

@@ -1,18 +1,19 @@
-import { closedSession, openSession } from "@/lib/access/session";
-import { apiRoute } from "@/lib/http/respond";
+import { signIn, signOut } from "@/lib/access/session";
+import { apiRoute, json } from "@/lib/http/respond";
+import { isHttps, requestAddress } from "@/lib/http/request-facts";
 
 export const dynamic = "force-dynamic";
 
-/** Cookies marked Secure only over HTTPS, so a plain-HTTP LAN deployment still keeps them. */
-const isHttps = (request: Request) => new URL(request.url).protocol === "https:";
+function withCookies(response: Response, cookies: string[]): Response {
+  for (const cookie of cookies) response.headers.append("set-cookie", cookie);
+  return response;
+}
 
-/** POST {api_key}: 204 with the session cookie; 401 UNAUTHORIZED for a wrong key. */
 export const POST = apiRoute("session", "POST", async ({ request, body }) => {
-  const cookie = openSession(body.api_key, isHttps(request));
-  return new Response(null, { status: 204, headers: cookie ? { "set-cookie": cookie } : {} });
+  const { person, cookies } = await signIn(body, request.headers, requestAddress(request), isHttps(request));
+  return withCookies(json(person), cookies);
 });
 
-/** DELETE: forget the session (sign out). */
-export const DELETE = apiRoute("session", "DELETE", async ({ request }) => {
-  return new Response(null, { status: 204, headers: { "set-cookie": closedSession(isHttps(request)) } });
-});
+export const DELETE = apiRoute("session", "DELETE", async ({ request }) =>
+  withCookies(new Response(null, { status: 204 }), await signOut(request.headers, requestAddress(request), isHttps(request))),
+);

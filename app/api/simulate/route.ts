@@ -3,4 +3,4 @@ import { runSimulation } from "@/lib/simulation";
 
 export const dynamic = "force-dynamic";
 
-export const POST = apiRoute("simulate", "POST", async ({ body }) => json(await runSimulation(body)));
+export const POST = apiRoute("simulate", "POST", async ({ body, actor }) => json(await runSimulation(body, actor)));

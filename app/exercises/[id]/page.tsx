@@ -1,7 +1,10 @@
 import { DebriefView } from "@/components/DebriefView";
+import { personForPage } from "../../page-gate";
 
 export const dynamic = "force-dynamic";
 
 export default async function ExerciseDebriefPage({ params }: { params: Promise<{ id: string }> }) {
-  return <DebriefView id={(await params).id} />;
+  const { id } = await params;
+  await personForPage(`/exercises/${encodeURIComponent(id)}`);
+  return <DebriefView id={id} />;
 }

@@ -6,6 +6,6 @@ export const dynamic = "force-dynamic";
 
 export const GET = apiRoute("incident", "GET", async ({ params }) => json(await getIncident(params.id)));
 
-export const PATCH = apiRoute("incident", "PATCH", async ({ params, body }) =>
-  json(await updateIncidentStatus(params.id, body.status)),
+export const PATCH = apiRoute("incident", "PATCH", async ({ params, body, actor }) =>
+  json(await updateIncidentStatus(params.id, body.status, actor)),
 );

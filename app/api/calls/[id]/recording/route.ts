@@ -5,8 +5,8 @@ import { apiRoute } from "@/lib/http/respond";
 export const dynamic = "force-dynamic";
 
 /** The call's recording as audio/mpeg, with HTTP range requests (an <audio> element seeks with them). */
-export const GET = apiRoute("recording", "GET", async ({ request, params }) => {
-  const recording = await openRecording(params.id, request.headers.get("range"));
+export const GET = apiRoute("recording", "GET", async ({ request, params, actor }) => {
+  const recording = await openRecording(params.id, request.headers.get("range"), actor);
   if (recording.kind === "unsatisfiable") {
     throw new ApiError("RANGE_NOT_SATISFIABLE", `The recording has ${recording.size} bytes`, {}, {
       headers: { "content-range": `bytes */${recording.size}` },

@@ -3,4 +3,4 @@ import { apiRoute, json } from "@/lib/http/respond";
 
 export const dynamic = "force-dynamic";
 
-export const POST = apiRoute("exercisePause", "POST", async ({ params }) => json(await pauseExercise(params.id)));
+export const POST = apiRoute("exercisePause", "POST", async ({ params, actor }) => json(await pauseExercise(params.id, actor)));

@@ -3,4 +3,4 @@ import { apiRoute, json } from "@/lib/http/respond";
 
 export const dynamic = "force-dynamic";
 
-export const POST = apiRoute("exerciseResume", "POST", async ({ params }) => json(await resumeExercise(params.id)));
+export const POST = apiRoute("exerciseResume", "POST", async ({ params, actor }) => json(await resumeExercise(params.id, actor)));

@@ -3,4 +3,4 @@ import { apiRoute, json } from "@/lib/http/respond";
 
 export const dynamic = "force-dynamic";
 
-export const POST = apiRoute("exerciseStop", "POST", async ({ params }) => json(await stopExercise(params.id)));
+export const POST = apiRoute("exerciseStop", "POST", async ({ params, actor }) => json(await stopExercise(params.id, actor)));

@@ -3,6 +3,6 @@ import { mergeIncidents } from "@/lib/incidents/merge";
 
 export const dynamic = "force-dynamic";
 
-export const POST = apiRoute("incidentMerge", "POST", async ({ params, body }) =>
-  json(await mergeIncidents(params.id, body.other_id)),
+export const POST = apiRoute("incidentMerge", "POST", async ({ params, body, actor }) =>
+  json(await mergeIncidents(params.id, body.other_id, actor)),
 );

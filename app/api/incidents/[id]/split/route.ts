@@ -3,6 +3,6 @@ import { splitCall } from "@/lib/incidents/split";
 
 export const dynamic = "force-dynamic";
 
-export const POST = apiRoute("incidentSplit", "POST", async ({ params, body }) =>
-  json(await splitCall(params.id, body.call_id)),
+export const POST = apiRoute("incidentSplit", "POST", async ({ params, body, actor }) =>
+  json(await splitCall(params.id, body.call_id, actor)),
 );

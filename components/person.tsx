@@ -1,0 +1,61 @@
+"use client";
+
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { createContext, useContext, useState, type ReactNode } from "react";
+import { ROLE_LABEL, type Permission, type Requirement, satisfies } from "@/lib/access/roles";
+import type { WhoAmI } from "@/lib/access/schema";
+import { signOut } from "./api";
+
+/**
+ * The signed-in person, as the page's server check found them: the header shows who it is, and
+ * controls the role lacks are hidden (the server refuses them all the same).
+ */
+const PersonContext = createContext<WhoAmI | null>(null);
+
+export function PersonProvider({ person, children }: { person: WhoAmI; children: ReactNode }) {
+  return <PersonContext.Provider value={person}>{children}</PersonContext.Provider>;
+}
+
+export function usePerson(): WhoAmI | null {
+  return useContext(PersonContext);
+}
+
+/** Whether the signed-in person's role grants `requirement`. */
+export function useCan(requirement: Requirement): boolean {
+  const person = usePerson();
+  return person !== null && satisfies(new Set<Permission>(person.permissions), requirement);
+}
+
+/** A status change: a dispatcher any; a trainer, training calls and incidents only (lib/access/status-rule.ts). */
+export function useMayChangeStatus(training: boolean): boolean {
+  const dispatch = useCan("dispatch");
+  const train = useCan("train");
+  return dispatch || (training && train);
+}
+
+export function PersonMenu() {
+  const person = usePerson();
+  const router = useRouter();
+  const [leaving, setLeaving] = useState(false);
+  if (!person) return null;
+  const leave = async () => {
+    setLeaving(true);
+    await signOut().catch(() => undefined);
+    router.replace("/login");
+  };
+  return (
+    <div className="person-menu">
+      <span data-testid="signed-in-person">
+        <strong>{person.name}</strong> <span className="role-badge" data-testid="signed-in-role">{person.role ? ROLE_LABEL[person.role] : "Key"}</span>
+      </span>
+      {person.permissions.includes("admin") && (
+        <nav aria-label="Administration" className="admin-links">
+          <Link href="/admin">People and keys</Link>
+          <Link href="/admin/audit">Audit trail</Link>
+        </nav>
+      )}
+      <button type="button" onClick={leave} disabled={leaving}>Sign out</button>
+    </div>
+  );
+}

@@ -1,0 +1,86 @@
+import { randomBytes } from "node:crypto";
+import { betterAuth } from "better-auth";
+import { prismaAdapter } from "better-auth/adapters/prisma";
+import { getConfig } from "../config";
+import { type Db, getDb } from "../db/client";
+import { uuid7 } from "../db/uuid7";
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "./auth-limits";
+
+/**
+ * People's sign-in: better-auth over the project's own tables (users, sessions, accounts,
+ * verifications; migration accounts_and_audit), through Prisma, so PostgreSQL and the embedded
+ * PGlite alike. better-auth hashes and checks passwords (scrypt) and keeps sessions; Mayday's own
+ * endpoints (lib/http/endpoints.ts) call it on the server, so every request still passes the
+ * registry's protection and every change its audit row. Its HTTP handler is not mounted.
+ */
+
+/** Twelve hours: about one dispatcher shift. A session is not extended by use. */
+export const SESSION_SECONDS = 12 * 60 * 60;
+
+/**
+ * The secret that signs session cookies: AUTH_SECRET, else one made once per database and kept in
+ * `settings`, so every instance over the same database signs alike without any set-up.
+ */
+async function signingSecret(db: Db): Promise<string> {
+  const configured = getConfig().AUTH_SECRET;
+  if (configured) return configured;
+  await db.$executeRaw`
+    INSERT INTO settings (name, value) VALUES ('auth_secret', ${randomBytes(32).toString("base64url")})
+    ON CONFLICT (name) DO NOTHING`;
+  const [row] = await db.$queryRaw<{ value: string }[]>`SELECT value FROM settings WHERE name = 'auth_secret'`;
+  return row.value;
+}
+
+function createAuth(db: Db, secret: string) {
+  return betterAuth({
+    secret,
+    baseURL: getConfig().AUTH_URL,
+    database: prismaAdapter(db, { provider: "postgresql" }),
+    emailAndPassword: {
+      enabled: true,
+      // People are created by an administrator (POST /api/users) or at first run (POST /api/setup).
+      disableSignUp: true,
+      minPasswordLength: MIN_PASSWORD_LENGTH,
+      maxPasswordLength: MAX_PASSWORD_LENGTH,
+    },
+    user: { additionalFields: { role: { type: "string", required: false, defaultValue: "viewer", input: false } } },
+    session: { expiresIn: SESSION_SECONDS, updateAge: SESSION_SECONDS, cookieCache: { enabled: false } },
+    advanced: {
+      cookiePrefix: "mayday",
+      // Secure is added per request when it came over HTTPS (lib/access/session.ts), so a plain-HTTP
+      // deployment on a closed network keeps working.
+      useSecureCookies: false,
+      database: { generateId: () => uuid7() },
+    },
+    // Mayday's own limiter counts sign-in attempts per address and per account.
+    rateLimit: { enabled: false },
+    telemetry: { enabled: false },
+    logger: { disabled: getConfig().NODE_ENV === "test" },
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;
+
+const registry = globalThis as typeof globalThis & { [key: symbol]: Promise<Auth> | undefined };
+const AUTH_KEY = Symbol.for("mayday.access.auth");
+
+/** The process's better-auth instance (one per process, like the database handle). */
+export function getAuth(): Promise<Auth> {
+  let current = registry[AUTH_KEY];
+  if (!current) {
+    const opening = (async () => {
+      const db = await getDb();
+      return createAuth(db, await signingSecret(db));
+    })();
+    registry[AUTH_KEY] = current = opening;
+    opening.catch(() => {
+      if (registry[AUTH_KEY] === opening) registry[AUTH_KEY] = undefined;
+    });
+  }
+  return current;
+}
+
+/** Tests close and reopen databases: the instance holds the old client. */
+export function resetAuthForTests(): void {
+  registry[AUTH_KEY] = undefined;
+}

@@ -1,0 +1,91 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import { databaseError, DomainError } from "../domain-error";
+import { type Actor, API_KEY_ACTOR } from "./actor";
+import { getAuth } from "./auth";
+import { SESSION_COOKIE } from "./auth-limits";
+import { findActiveKey } from "./keys";
+import { forgetSession, rememberedReader, rememberSession } from "./remembered-sessions";
+import { isRole, permissionsOf } from "./roles";
+
+/** Equal-length digests compared in constant time, so neither content nor length leaks. */
+function sameSecret(presented: string, expected: string): boolean {
+  const digest = (value: string) => createHash("sha256").update(value, "utf8").digest();
+  return timingSafeEqual(digest(presented), digest(expected));
+}
+
+function bearerToken(headers: Headers): string | undefined {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(headers.get("authorization") ?? "");
+  return match?.[1];
+}
+
+function sessionCookie(headers: Headers): string | undefined {
+  for (const part of (headers.get("cookie") ?? "").split(";")) {
+    const [name, ...value] = part.trim().split("=");
+    if (name === SESSION_COOKIE) return value.join("=");
+  }
+  return undefined;
+}
+
+export const hasSessionCookie = (headers: Headers) => sessionCookie(headers) !== undefined;
+
+/**
+ * The person behind a session cookie, confirmed by the database; while the database cannot
+ * answer, the person this process last saw confirmed, for reading only (remembered-sessions.ts).
+ */
+async function sessionActor(headers: Headers, cookie: string): Promise<Authenticated> {
+  let session;
+  try {
+    session = await (await getAuth()).api.getSession({ headers, query: { disableRefresh: true } });
+  } catch (error) {
+    const reader = rememberedReader(cookie);
+    if (reader) return { byCookie: true, remembered: true, actor: reader };
+    throw databaseError(error);
+  }
+  const role = session?.user.role;
+  if (!session || !isRole(role)) {
+    forgetSession(cookie);
+    throw unauthorized("The session has ended; sign in again");
+  }
+  const actor: Actor = { kind: "user", id: session.user.id, name: session.user.name, role, permissions: permissionsOf(role) };
+  rememberSession(cookie, actor, session.session.expiresAt);
+  return { byCookie: true, actor };
+}
+
+const unauthorized = (message: string) => new DomainError("UNAUTHORIZED", message);
+
+export interface Authenticated {
+  actor: Actor;
+  /** Authenticated by the session cookie, which a browser sends by itself: writes need a same-origin check. */
+  byCookie: boolean;
+  /** The database could not confirm the session: the person this process last saw, reading only. */
+  remembered?: boolean;
+}
+
+/**
+ * Who is asking: a Bearer key (API_KEY, or a scoped key that is neither revoked nor expired) or a
+ * person's session cookie. Everything is read afresh on every request, so a revoked key, a removed
+ * person or a lowered role applies on the next request on every instance. UNAUTHORIZED otherwise.
+ */
+export async function authenticate(headers: Headers, apiKey: string | undefined): Promise<Authenticated> {
+  const bearer = bearerToken(headers);
+  if (bearer !== undefined) {
+    if (apiKey !== undefined && sameSecret(bearer, apiKey)) {
+      return { byCookie: false, actor: API_KEY_ACTOR };
+    }
+    const key = await findActiveKey(bearer);
+    if (!key) throw unauthorized("The API key is not valid");
+    return { byCookie: false, actor: { kind: "key", id: key.id, name: key.name, permissions: new Set(key.scopes) } };
+  }
+  const cookie = sessionCookie(headers);
+  if (cookie !== undefined) return sessionActor(headers, cookie);
+  throw unauthorized("Sign in, or send an API key (Authorization: Bearer <key>)");
+}
+
+/** The actor when the request proves one, else undefined (never throws: for optional details). */
+export async function optionalActor(headers: Headers, apiKey: string | undefined): Promise<Actor | undefined> {
+  try {
+    return (await authenticate(headers, apiKey)).actor;
+  } catch {
+    return undefined;
+  }
+}

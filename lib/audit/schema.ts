@@ -1,0 +1,98 @@
+import { z } from "zod";
+import { queryParameter } from "../query-parameters";
+
+/** Every action the audit trail records (docs/security.md, "Audit trail"). */
+export const AUDIT_ACTIONS = [
+  "call.status_changed",
+  "call.viewed",
+  "call.recording_played",
+  "incident.status_changed",
+  "incident.merged",
+  "incident.split",
+  "simulation.run",
+  "exercise.created",
+  "exercise.started",
+  "exercise.paused",
+  "exercise.resumed",
+  "exercise.stopped",
+  "key.created",
+  "key.revoked",
+  "user.created",
+  "user.role_changed",
+  "user.removed",
+  "session.signed_in",
+  "session.sign_in_failed",
+  "session.signed_out",
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export const ACTOR_KINDS = ["user", "key", "anonymous"] as const;
+
+export const auditEventSchema = z.object({
+  id: z.string(),
+  at: z.string().meta({ description: "When, ISO 8601" }),
+  actor: z.object({
+    kind: z.enum(ACTOR_KINDS),
+    id: z.string().nullable().meta({ description: "The user's or key's id; null for an anonymous attempt" }),
+    name: z.string().meta({ description: "The person's or key's name at the time (for a failed sign-in: the email tried)" }),
+  }),
+  action: z.enum(AUDIT_ACTIONS),
+  target: z.object({ kind: z.string(), id: z.string() }).nullable(),
+  before: z.unknown().nullable(),
+  after: z.unknown().nullable(),
+  client_address: z.string().nullable(),
+});
+export type AuditEventView = z.infer<typeof auditEventSchema>;
+
+export const auditPageSchema = z.object({
+  events: z.array(auditEventSchema).meta({ description: "Newest first" }),
+  next_cursor: z.string().nullable().meta({ description: "Pass as `cursor` for the next (older) page; null on the last" }),
+});
+export type AuditPage = z.infer<typeof auditPageSchema>;
+
+const isoTime = z.iso.datetime({ offset: true });
+
+export const auditQueryParameters = {
+  actor: queryParameter({
+    schema: z.string().min(1).max(200).optional(),
+    description: "Only this actor: a user's or key's id",
+    label: "Invalid actor",
+    message: "actor must be a user's or key's id",
+  }),
+  action: queryParameter({
+    schema: z.enum(AUDIT_ACTIONS).optional(),
+    description: "Only this action",
+    label: "Invalid action",
+    message: `action must be one of: ${AUDIT_ACTIONS.join(", ")}`,
+  }),
+  target: queryParameter({
+    schema: z.string().min(1).max(200).optional(),
+    description: "Only changes of this target (a call's conversation_id, an incident's, key's or user's id)",
+    label: "Invalid target",
+    message: "target must be an id",
+  }),
+  since: queryParameter({
+    schema: isoTime.optional(),
+    description: "From this time (inclusive), ISO 8601 with offset",
+    label: "Invalid since",
+    message: "since must be an ISO 8601 date-time with offset",
+  }),
+  until: queryParameter({
+    schema: isoTime.optional(),
+    description: "Before this time (exclusive), ISO 8601 with offset",
+    label: "Invalid until",
+    message: "until must be an ISO 8601 date-time with offset",
+  }),
+  limit: queryParameter({
+    schema: z.coerce.number().int().min(1).max(500).default(100),
+    description: "Events per page (1-500, default 100)",
+    label: "Invalid limit",
+    message: "limit must be an integer from 1 to 500",
+  }),
+  cursor: queryParameter({
+    schema: z.string().regex(/^[0-9a-f-]{36}$/).optional(),
+    description: "next_cursor of the previous page",
+    label: "Invalid cursor",
+    message: "cursor must be a next_cursor value",
+  }),
+};

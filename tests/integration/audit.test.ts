@@ -1,0 +1,196 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { GET as auditRoute } from "@/app/api/audit/route";
+import { GET as getCallRoute, PATCH as patchCallRoute } from "@/app/api/calls/[id]/route";
+import { GET as recordingRoute } from "@/app/api/calls/[id]/recording/route";
+import { POST as startRoute } from "@/app/api/exercises/[id]/start/route";
+import { POST as pauseRoute } from "@/app/api/exercises/[id]/pause/route";
+import { POST as resumeRoute } from "@/app/api/exercises/[id]/resume/route";
+import { POST as stopRoute } from "@/app/api/exercises/[id]/stop/route";
+import { POST as createExerciseRoute } from "@/app/api/exercises/route";
+import { POST as mergeRoute } from "@/app/api/incidents/[id]/merge/route";
+import { PATCH as patchIncidentRoute } from "@/app/api/incidents/[id]/route";
+import { POST as splitRoute } from "@/app/api/incidents/[id]/split/route";
+import { DELETE as revokeKeyRoute } from "@/app/api/keys/[id]/route";
+import { POST as createKeyRoute } from "@/app/api/keys/route";
+import { DELETE as signOutRoute, POST as signInRoute } from "@/app/api/session/route";
+import { POST as simulateRoute } from "@/app/api/simulate/route";
+import { DELETE as removeUserRoute, PATCH as patchUserRoute } from "@/app/api/users/[id]/route";
+import { POST as createUserRoute } from "@/app/api/users/route";
+import { POST as webhookRoute } from "@/app/api/voiceagent-webhook/route";
+import { AUDIT_ACTIONS, type AuditEventView, type AuditPage } from "@/lib/audit/schema";
+import { getDb } from "@/lib/db/client";
+import { specCallEvent } from "@/lib/webhook/sample-events";
+import { TEST_API_KEY } from "@/tests/support/auth";
+import { type SignedInPerson, signedIn, TEST_PASSWORD } from "@/tests/support/people";
+import { webhookRequest } from "@/tests/support/webhook-request";
+import { withWebhookSecret } from "@/tests/support/webhook-secret";
+
+/**
+ * Every kind of change, and a person's reading, is one audit row naming who did it, written in the
+ * change's own transaction: a change that fails leaves none.
+ */
+
+const SECRET = "wsec_audit";
+withWebhookSecret(SECRET);
+
+type Handler = (request: Request, context?: { params?: Promise<Record<string, string>> }) => Promise<Response>;
+
+/** A request from the dashboard of `person` (cookie and Fetch Metadata), or with the API key. */
+async function send(handler: Handler, method: string, path: string, as: SignedInPerson | "key", body?: unknown, id?: string) {
+  const headers: Record<string, string> =
+    as === "key" ? { authorization: `Bearer ${TEST_API_KEY}` } : { cookie: as.cookie, "sec-fetch-site": "same-origin" };
+  if (body !== undefined) headers["content-type"] = "application/json";
+  const request = new Request(`http://localhost${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  return handler(request, id === undefined ? undefined : { params: Promise.resolve({ id }) });
+}
+
+async function trail(query = ""): Promise<AuditEventView[]> {
+  const events: AuditEventView[] = [];
+  let cursor: string | null = null;
+  do {
+    const response = await auditRoute(
+      new Request(`http://localhost/api/audit?limit=500${query}${cursor ? `&cursor=${cursor}` : ""}`, {
+        headers: { authorization: `Bearer ${TEST_API_KEY}` },
+      }),
+      undefined,
+    );
+    expect(response.status).toBe(200);
+    const page = (await response.json()) as AuditPage;
+    events.push(...page.events);
+    cursor = page.next_cursor;
+  } while (cursor);
+  return events;
+}
+
+const count = async () => Number((await (await getDb()).$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM audit_events`)[0].n);
+
+let dispatcher: SignedInPerson;
+let trainer: SignedInPerson;
+let admin: SignedInPerson;
+
+beforeAll(async () => {
+  [dispatcher, trainer, admin] = await Promise.all([signedIn("dispatcher", "Dana Ruiz"), signedIn("trainer", "Theo Park"), signedIn("admin", "Ada Stone")]);
+});
+
+describe("the audit trail", () => {
+  it("records each of the 20 actions exactly once, naming the person; the call's history names them too", async () => {
+    const before = await count();
+    const startedAt = new Date().toISOString();
+
+    // A real call (the webhook) with a recording, and a simulation (trainer) of calls about one event.
+    const conversationId = "conv_audit_1";
+    expect((await webhookRoute(webhookRequest(specCallEvent(conversationId), { secret: SECRET }), undefined)).status).toBe(200);
+    const audio = { type: "post_call_audio", event_timestamp: 1_767_250_000, data: { agent_id: "a", conversation_id: conversationId, full_audio: Buffer.from("ID3audio").toString("base64") } };
+    expect((await webhookRoute(webhookRequest(audio, { secret: SECRET }), undefined)).status).toBe(200);
+    const simulated = await send(simulateRoute, "POST", "/api/simulate", trainer, { scenario: "la_wildfire", num_calls: 3, table_name: "calls", seed: 4 });
+    expect(simulated.status).toBe(200);
+
+    expect((await send(getCallRoute, "GET", `/api/calls/${conversationId}`, dispatcher, undefined, conversationId)).status).toBe(200);
+    const played = await send(recordingRoute, "GET", `/api/calls/${conversationId}/recording`, dispatcher, undefined, conversationId);
+    expect(played.status).toBe(200);
+    await played.arrayBuffer();
+    const changed = await send(patchCallRoute, "PATCH", `/api/calls/${conversationId}`, dispatcher, { status: "dispatched" }, conversationId);
+    expect(changed.status).toBe(200);
+    const history = (await changed.json()).history as { status: string; changed_by: string }[];
+    expect(history.at(-1)).toMatchObject({ status: "dispatched", changed_by: "Dana Ruiz" });
+
+    // Incidents: two of the webhook's, merged, one call split out again, the incident moved.
+    const db = await getDb();
+    expect((await webhookRoute(webhookRequest(specCallEvent("conv_audit_2", { location: "Harbor City, Los Angeles" }), { secret: SECRET }), undefined)).status).toBe(200);
+    const [first, second] = await db.$queryRaw<{ incident_id: string }[]>`
+      SELECT incident_id FROM calls WHERE conversation_id IN ('conv_audit_1', 'conv_audit_2') ORDER BY conversation_id`;
+    expect(first.incident_id).not.toBe(second.incident_id);
+    expect((await send(mergeRoute, "POST", `/api/incidents/${first.incident_id}/merge`, dispatcher, { other_id: second.incident_id }, first.incident_id)).status).toBe(200);
+    expect((await send(splitRoute, "POST", `/api/incidents/${first.incident_id}/split`, dispatcher, { call_id: "conv_audit_2" }, first.incident_id)).status).toBe(200);
+    expect((await send(patchIncidentRoute, "PATCH", `/api/incidents/${first.incident_id}`, dispatcher, { status: "enroute" }, first.incident_id)).status).toBe(200);
+
+    // An exercise through its life (trainer).
+    const created = await send(createExerciseRoute, "POST", "/api/exercises", trainer, { scenario: "la_wildfire", duration_minutes: 30, num_calls: 5 });
+    expect(created.status).toBe(201);
+    const exercise = (await created.json()).id as string;
+    for (const [route, verb] of [[startRoute, "start"], [pauseRoute, "pause"], [resumeRoute, "resume"], [stopRoute, "stop"]] as const) {
+      expect((await send(route, "POST", `/api/exercises/${exercise}/${verb}`, trainer, undefined, exercise)).status).toBe(200);
+    }
+
+    // People and keys (administrator).
+    const key = await send(createKeyRoute, "POST", "/api/keys", admin, { name: "CAD bridge", scopes: ["read"] });
+    expect(key.status).toBe(201);
+    const keyId = (await key.json()).id as string;
+    expect((await send(revokeKeyRoute, "DELETE", `/api/keys/${keyId}`, admin, undefined, keyId)).status).toBe(200);
+    const user = await send(createUserRoute, "POST", "/api/users", admin, { name: "Vic Viewer", email: "vic@example.org", password: TEST_PASSWORD, role: "viewer" });
+    expect(user.status).toBe(201);
+    const userId = (await user.json()).id as string;
+    expect((await send(patchUserRoute, "PATCH", `/api/users/${userId}`, admin, { role: "dispatcher" }, userId)).status).toBe(200);
+
+    // Signing in (wrong, then right) and out, then the person removed.
+    const signIn = (password: string) =>
+      signInRoute(new Request("http://localhost/api/session", { method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": "198.51.100.7" }, body: JSON.stringify({ email: "vic@example.org", password }) }), undefined);
+    expect((await signIn("wrong password!")).status).toBe(401);
+    const signedInResponse = await signIn(TEST_PASSWORD);
+    expect(signedInResponse.status).toBe(200);
+    const cookie = signedInResponse.headers.getSetCookie().map((value) => value.split(";")[0]).join("; ");
+    expect((await signOutRoute(new Request("http://localhost/api/session", { method: "DELETE", headers: { cookie } }), undefined)).status).toBe(204);
+    expect((await send(removeUserRoute, "DELETE", `/api/users/${userId}`, admin, undefined, userId)).status).toBe(204);
+
+    const events = (await trail(`&since=${encodeURIComponent(startedAt)}`)).reverse();
+    expect(await count()).toBe(before + events.length);
+    const byAction = new Map<string, AuditEventView[]>();
+    for (const event of events) byAction.set(event.action, [...(byAction.get(event.action) ?? []), event]);
+    expect([...byAction.keys()].sort()).toEqual([...AUDIT_ACTIONS].sort());
+    for (const action of AUDIT_ACTIONS) expect(byAction.get(action), action).toHaveLength(1);
+
+    const one = (action: string) => byAction.get(action)![0];
+    expect(one("call.status_changed")).toMatchObject({
+      actor: { kind: "user", id: dispatcher.user.id, name: "Dana Ruiz" },
+      target: { kind: "call", id: conversationId },
+      before: { status: "active" },
+      after: { status: "dispatched" },
+    });
+    expect(one("call.viewed").actor.name).toBe("Dana Ruiz");
+    expect(one("call.recording_played").actor.name).toBe("Dana Ruiz");
+    expect(one("simulation.run")).toMatchObject({ actor: { name: "Theo Park" }, after: { stored: 3 } });
+    expect(one("exercise.stopped")).toMatchObject({ actor: { name: "Theo Park" }, target: { kind: "exercise", id: exercise } });
+    expect(one("key.created")).toMatchObject({ actor: { name: "Ada Stone" }, after: { name: "CAD bridge", scopes: ["read"] } });
+    expect(one("user.role_changed")).toMatchObject({ before: { role: "viewer" }, after: { role: "dispatcher" } });
+    expect(one("session.sign_in_failed")).toMatchObject({ actor: { kind: "anonymous", id: userId, name: "vic@example.org" }, client_address: expect.any(String) });
+    expect(one("session.signed_in").actor).toMatchObject({ kind: "user", id: userId, name: "Vic Viewer" });
+    expect(one("session.signed_out").actor).toMatchObject({ kind: "user", id: userId });
+    // No secret ever reaches the trail.
+    expect(JSON.stringify(events)).not.toMatch(new RegExp(`${TEST_PASSWORD}|wrong password|mdk_`));
+
+    // Filters: by actor, by action, by target.
+    expect((await trail(`&actor=${dispatcher.user.id}&since=${encodeURIComponent(startedAt)}`)).map((event) => event.action).sort()).toEqual(
+      ["call.recording_played", "call.status_changed", "call.viewed", "incident.merged", "incident.split", "incident.status_changed"],
+    );
+    expect((await trail(`&target=${conversationId}`)).map((event) => event.action).sort()).toEqual(["call.recording_played", "call.status_changed", "call.viewed"]);
+    expect(await trail("&action=key.revoked")).toHaveLength(1);
+  });
+
+  it("a change that fails leaves no row", async () => {
+    expect((await webhookRoute(webhookRequest(specCallEvent("conv_audit_fail"), { secret: SECRET }), undefined)).status).toBe(200);
+    const before = await count();
+    const refused = [
+      // Not along the workflow, an unknown call, a role that may not, a merge into itself, a bad role.
+      await send(patchCallRoute, "PATCH", "/api/calls/conv_audit_fail", dispatcher, { status: "bogus" }, "conv_audit_fail"),
+      await send(patchCallRoute, "PATCH", "/api/calls/conv_audit_fail", dispatcher, { status: "resolved" }, "conv_audit_fail").then(async () =>
+        send(patchCallRoute, "PATCH", "/api/calls/conv_audit_fail", dispatcher, { status: "active" }, "conv_audit_fail"),
+      ),
+      await send(patchCallRoute, "PATCH", "/api/calls/no-such-call", dispatcher, { status: "dispatched" }, "no-such-call"),
+      await send(patchCallRoute, "PATCH", "/api/calls/conv_audit_fail", trainer, { status: "failed" }, "conv_audit_fail"),
+      await send(mergeRoute, "POST", "/api/incidents/x/merge", dispatcher, { other_id: "x" }, "x"),
+      await send(patchUserRoute, "PATCH", `/api/users/${admin.user.id}`, admin, { role: "emperor" }, admin.user.id),
+      await send(createUserRoute, "POST", "/api/users", dispatcher, { name: "No", email: "no@example.org", password: TEST_PASSWORD, role: "admin" }),
+    ];
+    expect(refused.map((response) => response.status)).toEqual([400, 409, 404, 403, 400, 400, 403]);
+    // Only the one successful move (active -> resolved) is in the trail.
+    expect(await count()).toBe(before + 1);
+    const [last] = await trail("&target=conv_audit_fail");
+    expect(last).toMatchObject({ action: "call.status_changed", after: { status: "resolved" } });
+  });
+
+  it("is append-only: the database refuses to change or remove a row", async () => {
+    const db = await getDb();
+    await expect(db.$executeRaw`UPDATE audit_events SET actor_name = 'someone else'`).rejects.toThrow();
+    await expect(db.$executeRaw`DELETE FROM audit_events`).rejects.toThrow();
+  });
+});
