@@ -62,6 +62,12 @@ export const envSchema = z.object({
   AUTH_SECRET: optionalString.refine((value) => value === undefined || value.length >= 32, "must be at least 32 characters"),
   /** The dashboard's public URL (e.g. https://dispatch.example.org), for sign-in with an identity provider. */
   AUTH_URL: optionalUrl,
+  /** Sign-in with the centre's OpenID Connect provider (Entra ID, Okta, Keycloak): its issuer URL. */
+  OIDC_ISSUER: optionalUrl,
+  OIDC_CLIENT_ID: optionalString,
+  OIDC_CLIENT_SECRET: optionalString,
+  /** The provider's name on the sign-in button. */
+  OIDC_NAME: optionalString,
   /** Create this administrator at start when the database has no one yet (with ADMIN_PASSWORD). */
   ADMIN_EMAIL: optionalString.refine((value) => value === undefined || /^[^\s@]+@[^\s@]+$/.test(value), "must be an email address"),
   ADMIN_PASSWORD: optionalString,
@@ -122,6 +128,10 @@ export const envSchema = z.object({
   LIVE_FEED_SAFETY_READ_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   /** The exercise scheduler releases due calls this often; 0: no scheduler in this process. */
   EXERCISE_TICK_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
+}).refine((env) => env.OIDC_ISSUER === undefined || (env.OIDC_CLIENT_ID !== undefined && env.OIDC_CLIENT_SECRET !== undefined && env.AUTH_URL !== undefined), {
+  // The provider sends people back to AUTH_URL, and knows Mayday by its client id and secret.
+  message: "needs OIDC_CLIENT_ID, OIDC_CLIENT_SECRET and AUTH_URL",
+  path: ["OIDC_ISSUER"],
 }).refine((env) => (env.ADMIN_EMAIL === undefined) === (env.ADMIN_PASSWORD === undefined), {
   message: "and ADMIN_EMAIL go together",
   path: ["ADMIN_PASSWORD"],

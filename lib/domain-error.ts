@@ -20,7 +20,9 @@ export type DomainErrorCode =
   | "PAYLOAD_TOO_LARGE"
   | "STORAGE_ERROR"
   | "DATABASE_ERROR"
-  | "GEOCODING_ERROR";
+  | "GEOCODING_ERROR"
+  // The centre's identity provider did not answer as it should (discovery, keys, tokens).
+  | "IDENTITY_PROVIDER_ERROR";
 
 export interface DomainErrorOptions {
   /** Short label replacing the code's usual one (the body's "error" field, e.g. "Invalid limit"). */

@@ -1,28 +1,20 @@
 "use client";
 
-import { useState, type FormEvent } from "react";
 import { ApiRequestError, signIn } from "@/components/api";
+import { useFormAction } from "@/components/use-form-action";
 
 export function LoginForm({ next }: { next: string }) {
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
-
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    const form = new FormData(event.currentTarget);
-    try {
+  const { error, busy, submit } = useFormAction(
+    async (form) => {
       await signIn(String(form.get("email") ?? ""), String(form.get("password") ?? ""));
       window.location.assign(next);
-      return;
-    } catch (failure) {
-      if (!(failure instanceof ApiRequestError) || failure.status === 0) setError("The service cannot be reached.");
-      else if (failure.status === 401) setError("That email and password do not match an account.");
-      else setError(failure.message);
-    }
-    setBusy(false);
-  }
+    },
+    (failure) => {
+      if (!(failure instanceof ApiRequestError) || failure.status === 0) return "The service cannot be reached.";
+      if (failure.status === 401) return "That email and password do not match an account.";
+      return failure.message;
+    },
+  );
 
   return (
     <form onSubmit={submit} className="auth-form">

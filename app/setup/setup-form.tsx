@@ -1,34 +1,27 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState, type FormEvent } from "react";
 import { ApiRequestError, createFirstAdministrator, signIn } from "@/components/api";
+import { useFormAction } from "@/components/use-form-action";
 
 export function SetupForm({ minPasswordLength }: { minPasswordLength: number }) {
   const router = useRouter();
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
-
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    const form = new FormData(event.currentTarget);
-    const person = { name: String(form.get("name") ?? ""), email: String(form.get("email") ?? ""), password: String(form.get("password") ?? "") };
-    try {
+  const field = (form: FormData, name: string) => String(form.get(name) ?? "");
+  const { error, busy, submit } = useFormAction(
+    async (form) => {
+      const person = { name: field(form, "name"), email: field(form, "email"), password: field(form, "password") };
       await createFirstAdministrator(person);
       await signIn(person.email, person.password);
       router.replace("/admin");
-      return;
-    } catch (failure) {
+    },
+    (failure) => {
       if (failure instanceof ApiRequestError && failure.code === "CONFLICT") {
         router.replace("/login");
-        return;
+        return undefined;
       }
-      setError(failure instanceof ApiRequestError && failure.status !== 0 ? failure.message : "The service cannot be reached.");
-    }
-    setBusy(false);
-  }
+      return failure instanceof ApiRequestError && failure.status !== 0 ? failure.message : "The service cannot be reached.";
+    },
+  );
 
   return (
     <form onSubmit={submit} className="auth-form" aria-label="Create the first administrator">

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
+import { genericOAuth } from "better-auth/plugins/generic-oauth";
 import { getConfig } from "../config";
 import { type Db, getDb } from "../db/client";
 import { uuid7 } from "../db/uuid7";
@@ -31,6 +32,35 @@ async function signingSecret(db: Db): Promise<string> {
   return row.value;
 }
 
+/** The provider id of the centre's OpenID Connect provider: its callback is /api/auth/callback/oidc. */
+export const SSO_PROVIDER = "oidc";
+
+/**
+ * Sign-in with the centre's OpenID Connect provider, when OIDC_ISSUER is set. It proves who someone
+ * is; whether they may use Mayday, and with which role, stays with Mayday's administrators: only a
+ * person an administrator created is signed in (matched by email, linked on the first sign-in), so
+ * a whole directory does not get to read callers' numbers and transcripts.
+ */
+function ssoPlugins() {
+  const config = getConfig();
+  if (!config.OIDC_ISSUER || !config.OIDC_CLIENT_ID || !config.OIDC_CLIENT_SECRET) return [];
+  return [
+    genericOAuth({
+      config: [
+        {
+          providerId: SSO_PROVIDER,
+          discoveryUrl: `${config.OIDC_ISSUER.replace(/\/$/, "")}/.well-known/openid-configuration`,
+          clientId: config.OIDC_CLIENT_ID,
+          clientSecret: config.OIDC_CLIENT_SECRET,
+          scopes: ["openid", "email", "profile"],
+          pkce: true,
+          disableSignUp: true,
+        },
+      ],
+    }),
+  ];
+}
+
 function createAuth(db: Db, secret: string) {
   return betterAuth({
     secret,
@@ -43,6 +73,9 @@ function createAuth(db: Db, secret: string) {
       minPasswordLength: MIN_PASSWORD_LENGTH,
       maxPasswordLength: MAX_PASSWORD_LENGTH,
     },
+    plugins: ssoPlugins(),
+    // The provider is the centre's own: its word on an email links that person's account.
+    account: { accountLinking: { enabled: true, trustedProviders: [SSO_PROVIDER], requireLocalEmailVerified: false } },
     user: { additionalFields: { role: { type: "string", required: false, defaultValue: "viewer", input: false } } },
     session: { expiresIn: SESSION_SECONDS, updateAge: SESSION_SECONDS, cookieCache: { enabled: false } },
     advanced: {

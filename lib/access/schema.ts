@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { queryParameter } from "../query-parameters";
 import { invalidParameter } from "../domain-error";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "./auth-limits";
 import { PERMISSIONS, ROLES } from "./roles";
@@ -88,3 +89,12 @@ export const createdApiKeySchema = apiKeySchema.extend({
 });
 export type CreatedApiKey = z.infer<typeof createdApiKeySchema>;
 export const apiKeyListSchema = z.object({ keys: z.array(apiKeySchema) });
+
+export const ssoQueryParameters = {
+  next: queryParameter({
+    schema: z.string().max(2000).optional(),
+    description: "The page to return to after signing in: a path on this site (anything else returns to /)",
+    label: "Invalid next",
+    message: "next must be a path of at most 2000 characters",
+  }),
+};

@@ -29,9 +29,10 @@ export interface SignedIn {
   cookies: string[];
 }
 
-const withSecure = (cookies: string[], secure: boolean) => (secure ? cookies.map((cookie) => `${cookie}; Secure`) : cookies);
+/** Cookies marked Secure when the request came over HTTPS. */
+export const withSecure = (cookies: string[], secure: boolean) => (secure ? cookies.map((cookie) => `${cookie}; Secure`) : cookies);
 
-async function audit(actor: Actor | AnonymousActor, action: "session.signed_in" | "session.sign_in_failed" | "session.signed_out", after?: unknown) {
+export async function audit(actor: Actor | AnonymousActor, action: "session.signed_in" | "session.sign_in_failed" | "session.signed_out", after?: unknown) {
   await withDatabase((db) => recordAudit(db, actor, { action, ...(actor.id ? { target: { kind: "user", id: actor.id } } : {}), after }));
 }
 

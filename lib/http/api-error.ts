@@ -38,6 +38,7 @@ export const errorStatus: Record<ErrorCode, HttpMapping> = {
   STORAGE_ERROR: { status: 500, label: "Storage error" },
   DATABASE_ERROR: { status: 500, label: "Database error" },
   GEOCODING_ERROR: { status: 500, label: "Geocoding error" },
+  IDENTITY_PROVIDER_ERROR: { status: 502, label: "Identity provider error" },
   INTERNAL_ERROR: { status: 500, label: "Internal error" },
   SERVICE_UNAVAILABLE: { status: 503, label: "Service unavailable" },
 };

@@ -2,7 +2,7 @@ import { z } from "zod";
 import {
   apiKeyListSchema, apiKeySchema, createdApiKeySchema, createKeySchema, createUserSchema, newPersonSchema, parseCreateKey,
   parseCreateUser, parseNewPerson, parseSignIn, parseUpdateUser, setupStateSchema, signInSchema, updateUserSchema, userListSchema,
-  userSchema, whoAmISchema,
+  ssoQueryParameters, userSchema, whoAmISchema,
 } from "../access/schema";
 import { auditPageSchema, auditQueryParameters } from "../audit/schema";
 import { callDetailSchema, callFilterParameters, callListSchema, listQueryParameters, parseStatusUpdate, statusUpdateSchema } from "../calls/schema";
@@ -49,6 +49,8 @@ export const rateLimitPolicies = {
   webhook: { bucket: "webhook", limit: 1000, windowMs: MINUTE, whenStoreDown: "allow" },
   // Where a password can be tried without holding one: few tries per client (and per account: lib/access/session.ts).
   session: { bucket: "session", limit: 10, windowMs: MINUTE, whenStoreDown: "local" },
+  // Sign-in through the identity provider: two redirects per sign-in, no password to guess here.
+  sso: { bucket: "sso", limit: 30, windowMs: MINUTE, whenStoreDown: "local" },
   // People, keys and the audit trail: administrators' pages.
   admin: { bucket: "admin", limit: 300, windowMs: MINUTE, whenStoreDown: "local" },
   // Trainers' controls and the dashboard's progress polling (every few seconds per open dashboard).
@@ -616,6 +618,41 @@ export const endpoints = {
         summary: "Sign out: the session ends on every instance and the cookie is cleared",
         responses: { 204: { description: "Signed out (Set-Cookie clears the cookie)" } },
         errors: ["DATABASE_ERROR"],
+      },
+    },
+  },
+
+  sso: {
+    path: "/api/session/sso",
+    errorFormat: "calls",
+    protection: { rateLimit: rateLimitPolicies.sso },
+    methods: {
+      GET: {
+        operationId: "startSingleSignOn",
+        permission: "public",
+        summary: "Sign in with the centre's OpenID Connect provider (OIDC_ISSUER): a redirect to it",
+        description:
+          "302 to the provider's sign-in page, with the state cookie the callback checks. Only people an administrator " +
+          "created may sign in this way (matched by email); 404 NOT_FOUND when no provider is configured.",
+        query: ssoQueryParameters,
+        responses: { 302: { description: "To the identity provider" } },
+        errors: ["INVALID_PARAMETER", "NOT_FOUND", "IDENTITY_PROVIDER_ERROR", "DATABASE_ERROR"],
+      },
+    },
+  },
+
+  ssoCallback: {
+    path: "/api/auth/callback/:provider",
+    errorFormat: "calls",
+    protection: { rateLimit: rateLimitPolicies.sso },
+    params: z.object({ provider: z.string().meta({ description: "The provider's id: oidc" }) }),
+    methods: {
+      GET: {
+        operationId: "finishSingleSignOn",
+        permission: "public",
+        summary: "Where the identity provider sends the browser back: the session cookie and the page, or /login with the reason",
+        responses: { 302: { description: "To the page asked for (signed in), or to /login?sso_error=1&error=<reason>" } },
+        errors: ["NOT_FOUND", "DATABASE_ERROR"],
       },
     },
   },

@@ -1,13 +1,9 @@
 import { signIn, signOut } from "@/lib/access/session";
 import { apiRoute, json } from "@/lib/http/respond";
+import { withCookies } from "@/lib/http/set-cookies";
 import { isHttps, requestAddress } from "@/lib/http/request-facts";
 
 export const dynamic = "force-dynamic";
-
-function withCookies(response: Response, cookies: string[]): Response {
-  for (const cookie of cookies) response.headers.append("set-cookie", cookie);
-  return response;
-}
 
 export const POST = apiRoute("session", "POST", async ({ request, body }) => {
   const { person, cookies } = await signIn(body, request.headers, requestAddress(request), isHttps(request));
