@@ -4,7 +4,7 @@ import { type Actor, API_KEY_ACTOR } from "./actor";
 import { getAuth } from "./auth";
 import { SESSION_COOKIE } from "./auth-limits";
 import { findActiveKey } from "./keys";
-import { forgetSession, rememberedReader, rememberSession } from "./remembered-sessions";
+import { accessGeneration, cachedActor, forgetCredential, lastKnownReader, rememberActor } from "./access-cache";
 import { isRole, permissionsOf } from "./roles";
 
 /** Equal-length digests compared in constant time, so neither content nor length leaks. */
@@ -29,26 +29,44 @@ function sessionCookie(headers: Headers): string | undefined {
 export const hasSessionCookie = (headers: Headers) => sessionCookie(headers) !== undefined;
 
 /**
- * The person behind a session cookie, confirmed by the database; while the database cannot
- * answer, the person this process last saw confirmed, for reading only (remembered-sessions.ts).
+ * The person behind a session cookie, confirmed by the database (or by this process's memory of
+ * it, access-cache.ts); while the database cannot answer, the person last confirmed here, reading only.
  */
 async function sessionActor(headers: Headers, cookie: string): Promise<Authenticated> {
+  const known = cachedActor(cookie);
+  if (known) return { byCookie: true, actor: known };
+  const generation = accessGeneration();
   let session;
   try {
     session = await (await getAuth()).api.getSession({ headers, query: { disableRefresh: true } });
   } catch (error) {
-    const reader = rememberedReader(cookie);
+    const reader = lastKnownReader(cookie);
     if (reader) return { byCookie: true, remembered: true, actor: reader };
     throw databaseError(error);
   }
   const role = session?.user.role;
   if (!session || !isRole(role)) {
-    forgetSession(cookie);
+    forgetCredential(cookie);
     throw unauthorized("The session has ended; sign in again");
   }
   const actor: Actor = { kind: "user", id: session.user.id, name: session.user.name, role, permissions: permissionsOf(role) };
-  rememberSession(cookie, actor, session.session.expiresAt);
+  rememberActor(cookie, actor, session.session.expiresAt, generation);
   return { byCookie: true, actor };
+}
+
+/** A scoped key (mdk_...) that is neither revoked nor expired. */
+async function keyActor(token: string): Promise<Actor> {
+  const known = cachedActor(token);
+  if (known) return known;
+  const generation = accessGeneration();
+  const key = await findActiveKey(token);
+  if (!key) {
+    forgetCredential(token);
+    throw unauthorized("The API key is not valid");
+  }
+  const actor: Actor = { kind: "key", id: key.id, name: key.name, permissions: new Set(key.scopes) };
+  rememberActor(token, actor, key.expiresAt, generation);
+  return actor;
 }
 
 const unauthorized = (message: string) => new DomainError("UNAUTHORIZED", message);
@@ -63,8 +81,8 @@ export interface Authenticated {
 
 /**
  * Who is asking: a Bearer key (API_KEY, or a scoped key that is neither revoked nor expired) or a
- * person's session cookie. Everything is read afresh on every request, so a revoked key, a removed
- * person or a lowered role applies on the next request on every instance. UNAUTHORIZED otherwise.
+ * person's session cookie. A revoked key, a removed person or a lowered role applies on the next
+ * request on every instance (access-cache.ts forgets at commit). UNAUTHORIZED otherwise.
  */
 export async function authenticate(headers: Headers, apiKey: string | undefined): Promise<Authenticated> {
   const bearer = bearerToken(headers);
@@ -72,9 +90,7 @@ export async function authenticate(headers: Headers, apiKey: string | undefined)
     if (apiKey !== undefined && sameSecret(bearer, apiKey)) {
       return { byCookie: false, actor: API_KEY_ACTOR };
     }
-    const key = await findActiveKey(bearer);
-    if (!key) throw unauthorized("The API key is not valid");
-    return { byCookie: false, actor: { kind: "key", id: key.id, name: key.name, permissions: new Set(key.scopes) } };
+    return { byCookie: false, actor: await keyActor(bearer) };
   }
   const cookie = sessionCookie(headers);
   if (cookie !== undefined) return sessionActor(headers, cookie);

@@ -3,6 +3,7 @@ import { recordAudit } from "../audit/record";
 import { withDatabase } from "../db/with-database";
 import { uuid7 } from "../db/uuid7";
 import { notFound } from "../domain-error";
+import { forgetAccess } from "./access-cache";
 import type { Actor } from "./actor";
 import type { Permission } from "./roles";
 import type { ApiKeyView, CreatedApiKey, CreateKeyRequest } from "./schema";
@@ -41,13 +42,13 @@ const toView = (row: KeyRow): ApiKeyView => ({
 });
 
 /** The key behind a Bearer token, if it is one of ours, unrevoked and unexpired. */
-export async function findActiveKey(token: string): Promise<{ id: string; name: string; scopes: Permission[] } | undefined> {
+export async function findActiveKey(token: string): Promise<{ id: string; name: string; scopes: Permission[]; expiresAt: Date | null } | undefined> {
   if (!token.startsWith(KEY_PREFIX)) return undefined;
   return withDatabase(async (db) => {
-    const [row] = await db.$queryRaw<{ id: string; name: string; scopes: string[] }[]>`
-      SELECT id, name, scopes FROM api_keys
+    const [row] = await db.$queryRaw<{ id: string; name: string; scopes: string[]; expires_at: Date | null }[]>`
+      SELECT id, name, scopes, expires_at FROM api_keys
       WHERE hash = ${digestKey(token)} AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`;
-    return row ? { ...row, scopes: row.scopes as Permission[] } : undefined;
+    return row ? { id: row.id, name: row.name, scopes: row.scopes as Permission[], expiresAt: row.expires_at } : undefined;
   });
 }
 
@@ -83,7 +84,7 @@ export async function listKeys(): Promise<{ keys: ApiKeyView[] }> {
 
 /** Revokes a key for good; revoking it again changes nothing. */
 export async function revokeKey(id: string, actor: Actor): Promise<ApiKeyView> {
-  return withDatabase((db) =>
+  const revoked = await withDatabase((db) =>
     db.$transaction(async (tx) => {
       const [row] = await tx.$queryRaw<KeyRow[]>`
         SELECT id, name, prefix, scopes, created_by, created_at, expires_at, revoked_at FROM api_keys WHERE id = ${id} FOR UPDATE`;
@@ -96,4 +97,6 @@ export async function revokeKey(id: string, actor: Actor): Promise<ApiKeyView> {
       return toView(revoked);
     }),
   );
+  forgetAccess();
+  return revoked;
 }

@@ -1,18 +1,21 @@
 /**
- * A second app instance, in a process of its own on the same database: one GET /api/calls through
- * the real route handler with the given headers; prints the status. Usage:
- * tsx tests/support/instance-b-request.ts '<headers as JSON>'
+ * A second app instance, in a process of its own on the same database, kept running: for each line
+ * of request headers (JSON) on stdin, one GET /api/calls through the real route handler; prints its
+ * status. So what it remembers between requests (who a cookie or key is) is tested too.
+ * Usage: tsx tests/support/instance-b-request.ts, then one JSON object per line.
  */
+import { createInterface } from "node:readline";
 import { GET } from "@/app/api/calls/route";
-import { closeDb } from "@/lib/db/client";
 
-async function main(headers: Record<string, string>): Promise<void> {
-  const response = await GET(new Request("http://localhost/api/calls?limit=1", { headers }), undefined);
-  await closeDb();
-  console.log(response.status);
+async function main(): Promise<void> {
+  for await (const line of createInterface({ input: process.stdin })) {
+    const headers = JSON.parse(line) as Record<string, string>;
+    const response = await GET(new Request("http://localhost/api/calls?limit=1", { headers }), undefined);
+    console.log(`status ${response.status}`);
+  }
 }
 
-main(JSON.parse(process.argv[2] ?? "{}") as Record<string, string>).then(
+main().then(
   () => process.exit(0),
   (error: unknown) => {
     console.error(error);
