@@ -1,100 +1,68 @@
 import { createHash } from "node:crypto";
-import { type ChangeNotifier, createNotifier } from "../db/notifier";
+import { getDb } from "../db/client";
 import type { Actor } from "./actor";
 
 /**
- * Who a session cookie or a key belongs to, kept in this process so that a request does not pay a
- * database round trip to learn it (docs/security.md, "Every request is checked"). Trusted only while
- * this process LISTENs to `mayday_access_changed`, which a trigger on users, sessions and api_keys
- * NOTIFYs at commit (migration access_notifications): any removal, role change, ended session or
- * revoked key anywhere empties every instance's memory, and the writer's own at once. While the
- * LISTEN connection is down nothing is trusted from memory, except that a person last confirmed here
- * may still read while the database itself cannot answer (the dashboard must learn of the outage).
+ * Who a session cookie or a key belongs to, kept in this process so that a request does not pay
+ * better-auth's session and user reads (or the key's) to learn it (docs/security.md). An entry is
+ * trusted while `access_version` has not moved: a trigger on users, sessions and api_keys moves it
+ * in the same transaction as any removal, role change, ended session or revoked key (migration
+ * access_version), so the change applies on the next request on every instance, at the cost of one
+ * primary-key read. While the database cannot answer, a person last confirmed here may still read
+ * (the dashboard must learn of the outage and its backlog).
  */
 
-const ACCESS_CHANNEL = "mayday_access_changed";
-/** A bound on trust should a notification ever go astray: re-checked at least this often. */
-const FRESH_MS = 30_000;
 const LIMIT = 10_000;
 
 interface Entry {
   actor: Actor;
   /** When the session or key expires (ms); Infinity when it does not. */
   expiresAt: number;
-  checkedAt: number;
-  /** The memory's generation when the database confirmed it: trusted only within it. */
-  generation: number;
+  /** `access_version` read before the database confirmed the credential. */
+  version: bigint;
 }
 
-interface AccessMemory {
-  entries: Map<string, Entry>;
-  /** Moves on at every change of access anywhere, and whenever notifications may have been missed. */
-  generation: number;
-  listening: boolean;
-  notifier?: ChangeNotifier;
-}
+const registry = globalThis as typeof globalThis & { [key: symbol]: Map<string, Entry> | undefined };
+const ENTRIES_KEY = Symbol.for("mayday.access.entries");
 
-const registry = globalThis as typeof globalThis & { [key: symbol]: AccessMemory | undefined };
-const MEMORY_KEY = Symbol.for("mayday.access.memory");
-
-function memory(): AccessMemory {
-  let current = registry[MEMORY_KEY];
-  if (!current) {
-    const created: AccessMemory = { entries: new Map(), generation: 0, listening: false };
-    registry[MEMORY_KEY] = current = created;
-    created.notifier = createNotifier(ACCESS_CHANNEL);
-    created.notifier.start(
-      () => {
-        created.generation++;
-        created.listening = true;
-      },
-      () => {
-        created.listening = false;
-      },
-    );
-  }
-  return current;
+function entries(): Map<string, Entry> {
+  registry[ENTRIES_KEY] ??= new Map();
+  return registry[ENTRIES_KEY];
 }
 
 const keyOf = (credential: string) => createHash("sha256").update(credential, "utf8").digest("base64url");
 
-/** The actor behind `credential` (a cookie value or a Bearer token), if known here and still trusted. */
-export function cachedActor(credential: string): Actor | undefined {
-  const state = memory();
-  if (!state.listening) return undefined;
-  const entry = state.entries.get(keyOf(credential));
-  const now = Date.now();
-  if (!entry || entry.generation !== state.generation || entry.expiresAt <= now || now - entry.checkedAt > FRESH_MS) return undefined;
+/** The current number; throws when the database cannot answer. */
+export async function accessVersion(): Promise<bigint> {
+  const db = await getDb();
+  const [row] = await db.$queryRaw<{ n: bigint }[]>`SELECT n FROM access_version`;
+  return row.n;
+}
+
+/** The actor behind `credential` (a cookie value or a Bearer token), if confirmed at `version`. */
+export function cachedActor(credential: string, version: bigint): Actor | undefined {
+  const entry = entries().get(keyOf(credential));
+  if (!entry || entry.version !== version || entry.expiresAt <= Date.now()) return undefined;
   return entry.actor;
 }
 
-/**
- * What the database just confirmed. `generation` is the memory's generation read before asking
- * the database, so a change of access that arrives meanwhile leaves the answer untrusted.
- */
-export function rememberActor(credential: string, actor: Actor, expiresAt: Date | null, generation: number): void {
-  const { entries } = memory();
+/** What the database confirmed, under the version read before asking it. */
+export function rememberActor(credential: string, actor: Actor, expiresAt: Date | null, version: bigint): void {
+  const known = entries();
   const key = keyOf(credential);
-  entries.delete(key);
-  if (entries.size >= LIMIT) entries.delete(entries.keys().next().value!);
-  entries.set(key, { actor, expiresAt: expiresAt?.getTime() ?? Infinity, checkedAt: Date.now(), generation });
+  known.delete(key);
+  if (known.size >= LIMIT) known.delete(known.keys().next().value!);
+  known.set(key, { actor, expiresAt: expiresAt?.getTime() ?? Infinity, version });
 }
-
-export const accessGeneration = () => memory().generation;
 
 /** The credential stopped working (the database says so): not even for reading during an outage. */
 export function forgetCredential(credential: string): void {
-  memory().entries.delete(keyOf(credential));
-}
-
-/** After this process changed access: its own memory at once (others hear it from PostgreSQL). */
-export function forgetAccess(): void {
-  memory().generation++;
+  entries().delete(keyOf(credential));
 }
 
 /** The person last confirmed here for `credential`, reading only: for while the database cannot answer. */
 export function lastKnownReader(credential: string): Actor | undefined {
-  const entry = memory().entries.get(keyOf(credential));
+  const entry = entries().get(keyOf(credential));
   if (!entry || entry.actor.kind !== "user" || entry.expiresAt <= Date.now()) return undefined;
   return { ...entry.actor, permissions: new Set([...entry.actor.permissions].filter((permission) => permission === "read")) };
 }

@@ -5,6 +5,7 @@ import { genericOAuth } from "better-auth/plugins/generic-oauth";
 import { getConfig } from "../config";
 import { type Db, getDb } from "../db/client";
 import { uuid7 } from "../db/uuid7";
+import { log } from "../log";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "./auth-limits";
 
 /**
@@ -88,7 +89,8 @@ function createAuth(db: Db, secret: string) {
     // Mayday's own limiter counts sign-in attempts per address and per account.
     rateLimit: { enabled: false },
     telemetry: { enabled: false },
-    logger: { disabled: getConfig().NODE_ENV === "test" },
+    // Into the service's JSON log, the message only: better-auth's arguments may hold request data.
+    logger: { disabled: getConfig().NODE_ENV === "test", log: (level, message) => log[level]({ component: "better-auth" }, message) },
   });
 }
 

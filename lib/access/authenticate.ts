@@ -4,7 +4,7 @@ import { type Actor, API_KEY_ACTOR } from "./actor";
 import { getAuth } from "./auth";
 import { SESSION_COOKIE } from "./auth-limits";
 import { findActiveKey } from "./keys";
-import { accessGeneration, cachedActor, forgetCredential, lastKnownReader, rememberActor } from "./access-cache";
+import { accessVersion, cachedActor, forgetCredential, lastKnownReader, rememberActor } from "./access-cache";
 import { isRole, permissionsOf } from "./roles";
 
 /** Equal-length digests compared in constant time, so neither content nor length leaks. */
@@ -29,15 +29,17 @@ function sessionCookie(headers: Headers): string | undefined {
 export const hasSessionCookie = (headers: Headers) => sessionCookie(headers) !== undefined;
 
 /**
- * The person behind a session cookie, confirmed by the database (or by this process's memory of
- * it, access-cache.ts); while the database cannot answer, the person last confirmed here, reading only.
+ * The person behind a session cookie, confirmed by the database or remembered at the current
+ * access version (access-cache.ts); while the database cannot answer, the person last confirmed
+ * here, reading only.
  */
 async function sessionActor(headers: Headers, cookie: string): Promise<Authenticated> {
-  const known = cachedActor(cookie);
-  if (known) return { byCookie: true, actor: known };
-  const generation = accessGeneration();
+  let version: bigint;
   let session;
   try {
+    version = await accessVersion();
+    const known = cachedActor(cookie, version);
+    if (known) return { byCookie: true, actor: known };
     session = await (await getAuth()).api.getSession({ headers, query: { disableRefresh: true } });
   } catch (error) {
     const reader = lastKnownReader(cookie);
@@ -50,22 +52,24 @@ async function sessionActor(headers: Headers, cookie: string): Promise<Authentic
     throw unauthorized("The session has ended; sign in again");
   }
   const actor: Actor = { kind: "user", id: session.user.id, name: session.user.name, role, permissions: permissionsOf(role) };
-  rememberActor(cookie, actor, session.session.expiresAt, generation);
+  rememberActor(cookie, actor, session.session.expiresAt, version);
   return { byCookie: true, actor };
 }
 
 /** A scoped key (mdk_...) that is neither revoked nor expired. */
 async function keyActor(token: string): Promise<Actor> {
-  const known = cachedActor(token);
+  const version = await accessVersion().catch((error: unknown) => {
+    throw databaseError(error);
+  });
+  const known = cachedActor(token, version);
   if (known) return known;
-  const generation = accessGeneration();
   const key = await findActiveKey(token);
   if (!key) {
     forgetCredential(token);
     throw unauthorized("The API key is not valid");
   }
   const actor: Actor = { kind: "key", id: key.id, name: key.name, permissions: new Set(key.scopes) };
-  rememberActor(token, actor, key.expiresAt, generation);
+  rememberActor(token, actor, key.expiresAt, version);
   return actor;
 }
 
@@ -82,7 +86,7 @@ export interface Authenticated {
 /**
  * Who is asking: a Bearer key (API_KEY, or a scoped key that is neither revoked nor expired) or a
  * person's session cookie. A revoked key, a removed person or a lowered role applies on the next
- * request on every instance (access-cache.ts forgets at commit). UNAUTHORIZED otherwise.
+ * request on every instance (access-cache.ts). UNAUTHORIZED otherwise.
  */
 export async function authenticate(headers: Headers, apiKey: string | undefined): Promise<Authenticated> {
   const bearer = bearerToken(headers);

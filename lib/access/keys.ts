@@ -3,7 +3,6 @@ import { recordAudit } from "../audit/record";
 import { withDatabase } from "../db/with-database";
 import { uuid7 } from "../db/uuid7";
 import { notFound } from "../domain-error";
-import { forgetAccess } from "./access-cache";
 import type { Actor } from "./actor";
 import type { Permission } from "./roles";
 import type { ApiKeyView, CreatedApiKey, CreateKeyRequest } from "./schema";
@@ -84,7 +83,7 @@ export async function listKeys(): Promise<{ keys: ApiKeyView[] }> {
 
 /** Revokes a key for good; revoking it again changes nothing. */
 export async function revokeKey(id: string, actor: Actor): Promise<ApiKeyView> {
-  const revoked = await withDatabase((db) =>
+  return withDatabase((db) =>
     db.$transaction(async (tx) => {
       const [row] = await tx.$queryRaw<KeyRow[]>`
         SELECT id, name, prefix, scopes, created_by, created_at, expires_at, revoked_at FROM api_keys WHERE id = ${id} FOR UPDATE`;
@@ -97,6 +96,4 @@ export async function revokeKey(id: string, actor: Actor): Promise<ApiKeyView> {
       return toView(revoked);
     }),
   );
-  forgetAccess();
-  return revoked;
 }

@@ -3,7 +3,6 @@ import type { Db } from "../db/client";
 import { uuid7 } from "../db/uuid7";
 import { withDatabase } from "../db/with-database";
 import { DomainError, notFound } from "../domain-error";
-import { forgetAccess } from "./access-cache";
 import type { Actor } from "./actor";
 import { getAuth } from "./auth";
 import { permissionsOf, type Role } from "./roles";
@@ -104,7 +103,7 @@ async function requireAnotherAdmin(tx: Tx, id: string): Promise<void> {
 }
 
 export async function setUserRole(id: string, role: Role, actor: Actor): Promise<UserView> {
-  const changed = await withDatabase((db) =>
+  return withDatabase((db) =>
     db.$transaction(async (tx) => {
       const before = await lockUser(tx, id);
       if (before.role === role) return toView(before);
@@ -115,8 +114,6 @@ export async function setUserRole(id: string, role: Role, actor: Actor): Promise
       return toView(after);
     }),
   );
-  forgetAccess();
-  return changed;
 }
 
 export async function removeUser(id: string, actor: Actor): Promise<void> {
@@ -128,7 +125,6 @@ export async function removeUser(id: string, actor: Actor): Promise<void> {
       await recordAudit(tx, actor, { action: "user.removed", target: { kind: "user", id }, before: { name: before.name, email: before.email, role: before.role } });
     }),
   );
-  forgetAccess();
 }
 
 /** GET /api/session: who the request is from. */

@@ -4,7 +4,6 @@ import { getConfig } from "../config";
 import { withDatabase } from "../db/with-database";
 import { DomainError } from "../domain-error";
 import { getRateLimiter, type RateLimitPolicy } from "../rate-limit";
-import { forgetAccess } from "./access-cache";
 import type { Actor } from "./actor";
 import { getAuth } from "./auth";
 import { SESSION_COOKIE } from "./auth-limits";
@@ -76,7 +75,6 @@ export async function signOut(headers: Headers, address: string, secure: boolean
   const session = await auth.api.getSession({ headers, query: { disableRefresh: true } }).catch(() => null);
   if (!session) return cleared;
   await auth.api.signOut({ headers });
-  forgetAccess();
   const role = session.user.role;
   await audit(
     { kind: "user", id: session.user.id, name: session.user.name, role: isRole(role) ? role : undefined, permissions: new Set(), address },

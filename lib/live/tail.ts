@@ -1,8 +1,8 @@
 import { getConfig } from "../config";
 import { getDb } from "../db/client";
-import { type ChangeNotifier, createNotifier } from "../db/notifier";
 import { log } from "../log";
 import { currentCursor, readChangesFrom } from "./feed";
+import { type ChangeNotifier, createChangeNotifier } from "./notifier";
 import type { CallChange } from "./schema";
 
 /**
@@ -13,8 +13,6 @@ import type { CallChange } from "./schema";
  * case a notification never comes (a connection dropped between commit and LISTEN).
  */
 
-/** NOTIFYed by the calls table's statement trigger at commit (migration live_change_feed). */
-const CHANGES_CHANNEL = "mayday_calls_changed";
 /** Changes kept in memory for clients near the head. */
 const KEPT = 2_000;
 const PAGE = 500;
@@ -150,7 +148,7 @@ const registry = globalThis as typeof globalThis & { [key: symbol]: ChangeTail |
 const TAIL_KEY = Symbol.for("mayday.live.tail");
 
 export function getChangeTail(): ChangeTail {
-  registry[TAIL_KEY] ??= new ChangeTail(createNotifier(CHANGES_CHANNEL));
+  registry[TAIL_KEY] ??= new ChangeTail(createChangeNotifier());
   return registry[TAIL_KEY];
 }
 
