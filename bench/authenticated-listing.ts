@@ -12,7 +12,7 @@
  * (TRUST_PROXY=1): the per-client limit stays on but is not what is measured.
  */
 import { loadavg } from "node:os";
-import { startProductionServer } from "./production-server";
+import { BENCH_ADMIN as ADMIN, BENCH_API_KEY as API_KEY, startProductionServer } from "./production-server";
 import { withScratchClient } from "./scratch-database";
 import { seed } from "./seed-calls";
 import { percentile } from "./stats";
@@ -21,8 +21,6 @@ const server = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL |
 const ROWS = 100_000;
 const ROUNDS = 8;
 const PER_ROUND = 250;
-const API_KEY = "bench-api-key-0123456789abcdef";
-const ADMIN = { email: "bench-admin@example.org", password: "bench administrator password" };
 const QUERIES = ["/api/calls", "/api/calls?severity=critical&status=active"];
 
 let address = 0;
@@ -60,13 +58,7 @@ async function main(): Promise<void> {
   await withScratchClient(server, async (client, url) => {
     await seed(client, 1, ROWS);
     await client.query("VACUUM ANALYZE");
-    const app = await startProductionServer(3930, {
-      DATABASE_URL: url,
-      API_KEY,
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-      TRUST_PROXY: "1",
-    });
+    const app = await startProductionServer(3930, { DATABASE_URL: url, TRUST_PROXY: "1" });
     try {
       const byLabel = await credentials(app.base);
       const samples = new Map<string, number[]>([...byLabel.keys()].flatMap((label) => QUERIES.map((query) => [`${label} ${query}`, []] as [string, number[]])));

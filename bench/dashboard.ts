@@ -15,7 +15,7 @@ import { gzipSync } from "node:zlib";
 import type { Browser } from "@playwright/test";
 import { TILE_PATTERN } from "../tests/e2e/dashboard-helpers";
 import { FIRST_MARKER_PROBE, launchBenchBrowser } from "./browser";
-import { withProductionServer } from "./production-server";
+import { benchAuth, signInBrowser, withProductionServer } from "./production-server";
 import { percentile } from "./stats";
 
 const port = Number(process.env.BENCH_PORT ?? process.env.E2E_PORT ?? 3106);
@@ -30,7 +30,7 @@ async function seed(): Promise<number> {
     const num_calls = Math.min(1000, CALLS - stored);
     const response = await fetch(`${base}/api/simulate`, {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", ...benchAuth },
       body: JSON.stringify({ scenario: SCENARIOS[i % 4], num_calls, table_name: "bench-dashboard", seed: i }),
     });
     if (!response.ok) throw new Error(`simulate answered ${response.status}: ${await response.text()}`);
@@ -43,6 +43,7 @@ interface Run { firstMarkerMs: number; wallMs: number; firstListingMs: number; i
 
 async function measure(browser: Browser): Promise<Run> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  await signInBrowser(context, base);
   const page = await context.newPage();
   await page.route(TILE_PATTERN, (route) => route.abort("internetdisconnected"));
   await page.addInitScript(FIRST_MARKER_PROBE);
@@ -89,7 +90,7 @@ function median(values: number[]): number {
 async function main(): Promise<void> {
   await withProductionServer(port, async () => {
     const seedMs = await seed();
-    const total = ((await (await fetch(`${base}/api/calls?limit=1`)).json()) as { pagination: { total: number } }).pagination.total;
+    const total = ((await (await fetch(`${base}/api/calls?limit=1`, { headers: benchAuth })).json()) as { pagination: { total: number } }).pagination.total;
     const browser = await launchBenchBrowser();
     await measure(browser); // warms the server (route compilation caches, database), not counted
     const runs: Run[] = [];

@@ -11,7 +11,7 @@
  * reader (memory must level off, not climb), a slow reader (pauses 10 ms per chunk, so the server
  * has to hold back rather than buffer), and a filtered one. Figures go to docs/performance.md.
  */
-import { startProductionServer } from "./production-server";
+import { benchAuth, startProductionServer } from "./production-server";
 import { withScratchClient } from "./scratch-database";
 import { seed } from "./seed-calls";
 
@@ -44,7 +44,7 @@ async function measureExport(
   let bytes = 0;
   let lineBreaks = 0;
   try {
-    const response = await fetch(`${base}/api/calls/export.csv?${query}`);
+    const response = await fetch(`${base}/api/calls/export.csv?${query}`, { headers: benchAuth });
     if (!response.ok || !response.body) throw new Error(`export answered ${response.status}: ${await response.text()}`);
     const reader = response.body.getReader();
     for (let read = await reader.read(); !read.done; read = await reader.read()) {

@@ -23,7 +23,7 @@ import type { Page } from "@playwright/test";
 import { mapCellsSql } from "../lib/live/map";
 import { specCallEvent } from "../lib/webhook/sample-events";
 import { TILE_PATTERN } from "../tests/e2e/dashboard-helpers";
-import { type ProductionServer, startProductionServer } from "./production-server";
+import { benchAuth, type ProductionServer, signInBrowser, startProductionServer } from "./production-server";
 import { withScratchClient } from "./scratch-database";
 import { FIRST_MARKER_PROBE, launchBenchBrowser } from "./browser";
 import { percentile } from "./stats";
@@ -108,7 +108,7 @@ async function startInstance(url: string, port: number): Promise<Instance> {
 
 // ---- HTTP measurements ---------------------------------------------------------------------------
 
-const benchClient = { "x-forwarded-for": "198.51.100.7" };
+const benchClient = { "x-forwarded-for": "198.51.100.7", ...benchAuth };
 
 async function timed(url: string, runs = 30): Promise<{ p50: number; p95: number; bytes: number; body: unknown }> {
   const times: number[] = [];
@@ -193,6 +193,7 @@ async function browserRun(a: Instance, b: Instance, size: number) {
   const browser = await launchBenchBrowser();
   try {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    await signInBrowser(context, a.base);
     const page = await context.newPage();
     await page.route(TILE_PATTERN, (route) => route.abort("internetdisconnected"));
     await page.addInitScript(FIRST_MARKER_PROBE);
@@ -291,7 +292,7 @@ async function streamClients(a: Instance, b: Instance, size: number) {
       (async () => {
         const response = await fetch(`${a.base}/api/calls/stream`, {
           signal: controller.signal,
-          headers: { "x-forwarded-for": `10.${(i >> 8) & 255}.${i & 255}.1` },
+          headers: { "x-forwarded-for": `10.${(i >> 8) & 255}.${i & 255}.1`, ...benchAuth },
         });
         if (!response.ok || !response.body) throw new Error(`stream ${i} answered ${response.status}`);
         const reader = response.body.getReader();

@@ -3,6 +3,20 @@ import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import type { BrowserContext } from "@playwright/test";
+
+/** Every bench server runs with this API_KEY (an administrator's key) and this first administrator. */
+export const BENCH_API_KEY = "bench-api-key-0123456789abcdef";
+export const BENCH_ADMIN = { email: "bench-admin@example.org", password: "bench administrator password" };
+/** Headers of a request made as the bench's administrator key. */
+export const benchAuth = { authorization: `Bearer ${BENCH_API_KEY}` } as const;
+const benchAccess = { API_KEY: BENCH_API_KEY, ADMIN_EMAIL: BENCH_ADMIN.email, ADMIN_PASSWORD: BENCH_ADMIN.password };
+
+/** Signs a browser context in as the bench's administrator, as a dispatcher's browser would be. */
+export async function signInBrowser(context: BrowserContext, base: string): Promise<void> {
+  const response = await context.request.post(`${base}/api/session`, { data: BENCH_ADMIN });
+  if (response.status() !== 200) throw new Error(`sign-in answered ${response.status()}: ${await response.text()}`);
+}
 
 /**
  * The production server (.next/mayday-server.mjs, as `npm run start:production` runs it) on the
@@ -28,6 +42,7 @@ export async function startProductionServer(port: number, env: Record<string, st
     env: {
       ...process.env,
       DATA_DIR: await mkdtemp(path.join(tmpdir(), "mayday-bench-")),
+      ...benchAccess,
       ...env,
       NODE_ENV: "production",
       PORT: String(port),
@@ -85,7 +100,7 @@ export async function startProductionServer(port: number, env: Record<string, st
 export async function withProductionServer<T>(port: number, work: (base: string, group: number) => Promise<T>): Promise<T> {
   const base = `http://localhost:${port}`;
   const server = spawn("npx", ["tsx", "tests/e2e/serve.ts"], {
-    env: { ...process.env, PORT: String(port), NEXT_TELEMETRY_DISABLED: "1", LOG_LEVEL: "warn" },
+    env: { ...process.env, ...benchAccess, PORT: String(port), NEXT_TELEMETRY_DISABLED: "1", LOG_LEVEL: "warn" },
     stdio: ["ignore", "ignore", "inherit"],
     detached: true,
   });

@@ -32,7 +32,7 @@ import { specCallEvent } from "../lib/webhook/sample-events";
 import { signatureHeader } from "../lib/webhook/signature";
 import { DisposableRedis } from "../tests/support/redis";
 import { PrivatePostgres } from "./private-postgres";
-import { type ProductionServer as Server, startProductionServer } from "./production-server";
+import { benchAuth, type ProductionServer as Server, startProductionServer } from "./production-server";
 import { percentile } from "./stats";
 
 const { values } = parseArgs({
@@ -123,13 +123,13 @@ function sendWebhook(server: Server, delivery: Delivery): Promise<Sample> {
 
 function getListing(server: Server, client: string): Promise<Sample> {
   return timed(() =>
-    fetch(`${server.base}/api/calls?limit=50`, { headers: { "x-forwarded-for": client }, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }),
+    fetch(`${server.base}/api/calls?limit=50`, { headers: { "x-forwarded-for": client, ...benchAuth }, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }),
   );
 }
 
 async function backlog(server: Server): Promise<number | undefined> {
   try {
-    const body = (await (await fetch(`${server.base}/api/health`, { signal: AbortSignal.timeout(5_000) })).json()) as {
+    const body = (await (await fetch(`${server.base}/api/health`, { headers: benchAuth, signal: AbortSignal.timeout(5_000) })).json()) as {
       checks?: { backlog?: { pending?: number } };
     };
     return body.checks?.backlog?.pending;

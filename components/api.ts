@@ -197,8 +197,17 @@ export function signIn(email: string, password: string): Promise<WhoAmI> {
   return request("/api/session", { method: "POST", body: JSON.stringify({ email, password }) });
 }
 
+let signingOut = false;
+
+/** Ends the session. From then on a 401 is expected, not a reason to send the person to sign in again. */
 export function signOut(): Promise<void> {
+  signingOut = true;
   return request("/api/session", { method: "DELETE" });
+}
+
+/** A 401 means the session ended without the person asking: send them to sign in, then back. */
+export function sessionLost(error: unknown): boolean {
+  return !signingOut && error instanceof ApiRequestError && error.status === 401;
 }
 
 export function createFirstAdministrator(person: { name: string; email: string; password: string }): Promise<UserView> {

@@ -2,7 +2,7 @@
 
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { ApiRequestError } from "./api";
+import { ApiRequestError, sessionLost } from "./api";
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from "react";
 
 interface Notice {
@@ -34,15 +34,15 @@ function isRefusal(error: Error): boolean {
   return error instanceof ApiRequestError && error.status >= 400 && error.status < 500;
 }
 
-/** Where the access protection's login page takes the API key and sends the dispatcher back. */
+/** The sign-in page, which sends the person back to the dashboard. */
 const LOGIN_PATH = "/login?next=/";
 
 export function Providers({ children }: { children: ReactNode }) {
   const router = useRouter();
   const [client] = useState(() => {
-    // With API_KEY set, the API answers 401 until the dispatcher has signed in.
+    // A session that ended (expired, the person removed) answers 401.
     const onError = (error: Error) => {
-      if (error instanceof ApiRequestError && error.status === 401) router.push(LOGIN_PATH);
+      if (sessionLost(error)) router.push(LOGIN_PATH);
     };
     return new QueryClient({
       queryCache: new QueryCache({ onError }),

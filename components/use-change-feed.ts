@@ -3,7 +3,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
-import { ApiRequestError, getChanges, STREAM_URL, type CallChange } from "./api";
+import { getChanges, sessionLost, STREAM_URL, type CallChange } from "./api";
 import { POLL_MS } from "./use-calls";
 
 /**
@@ -107,7 +107,7 @@ export function useChangeFeed(startCursor: number | undefined, known: ReadonlySe
         setError(null);
       } catch (failure) {
         if (stopped) return;
-        if (failure instanceof ApiRequestError && failure.status === 401) router.push("/login?next=/");
+        if (sessionLost(failure)) router.push("/login?next=/");
         setError(failure as Error);
       }
       if (!stopped && source === null) pollTimer = setTimeout(() => void poll(), POLL_MS);
