@@ -1,16 +1,22 @@
 import { createHash } from "node:crypto";
-import { log } from "../log";
 import { CircuitOpenError } from "../circuit-breaker";
+import { getDb } from "../db/client";
+import { currentCursor } from "../live/feed";
+import { getChangeTail } from "../live/tail";
+import { log } from "../log";
 import { getRedis, type RedisConnection, redisKey } from "../redis";
 
 /**
- * Cache of listing pages and counts that is never stale after a write: every write to the calls
- * table bumps a version (bumpCallsVersion), and the version is part of every cache key, so the
- * next read after a write misses and goes to the database.
+ * Cache of listing pages and counts that is never stale after a write, on any instance: every
+ * entry is keyed by the change feed's number as this instance knows it (lib/live/tail.ts follows
+ * the feed in every instance, woken by PostgreSQL's NOTIFY at each commit), so a write anywhere
+ * moves every instance to new keys within the time a notification takes. The instance that wrote
+ * does not wait for its notification: its writers call bumpCallsVersion, and its next read first
+ * reads the feed's number from the database (read-your-write).
  *
- * In-process by default. With REDIS_URL the version and the entries live in Redis, so every app
- * instance sees every other instance's writes. When Redis fails or hangs, reads go to the database
- * (every Redis call is bounded by REDIS_TIMEOUT_MS and its circuit breaker).
+ * In-process by default. With REDIS_URL the entries live in Redis, shared by the instances (one
+ * feed, one numbering). When Redis fails or hangs, reads go to the database (every Redis call is
+ * bounded by REDIS_TIMEOUT_MS and its circuit breaker); freshness never depends on Redis.
  */
 
 /** Seconds an entry lives (docs/interface.md: recent calls 5 min, filtered results 2 min, counts 10 min). */
@@ -26,22 +32,27 @@ interface MemoryEntry {
 }
 
 interface MemoryState {
+  /** The feed number the entries belong to: entries of an older number are dropped together. */
   version: number;
   entries: Map<string, MemoryEntry>;
   weight: number;
+  /** The feed number read from the database after this process's own latest write. */
+  ownWrites: number;
+  /** This process wrote since `ownWrites` was read. */
+  wroteSince: boolean;
 }
 
-// On globalThis: Next.js bundles each route separately, and the writers' routes must bump the
-// very version the listing route reads.
+// On globalThis: Next.js bundles each route separately, and the writers' routes must mark the
+// very state the listing route reads.
 const registry = globalThis as typeof globalThis & { [key: symbol]: MemoryState | undefined };
 const MEMORY_KEY = Symbol.for("mayday.calls.cache");
 
 function memory(): MemoryState {
-  registry[MEMORY_KEY] ??= { version: 0, entries: new Map(), weight: 0 };
+  registry[MEMORY_KEY] ??= { version: 0, entries: new Map(), weight: 0, ownWrites: 0, wroteSince: false };
   return registry[MEMORY_KEY];
 }
 
-/** A cache bound to the version current when the read began. */
+/** A cache bound to the feed number current when the read began. */
 export interface VersionedCache {
   get<T>(key: string): Promise<T | undefined>;
   set(key: string, value: unknown, ttlSeconds: number, weight: number): Promise<void>;
@@ -52,11 +63,16 @@ const noCache: VersionedCache = {
   set: async () => {},
 };
 
-function memoryCache(): VersionedCache {
+function memoryCache(version: number): VersionedCache {
   const state = memory();
-  const version = state.version;
+  if (version > state.version) {
+    state.version = version;
+    state.entries.clear();
+    state.weight = 0;
+  }
   return {
     get: async <T>(key: string) => {
+      if (state.version !== version) return undefined;
       const entry = state.entries.get(key);
       if (!entry) return undefined;
       if (entry.expiresAt <= Date.now()) {
@@ -67,7 +83,7 @@ function memoryCache(): VersionedCache {
       return entry.value as T;
     },
     set: async (key, value, ttlSeconds, weight) => {
-      // A write happened while this read ran: its result may predate the write.
+      // A newer number arrived while this read ran: keep the entries of the newest only.
       if (state.version !== version || weight > MAX_CACHED_WEIGHT) return;
       const previous = state.entries.get(key);
       if (previous) state.weight -= previous.weight;
@@ -83,25 +99,12 @@ function memoryCache(): VersionedCache {
   };
 }
 
-const VERSION_KEY = ["calls", "version"];
-
-// A bump that failed while Redis was down is owed: it is made before this process reads the Redis
-// cache again, and as soon as the breaker closes, so entries cached before a write made during the
-// outage stop being served. On globalThis like the memory state, for the same reason.
-const owed = globalThis as typeof globalThis & { [key: symbol]: { bump: boolean; watching: WeakSet<RedisConnection> } | undefined };
-const OWED_KEY = Symbol.for("mayday.calls.cache.owed");
-
-function owedState() {
-  owed[OWED_KEY] ??= { bump: false, watching: new WeakSet() };
-  return owed[OWED_KEY];
-}
-
 /** Warns about a failed Redis call, unless the breaker is open (it logged the outage once). */
 function warnUnlessOpen(error: unknown, message: string): void {
   if (!(error instanceof CircuitOpenError)) log.warn({ err: error }, message);
 }
 
-function redisCache(redis: RedisConnection, version: string): VersionedCache {
+function redisCache(redis: RedisConnection, version: number): VersionedCache {
   const fullKey = (key: string) => redisKey("calls", `v${version}`, key);
   return {
     get: async <T>(key: string) => {
@@ -125,61 +128,45 @@ function redisCache(redis: RedisConnection, version: string): VersionedCache {
   };
 }
 
-async function payOwedBump(redis: RedisConnection): Promise<void> {
-  const state = owedState();
-  if (!state.bump) return;
-  await redis.run((client) => client.incr(redisKey(...VERSION_KEY)));
-  state.bump = false;
-}
-
-function watchBreaker(redis: RedisConnection): void {
-  const state = owedState();
-  if (state.watching.has(redis)) return;
-  state.watching.add(redis);
-  redis.breaker.onClose(() => {
-    payOwedBump(redis).catch((error) => warnUnlessOpen(error, "calls cache version bump failed"));
-  });
+/**
+ * An entry stored under number N was computed after the feed had reached N, so it holds every
+ * change up to N: the newest number this instance knows is the key.
+ */
+async function currentVersion(): Promise<number> {
+  const state = memory();
+  if (state.wroteSince) {
+    state.wroteSince = false;
+    state.ownWrites = await currentCursor(await getDb());
+  }
+  return Math.max(await getChangeTail().currentHead(), state.ownWrites);
 }
 
 /**
- * The cache for one read, keyed by the current version. While Redis is down or hung (breaker
- * open) the read goes to the database: nothing is served from a cache whose version cannot be read.
+ * The cache for one read, keyed by the feed's current number. While the number cannot be read, or
+ * Redis is down or hung (breaker open), the read goes to the database.
  */
 export async function openCallsCache(): Promise<VersionedCache> {
-  const redis = getRedis();
-  if (!redis) return memoryCache();
-  watchBreaker(redis);
-  if (redis.breaker.isOpen) return noCache;
+  let version: number;
   try {
-    await payOwedBump(redis);
-    const version = (await redis.run((client) => client.get(redisKey(...VERSION_KEY)))) ?? "0";
-    return redisCache(redis, version);
+    version = await currentVersion();
   } catch (error) {
-    warnUnlessOpen(error, "calls cache unavailable; reading the database");
+    log.warn({ err: error }, "change feed number unavailable; reading the database");
+    memory().wroteSince = true;
     return noCache;
   }
+  const redis = getRedis();
+  if (!redis) return memoryCache(version);
+  if (redis.breaker.isOpen) return noCache;
+  return redisCache(redis, version);
 }
 
 /**
  * Every writer of the calls table calls this after its write committed and before it answers,
- * so the caller's next listing (from any instance sharing the Redis) shows the write.
+ * so that this instance's next listing shows the write without waiting for the feed's
+ * notification. Other instances learn of it from the feed itself.
  */
 export async function bumpCallsVersion(): Promise<void> {
-  const redis = getRedis();
-  if (!redis) {
-    const state = memory();
-    state.version += 1;
-    state.entries.clear();
-    state.weight = 0;
-    return;
-  }
-  watchBreaker(redis);
-  try {
-    await redis.run((client) => client.incr(redisKey(...VERSION_KEY)));
-  } catch (error) {
-    owedState().bump = true;
-    warnUnlessOpen(error, "calls cache version bump failed; owed until Redis answers");
-  }
+  memory().wroteSince = true;
 }
 
 /** A short, stable key for a filter set (and page). */

@@ -36,7 +36,10 @@ export interface GenerateOptions {
 export const DUPLICATE_SHARE = 0.3;
 /** A duplicate is placed within this many millionths of a degree of its event on each axis (< 100 m). */
 const DUPLICATE_OFFSET_MICRODEGREES = 600;
-/** A duplicate comes this many seconds after its event's first call. */
+/**
+ * A duplicate comes this many seconds after its event's first call. Calls are never after the
+ * request: an event's first call is moved back by its last duplicate's delay.
+ */
 const DUPLICATE_DELAY_SECS = { min: 1, max: 120 } as const;
 
 export interface GeneratedCalls {
@@ -78,26 +81,30 @@ export function generateCalls(options: GenerateOptions): SimulatedCall[] {
   return generateCallsWithEvents(options).calls;
 }
 
+/** A call before its id and time, which depend on the calls after it (its event's duplicates). */
+type DraftCall = Omit<SimulatedCall, "call_id" | "timestamp" | "created_at">;
+
 /**
  * The calls and the event each reports. A duplicate (share `duplicateShare`) reports the event of
  * an earlier call of the request, picked uniformly (so big events draw more callers): at the same
  * address, coordinates within about 70 m of the event's first call, the same type, a later time,
- * its own caller.
+ * its own caller. No call is later than `now`: an event's first call happens as long before the
+ * request as its last duplicate comes after it, and a call nobody repeats happens at `now`.
  */
 export function generateCallsWithEvents(options: GenerateOptions): GeneratedCalls {
   const { scenario, numCalls, random, now } = options;
   const duplicateShare = options.duplicateShare ?? DUPLICATE_SHARE;
   const placesTaken = new Set<string>();
-  const idsTaken = new Set<string>();
-  const calls: SimulatedCall[] = [];
-  const events: string[] = [];
-  const firstCallOf = new Map<string, SimulatedCall>();
+  const drafts: DraftCall[] = [];
+  /** Per call, the index of its event's first call, and its delay after it in seconds. */
+  const eventOf: number[] = [];
+  const delayOf: number[] = [];
 
   for (let index = 0; index < numCalls; index++) {
     // No draw at all when there are no duplicates: such a run stays what it was before duplicates.
-    const duplicateOf =
-      duplicateShare > 0 && index > 0 && random() < duplicateShare ? events[randomIntBetween(random, 0, index - 1)] : null;
-    const event = duplicateOf === null ? null : firstCallOf.get(duplicateOf)!;
+    const first =
+      duplicateShare > 0 && index > 0 && random() < duplicateShare ? eventOf[randomIntBetween(random, 0, index - 1)] : null;
+    const event = first === null ? null : drafts[first];
     const area = event ? scenario.areas.find((candidate) => candidate.name === event.location.area)! : pick(random, scenario.areas);
     let address: string;
     let latitude: string;
@@ -120,45 +127,40 @@ export function generateCallsWithEvents(options: GenerateOptions): GeneratedCall
     } while (placesTaken.has(place));
     placesTaken.add(place);
 
-    const at = event
-      ? new Date(Date.parse(event.created_at) + 1000 * randomIntBetween(random, DUPLICATE_DELAY_SECS.min, DUPLICATE_DELAY_SECS.max))
-      : now;
-    const timestamp = Math.floor(at.getTime() / 1000);
-    const createdAt = at.toISOString();
+    eventOf.push(first ?? index);
+    delayOf.push(event ? randomIntBetween(random, DUPLICATE_DELAY_SECS.min, DUPLICATE_DELAY_SECS.max) : 0);
     const kind = event
       ? scenario.emergencies.find((candidate) => candidate.type === event.emergency_type)!
       : pickWeighted(random, scenario.emergencies, (candidate) => candidate.weight);
     const severity = pickWeighted(random, SEVERITIES, (level) => kind.severity[level]);
     const description = pick(random, kind.descriptions);
-    const summary = templateSummary(random, description, address);
-    const durationSecs = randomIntBetween(random, 45, 600);
-    const phone = callerPhone(random, scenario.phoneAreaCodes);
-
-    let callId: string;
-    do callId = formatCallId(scenario.id, timestamp, options.callNumber());
-    while (idsTaken.has(callId));
-    idsTaken.add(callId);
-
-    calls.push({
-      call_id: callId,
-      timestamp,
-      created_at: createdAt,
+    drafts.push({
       location: { latitude, longitude, address, area: area.name },
       emergency_type: kind.type,
       severity,
       description,
-      summary,
-      duration_secs: durationSecs,
-      caller_phone: phone,
+      summary: templateSummary(random, description, address),
+      duration_secs: randomIntBetween(random, 45, 600),
+      caller_phone: callerPhone(random, scenario.phoneAreaCodes),
       status: "active",
       simulation: true,
       scenario: scenario.id,
       scenario_name: scenario.name,
     });
-    const call = calls[calls.length - 1];
-    const eventId = duplicateOf ?? callId;
-    events.push(eventId);
-    if (duplicateOf === null) firstCallOf.set(eventId, call);
   }
-  return { calls, events };
+
+  // Each event ends at the request: its first call is as early as its last duplicate is late.
+  const leadOf = new Map<number, number>();
+  eventOf.forEach((first, index) => leadOf.set(first, Math.max(leadOf.get(first) ?? 0, delayOf[index])));
+  const idsTaken = new Set<string>();
+  const calls = drafts.map((draft, index): SimulatedCall => {
+    const at = new Date(now.getTime() - 1000 * (leadOf.get(eventOf[index])! - delayOf[index]));
+    const timestamp = Math.floor(at.getTime() / 1000);
+    let callId: string;
+    do callId = formatCallId(scenario.id, timestamp, options.callNumber());
+    while (idsTaken.has(callId));
+    idsTaken.add(callId);
+    return { call_id: callId, timestamp, created_at: at.toISOString(), ...draft };
+  });
+  return { calls, events: eventOf.map((first) => calls[first].call_id) };
 }

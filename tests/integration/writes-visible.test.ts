@@ -31,6 +31,15 @@ describe("writes are visible on the next listing read", () => {
     expect(await total("?simulation=true")).toBe(before + 25);
   });
 
+  it("a simulation of one call heads the newest-first listing right after it (nothing simulated is dated after its request)", async () => {
+    // A simulation with duplicates first: were they dated after the request, they would head the listing.
+    expect((await post(simulate, "http://localhost/api/simulate", { scenario: "la_wildfire", num_calls: 200 })).status).toBe(200);
+    const response = await post(simulate, "http://localhost/api/simulate", { scenario: "nashville_tornado", num_calls: 1 });
+    const { sample_calls: simulated } = (await response.json()) as { sample_calls: { call_id: string }[] };
+    const listed = await listCalls(apiRequest("http://localhost/api/calls?limit=1"), undefined);
+    expect(((await listed.json()) as { calls: { call_id: string }[] }).calls[0].call_id).toBe(simulated[0].call_id);
+  });
+
   it("after a webhook call", async () => {
     const before = await total("?simulation=false");
     const response = await post(

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { findScenario, SCENARIO_IDS, SEVERITIES } from "@/lib/scenarios";
-import { generateCalls } from "@/lib/simulation/generate";
+import fc from "fast-check";
+import { generateCalls, generateCallsWithEvents } from "@/lib/simulation/generate";
 import { seededRandom, unseededRandom } from "@/lib/simulation/random";
 import { expectCallsFollowTheRules, isTemplateSummary, seededPart } from "../support/simulated-calls";
 
@@ -22,14 +23,41 @@ function generate(scenarioId: string, numCalls: number, seed?: number) {
 }
 
 
+describe("simulated times", () => {
+  it("no call is after the request; each event's first call comes first and its last call at the request", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 1000 }), fc.integer(), fc.constantFrom(...SCENARIO_IDS), (numCalls, seed, scenarioId) => {
+        const { calls, events } = generateCallsWithEvents({
+          scenario: findScenario(scenarioId)!,
+          numCalls,
+          random: seededRandom(seed),
+          now: NOW,
+          callNumber: counter(),
+        });
+        const latest = new Map<string, number>();
+        calls.forEach((call, index) => {
+          const at = Date.parse(call.created_at);
+          expect(at).toBeLessThanOrEqual(NOW.getTime());
+          expect(call.timestamp).toBeLessThanOrEqual(Math.floor(NOW.getTime() / 1000));
+          const first = calls.find((candidate) => candidate.call_id === events[index])!;
+          if (first !== call) expect(at).toBeGreaterThan(Date.parse(first.created_at));
+          latest.set(events[index], Math.max(latest.get(events[index]) ?? 0, at));
+        });
+        for (const at of latest.values()) expect(at).toBe(NOW.getTime());
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
+
 describe("generateCalls", () => {
   it.each(SCENARIO_IDS)("%s: 1000 calls follow every rule", (scenarioId) => {
     const calls = generate(scenarioId, 1000);
     expect(calls).toHaveLength(1000);
     expectCallsFollowTheRules(calls, scenarioId);
     expect(calls.every(isTemplateSummary)).toBe(true);
-    expect(calls[0].call_id).toBe(`${scenarioId.toUpperCase()}-${Math.floor(NOW.getTime() / 1000)}-1`);
-    expect(calls[0].created_at).toBe("2026-11-21T12:34:56.789Z");
+    expect(calls[0].call_id).toBe(`${scenarioId.toUpperCase()}-${calls[0].timestamp}-1`);
+    expect(calls.at(-1)!.created_at).toBe("2026-11-21T12:34:56.789Z");
 
     const scenario = findScenario(scenarioId)!;
     // Across 1000 calls every area, kind, severity, template and area code shows up.
