@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useState, type FormEvent } from "react";
 import { SURGE_SHAPE_NAMES, type SurgeShape } from "@/lib/exercises/shapes";
-import { DEFAULT_SCENARIO_ID, SCENARIOS } from "@/lib/scenarios";
+import { DEFAULT_SCENARIO_ID, findScenario, SCENARIOS } from "@/lib/scenarios";
 import { humanize } from "./call-status";
 import { useCan } from "./person";
 import type { ExerciseView } from "./exercise-api";
@@ -19,7 +19,7 @@ function Progress({ exercise }: { exercise: ExerciseView }) {
   return (
     <div className="exercise-progress" data-testid="exercise-progress">
       <p>
-        <strong>{humanize(exercise.scenario)}</strong>, {humanize(exercise.shape)} at {exercise.speed}x:{" "}
+        <strong>{findScenario(exercise.scenario)?.name ?? exercise.scenario}</strong>, {humanize(exercise.shape)} at {exercise.speed}x:{" "}
         <span data-testid="exercise-state">{exercise.state}</span>
       </p>
       <progress max={progress.planned} value={progress.released} aria-label="Calls released" />

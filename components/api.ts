@@ -107,9 +107,6 @@ export function simulate(body: SimulateRequest): Promise<SimulateResult> {
   return request("/api/simulate", { method: "POST", body: JSON.stringify(body) });
 }
 
-/** The largest page the API serves. */
-export const MAX_PAGE = 1000;
-
 /** The board summary: what the dashboard needs first (the page preloads this URL). */
 export const BOARD_URL = "/api/live/board";
 
@@ -172,24 +169,6 @@ export function getChanges(after: number, limit = 1000): Promise<ChangePage> {
 }
 
 export const STREAM_URL = "/api/calls/stream";
-
-/**
- * Every call matching `filters`, newest first, up to `cap`: the first page tells the total, the
- * rest are fetched a few at a time.
- */
-export async function listAllCalls(filters: CallFilters, cap: number): Promise<{ calls: CallRecord[]; total: number }> {
-  const first = await listCalls(filters, Math.min(MAX_PAGE, cap), 0);
-  const total = first.pagination.total;
-  const wanted = Math.min(total, cap);
-  const offsets: number[] = [];
-  for (let offset = first.calls.length; offset < wanted; offset += MAX_PAGE) offsets.push(offset);
-  const pages: CallRecord[][] = [first.calls];
-  for (let i = 0; i < offsets.length; i += 3) {
-    const batch = offsets.slice(i, i + 3).map((offset) => listCalls(filters, Math.min(MAX_PAGE, wanted - offset), offset));
-    for (const page of await Promise.all(batch)) pages.push(page.calls);
-  }
-  return { calls: pages.flat(), total };
-}
 
 // People, keys and the audit trail (docs/security.md).
 

@@ -244,6 +244,30 @@ test.describe("dispatcher dashboard", () => {
     await expect(page.locator(".banner[role=alert]", { hasText: "cannot be reached" })).toHaveCount(0, { timeout: 20_000 });
   });
 
+  test("the severity counts show a disaster's numbers whole at 1280, 1440 and 1920 px", async ({ page }) => {
+    await tilesOffline(page);
+    // Counts of the size a surge reaches; only the numbers are replaced, the rest is the server's.
+    await page.route("**/api/live/board*", async (route) => {
+      const response = await route.fetch();
+      const board = await response.json();
+      board.open.by_severity = { critical: 138_580, high: 38_580, moderate: 238_580 };
+      await route.fulfill({ response, json: board });
+    });
+    for (const width of [1280, 1440, 1920]) {
+      await page.setViewportSize({ width, height: 900 });
+      await openDashboard(page);
+      await expect(page.getByTestId("count-moderate")).toHaveText("238,580");
+      // A chip is cut when its content overflows it, or it overflows the queue panel.
+      const clipped = await page.locator(".severity-counts li").evaluateAll((chips) => {
+        const panel = chips[0].closest("section")!.getBoundingClientRect();
+        return chips
+          .filter((chip) => chip.scrollWidth > chip.clientWidth || chip.getBoundingClientRect().right > panel.right)
+          .map((chip) => chip.textContent);
+      });
+      expect(clipped, `at ${width} px`).toEqual([]);
+    }
+  });
+
   test("a 401 from the API sends the dispatcher to the login page", async ({ page }) => {
     await tilesOffline(page);
     // As the API answers when API_KEY is set and no key was given.

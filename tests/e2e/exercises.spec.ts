@@ -37,6 +37,7 @@ test.describe("training exercise", () => {
 
     // 30 exercise minutes at 60x: 30 s of wall time, about 10 calls a second.
     await expect(page.getByTestId("exercise-banner")).toContainText("EXERCISE in progress");
+    await expect(page.getByTestId("exercise-progress")).toContainText("Nashville Tornado Outbreak, Steady at 60x");
     await expect.poll(async () => (await exercise(request, id)).progress.released, { timeout: 10_000 }).toBeGreaterThan(0);
     const early = (await exercise(request, id)).progress.released;
     await expect.poll(async () => (await exercise(request, id)).progress.released, { timeout: 10_000 }).toBeGreaterThan(early + 10);
