@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { groupNow } from "../lib/incidents/grouper";
 import { callPayloadKey } from "../lib/intake";
-import { markPending } from "../lib/reconcile/pending";
+import { markPending } from "../lib/intake/pending";
 import { reconcilePending } from "../lib/reconcile/reconciler";
 import type { ObjectStore } from "../lib/storage";
 import { LocalObjectStore } from "../lib/storage/local";

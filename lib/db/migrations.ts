@@ -2,6 +2,10 @@ import { createHash, randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
+import { applyFunctions } from "./functions";
+import type { SqlSession } from "./sql-session";
+
+export type { SqlSession } from "./sql-session";
 
 /**
  * The migrator every start uses (npm start, start:production, tests, benches): each pending
@@ -10,6 +14,8 @@ import path from "node:path";
  * SHA-256 of the file), so Prisma's CLI, or the schema engine behind `npm run db:new-migration`,
  * sees the same history. Plain SQL through the database driver: no Prisma CLI or schema engine,
  * so it runs with production dependencies only.
+ *
+ * Then the functions of prisma/functions whose files changed (lib/db/functions.ts).
  *
  * A migration must be able to run inside a transaction (no CREATE INDEX CONCURRENTLY, no
  * BEGIN/COMMIT of its own); in exchange a failure leaves nothing half-applied and no row behind.
@@ -30,13 +36,6 @@ const HISTORY_TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
     "started_at"            TIMESTAMPTZ NOT NULL DEFAULT now(),
     "applied_steps_count"   INTEGER NOT NULL DEFAULT 0
 )`;
-
-/** One database connection: statements run in order, on the same session. */
-export interface SqlSession {
-  query<Row>(sql: string, params?: unknown[]): Promise<Row[]>;
-  /** Runs a script of several statements whole (a function body's `;` stays inside it). */
-  execute(script: string): Promise<void>;
-}
 
 export interface Migration {
   name: string;
@@ -108,6 +107,7 @@ export async function applyMigrations(session: SqlSession, directory = migration
       }
       appliedNow.push(migration.name);
     }
+    await applyFunctions(session, path.join(directory, "..", "functions"));
     return appliedNow;
   } finally {
     await session.query("SELECT pg_advisory_unlock($1)", [MIGRATE_LOCK_KEY]).catch(() => {});

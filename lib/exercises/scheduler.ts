@@ -1,10 +1,9 @@
 import { randomInt } from "node:crypto";
-import { bumpCallsVersion } from "../calls/cache";
+import { writeCalls } from "../calls/write";
 import type { Db } from "../db/client";
 import { groupSoon } from "../incidents/grouper";
 import { log } from "../log";
 import { formatCallId, type SimulatedCall } from "../simulation/generate";
-import { insertSimulatedRows } from "../simulation/store";
 import { uuid7 } from "../db/uuid7";
 import { type Clock, elapsedMsAt, exerciseDb, nowOf } from "./store";
 
@@ -54,8 +53,8 @@ function groupByExercise(releases: readonly Release[]): Map<string, Release[]> {
 
 /** Releases one batch of due calls at `now`: how many were claimed, and released. */
 async function releaseBatch(db: Db, now: Date): Promise<{ claimed: number; released: number }> {
-  return db.$transaction(
-    async (tx) => {
+  return writeCalls(
+    async ({ tx, insertSimulatedRows }) => {
       const due = await tx.$queryRaw<DueCall[]>`
         SELECT c.exercise_id, c.seq, c.abandoned, c.record, ${elapsedMsAt(now)}::float8 AS elapsed_ms
         FROM exercise_calls c JOIN exercises e ON e.id = c.exercise_id
@@ -87,7 +86,6 @@ async function releaseBatch(db: Db, now: Date): Promise<{ claimed: number; relea
       const missed: DueCall[] = [];
       for (const [exerciseId, group] of groupByExercise(releases)) {
         const inserted = await insertSimulatedRows(
-          tx,
           EXERCISE_TABLE_NAME,
           group.map(({ row, id, call }) => ({ id, call, status: row.abandoned ? "failed" : "active" })),
           exerciseId,
@@ -110,7 +108,7 @@ async function releaseBatch(db: Db, now: Date): Promise<{ claimed: number; relea
           AND NOT EXISTS (SELECT 1 FROM exercise_calls c WHERE c.exercise_id = e.id AND c.released_at IS NULL)`;
       return { claimed: due.length, released };
     },
-    { timeout: 30_000 },
+    { db, timeout: 30_000 },
   );
 }
 
@@ -129,11 +127,7 @@ export async function releaseDueCalls(deps: SchedulerDeps = {}): Promise<number>
     total += released;
     if (claimed < CLAIM_LIMIT) break;
   }
-  // The listing must show them on the next read.
-  if (total > 0) {
-    await bumpCallsVersion();
-    groupSoon();
-  }
+  if (total > 0) groupSoon();
   return total;
 }
 

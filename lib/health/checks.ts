@@ -1,7 +1,7 @@
 import { getDatabaseKind, getDb } from "../db/client";
 import { listMigrationNames } from "../db/migrations";
 import { getRateLimiter } from "../rate-limit";
-import { countPending } from "../reconcile/pending";
+import { countPending } from "../intake/pending";
 import { getRedis } from "../redis";
 import { getObjectStore } from "../storage";
 import type { CircuitStatus } from "../circuit-breaker";

@@ -1,8 +1,8 @@
-import { bumpCallsVersion } from "../calls/cache";
 import { getConfig } from "../config";
 import { getDb } from "../db/client";
 import { log } from "../log";
-import { GROUPING_BATCH, groupPendingCalls } from "./grouping";
+import { groupPendingCalls } from "./group-waiting";
+import { GROUPING_BATCH } from "./grouping";
 
 /**
  * Runs grouping in this process (docs/incidents.md, "Grouping"): woken by every writer that
@@ -75,8 +75,6 @@ class Grouper {
         let grouped: number;
         do {
           grouped = await groupPendingCalls(db);
-          // Calls moved to other incidents: cached listings must not show their old incident_id.
-          if (grouped > 0) await bumpCallsVersion();
         } while (grouped === GROUPING_BATCH);
       }
     } catch (error) {

@@ -1,6 +1,4 @@
-import { lockChangeFeed } from "../calls/store";
 import { getConfig } from "../config";
-import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
 
 /**
@@ -8,18 +6,16 @@ import { Prisma } from "../db/generated/client";
  * incident of its emergency type and its kind (simulated or not, same exercise) whose centroid is
  * within D metres and whose calls span a time within T of it; without coordinates, the open
  * incident of its type with the same normalised location text. The SQL function
- * incident_for_call (migration incident_write_cost) states that rule once, and placementQuery
+ * incident_for_call (prisma/functions/incident_for_call.sql) states that rule once, and placementQuery
  * applies it to a set of calls, for both paths:
- * - the webhook's and the reconciler's statements (lib/intake/store.ts) place the calls they
- *   write, so a call is written once, in its incident;
+ * - the statement that stores received calls (lib/calls/write/received.ts) places the calls it
+ *   writes, so a call is written once, in its incident;
  * - the simulator and exercises store calls each in an incident of its own, with
- *   grouping_pending set, and groupPendingCalls moves a batch of waiting calls, oldest change
+ *   grouping_pending set, and groupPendingCalls (group-waiting.ts) moves a batch of waiting calls, oldest change
  *   first, into their incidents.
  * Calls of one set that match no incident are grouped among themselves by the same rule: each
  * joins the incident of the nearest compatible call before it (in time, then order), or keeps its own.
  */
-
-export type Tx = Pick<Db, "$queryRaw" | "$executeRaw">;
 
 export interface GroupingRule {
   radiusMetres: number;
@@ -46,7 +42,8 @@ export function groupingEnabled(): boolean {
 /** Calls grouped per transaction: short enough that writers waiting on the feed lock barely notice. */
 export const GROUPING_BATCH = 200;
 
-const METRES_PER_DEGREE = 111_320;
+/** Metres per degree of latitude (prisma/functions/incident_for_call.sql uses the same). */
+export const METRES_PER_DEGREE = 111_320;
 
 /**
  * A query of the incident each of `calls` joins: rows (id, incident_id). `calls` is a query of the
@@ -100,26 +97,4 @@ export function placementQuery(
       SELECT m.id, p.incident_id FROM matched m JOIN placed p ON p.id = m.anchor WHERE m.incident_id IS NULL
     )
     ${then}`;
-}
-
-/**
- * Groups up to `limit` waiting calls in one transaction and answers how many it grouped. The
- * transaction takes the change feed's lock first (the lock order of every writer of calls), so
- * groupers of several instances take turns, and the lookup sees every committed merge, split and
- * status change: nothing can close or remove a chosen incident before the calls move into it.
- */
-export async function groupPendingCalls(db: Db, limit = GROUPING_BATCH): Promise<number> {
-  return db.$transaction(async (tx) => {
-    await lockChangeFeed(tx);
-    const placed = await tx.$queryRaw<{ id: string; incident_id: string }[]>(placementQuery(Prisma.sql`
-      SELECT id, incident_id AS own, change_number AS seq, emergency_type AS type, occurred_at AS at,
-        latitude AS lat, longitude AS lon, location, simulation, exercise_id
-      FROM calls WHERE grouping_pending ORDER BY change_number LIMIT ${limit}`));
-    if (placed.length === 0) return 0;
-    await tx.$executeRaw`
-      UPDATE calls c SET incident_id = t.incident_id, grouping_pending = false, grouped_at = now()
-      FROM unnest(${placed.map((row) => row.id)}::text[], ${placed.map((row) => row.incident_id)}::text[]) AS t(id, incident_id)
-      WHERE c.id = t.id`;
-    return placed.length;
-  });
 }

@@ -1,8 +1,7 @@
-import { type Actor, actorRef } from "../access/actor";
+import type { Actor } from "../access/actor";
 import { requireMayChangeStatus } from "../access/status-rule";
 import { recordAudit } from "../audit/record";
-import { bumpCallsVersion } from "../calls/cache";
-import { withCallStore } from "../calls/store";
+import { writeCalls } from "../calls/write";
 import { canTransition, invalidTransition } from "../calls/workflow";
 import { STATUSES, type CallStatus } from "../vocabulary";
 import { getIncident } from "./detail";
@@ -16,28 +15,16 @@ import type { IncidentDetail } from "./schema";
  * the audit trail. Setting the current status again changes nothing.
  */
 export async function updateIncidentStatus(id: string, status: CallStatus, actor: Actor): Promise<IncidentDetail> {
-  const changed = await withCallStore((db) =>
-    db.$transaction(async (tx) => {
-      const incident = await lockIncident(tx, id);
-      requireMayChangeStatus(actor, incident.simulation);
-      const from = incident.status as CallStatus;
-      if (from === status) return false;
-      if (!canTransition(from, status)) throw invalidTransition(from, status);
-      await tx.$executeRaw`UPDATE incidents SET status = ${status}, updated_at = CURRENT_TIMESTAMP WHERE id = ${id}`;
-      const movable = STATUSES.filter((callStatus) => canTransition(callStatus, status));
-      await tx.$executeRaw`
-        WITH moved AS (
-          UPDATE calls c SET status = ${status}, updated_at = CURRENT_TIMESTAMP
-          FROM (SELECT id, status FROM calls WHERE incident_id = ${id} AND status = ANY(${movable}::text[]) FOR UPDATE) o
-          WHERE c.id = o.id
-          RETURNING c.id, o.status AS from_status
-        )
-        INSERT INTO call_status_changes (call_id, from_status, status, changed_by, changed_by_name)
-        SELECT id, from_status, ${status}, ${actorRef(actor)}, ${actor.name} FROM moved`;
-      await recordAudit(tx, actor, { action: "incident.status_changed", target: { kind: "incident", id }, before: { status: from }, after: { status } });
-      return true;
-    }),
-  );
-  if (changed) await bumpCallsVersion();
+  await writeCalls(async (writes) => {
+    const incident = await lockIncident(writes, id);
+    requireMayChangeStatus(actor, incident.simulation);
+    const from = incident.status as CallStatus;
+    if (from === status) return;
+    if (!canTransition(from, status)) throw invalidTransition(from, status);
+    await writes.tx.$executeRaw`UPDATE incidents SET status = ${status}, updated_at = CURRENT_TIMESTAMP WHERE id = ${id}`;
+    const movable = STATUSES.filter((callStatus) => canTransition(callStatus, status));
+    await writes.setIncidentCallsStatus(id, movable, status, actor);
+    await recordAudit(writes.tx, actor, { action: "incident.status_changed", target: { kind: "incident", id }, before: { status: from }, after: { status } });
+  });
   return getIncident(id);
 }

@@ -1,7 +1,7 @@
 import { firstOfEachConversation, type PreparedCall, storeEach } from "./store";
 
 /**
- * Group commit for the webhook's calls (docs/performance.md, issue 17). Every write of calls takes
+ * Group commit for received calls (docs/performance.md, issue 17). Every write of calls takes
  * the change feed's lock to its commit, so statements run one at a time, and a statement's fixed
  * cost (its triggers, its turn at the lock, its commit) bounds how many calls a second can be
  * stored one per statement. Here a process writes its webhooks' calls one statement at a time: the
@@ -22,11 +22,13 @@ class CallWriter {
   private waiting: Waiting[] = [];
   private writing = false;
 
-  store(prepared: PreparedCall): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.waiting.push({ prepared, resolve, reject });
-      this.writeNext();
-    });
+  /** One promise per call: the calls wait together, so a writer that is idle takes them in one statement. */
+  store(calls: readonly PreparedCall[]): Promise<void>[] {
+    const stored = calls.map(
+      (prepared) => new Promise<void>((resolve, reject) => this.waiting.push({ prepared, resolve, reject })),
+    );
+    this.writeNext();
+    return stored;
   }
 
   private writeNext(): void {
@@ -51,7 +53,10 @@ class CallWriter {
 const registry = globalThis as typeof globalThis & { [key: symbol]: CallWriter | undefined };
 const WRITER_KEY = Symbol.for("mayday.intake.call-writer");
 
-/** Stores a webhook's call together with the calls arriving with it; resolves once it is committed. */
-export function storeWithOthers(prepared: PreparedCall): Promise<void> {
-  return (registry[WRITER_KEY] ??= new CallWriter()).store(prepared);
+/**
+ * Stores calls together with the calls arriving with them (a webhook's one, or a backlog batch);
+ * each promise resolves once its call is committed.
+ */
+export function storeWithOthers(calls: readonly PreparedCall[]): Promise<void>[] {
+  return (registry[WRITER_KEY] ??= new CallWriter()).store(calls);
 }

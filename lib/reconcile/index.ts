@@ -1,9 +1,9 @@
 import { getConfig } from "../config";
 import { log } from "../log";
-import { onPendingAdded } from "./pending";
+import { onPendingAdded } from "../intake/pending";
 import { reconcilePending } from "./reconciler";
 
-export { countPending } from "./pending";
+export { countPending } from "../intake/pending";
 export { reconcilePending } from "./reconciler";
 
 /** While payloads are known to be pending, the database is tried this often: "on reconnection". */

@@ -1,16 +1,15 @@
-import { bumpCallsVersion } from "../calls/cache";
 import { type DatabaseKind, type Db, getDatabaseKind, getDb } from "../db/client";
 import { DomainError, parseJson } from "../domain-error";
-import { firstOfEachConversation, ingestArchivedEvent, type PreparedCall, prepareCall, storedCallOutcome, storeEach } from "../intake";
-import { parseEvent } from "../webhook/payload";
+import { type ArchivedEvent, firstOfEachConversation, recordArchived } from "../intake";
+import { isDatabaseUnavailable, listPending, type PendingMarker } from "../intake/pending";
 import { log } from "../log";
 import { getObjectStore, type ObjectStore } from "../storage";
-import { isDatabaseUnavailable, listPending, type PendingMarker } from "./pending";
+import { parseEvent } from "../webhook/payload";
 
 /**
- * Records pending payloads (lib/reconcile/pending.ts) once the database answers again: in arrival
- * order, idempotently (the same upsert as a live delivery, so a payload also redelivered live, or
- * ingested twice after a crash, is still one record), and by one instance at a time.
+ * Records pending payloads (lib/intake/pending.ts) once the database answers again: in arrival
+ * order, through the stages a live delivery goes through (lib/intake/record.ts), so a payload also
+ * redelivered live, or recorded twice after a crash, is still one record; by one instance at a time.
  */
 export interface ReconcileOptions {
   /** The database to take the lock on; the process-wide one by default. */
@@ -112,19 +111,14 @@ function settleFailure(payloadKey: string, error: unknown): void {
 }
 
 /**
- * Stores the batch's calls in one statement: one commit, one turn at the change feed's lock and
- * one run of the calls' triggers for the whole batch instead of one per call, which is what bounds
- * the drain rate. A call the database still refuses on its own (storeEach) ends the pass.
+ * Records one batch and removes its payloads' markers; answers how many payloads it recorded. The
+ * batch's calls go to the database in one statement: one commit, one turn at the change feed's
+ * lock and one run of the calls' triggers for the whole batch instead of one per call, which is
+ * what bounds the drain rate.
  */
-async function storeBatch(prepared: PreparedCall[]): Promise<void> {
-  const failed = (await storeEach(prepared)).find((outcome) => outcome.status === "rejected");
-  if (failed) throw failed.reason;
-}
-
-/** Records one batch and removes its payloads' markers; answers how many payloads it recorded. */
-async function recordBatch(batch: PendingMarker[][], store: ObjectStore, onChanged: () => void): Promise<number> {
+async function recordBatch(batch: PendingMarker[][], store: ObjectStore): Promise<number> {
   const raws = await Promise.all(batch.map((group) => store.get(group[0].payloadKey)));
-  const calls: PreparedCall[] = [];
+  const events: ArchivedEvent[] = [];
   const done: PendingMarker[][] = [];
   for (const [index, group] of batch.entries()) {
     const { payloadKey } = group[0];
@@ -134,23 +128,18 @@ async function recordBatch(batch: PendingMarker[][], store: ObjectStore, onChang
       log.error({ payloadKey }, "pending payload missing from object storage; marker kept");
       continue;
     }
+    done.push(group);
     try {
-      const parsed = parseEvent(parseJson(raw.toString("utf8")));
-      // Calls are stored together below; the rare other events (a failure, a recording) one by one.
-      if (parsed.kind === "call") calls.push(await prepareCall(parsed.event, payloadKey));
-      else await ingestArchivedEvent(parsed, payloadKey, { onCallsChanged: onChanged });
+      events.push({ parsed: parseEvent(parseJson(raw.toString("utf8"))), payloadKey });
     } catch (error) {
       settleFailure(payloadKey, error);
     }
-    done.push(group);
   }
-  await storeBatch(calls);
-  if (calls.length > 0) onChanged();
-  for (const call of calls) {
-    try {
-      storedCallOutcome(call);
-    } catch (error) {
-      settleFailure(call.payloadKey, error);
+  for (const [index, outcome] of (await recordArchived(events)).entries()) {
+    const { payloadKey } = events[index];
+    if (outcome.status === "rejected") settleFailure(payloadKey, outcome.reason);
+    else if (outcome.value.kind === "stored_unlocated") {
+      log.error({ payloadKey, err: outcome.value.cause }, "pending call recorded without coordinates: the geocoder failed");
     }
   }
   await Promise.all(done.flat().map((marker) => store.delete(marker.key)));
@@ -167,17 +156,13 @@ export async function reconcilePending(options: ReconcileOptions = {}): Promise<
   const outcome = await withReconcileLock(db, kind, async () => {
     // Listed again under the lock: another instance may have drained some meanwhile.
     let recorded = 0;
-    let changed = false;
     try {
       for (const batch of batches(await listPending(store), options.batchSize ?? RECONCILE_BATCH)) {
-        recorded += await recordBatch(batch, store, () => (changed = true));
+        recorded += await recordBatch(batch, store);
       }
     } catch (error) {
       if (!(error instanceof DatabaseGone)) throw error;
       log.warn({ recorded }, "database unavailable again: reconciliation paused");
-    } finally {
-      // One version bump per pass rather than per payload, before the lock is released.
-      if (changed) await bumpCallsVersion();
     }
     return recorded;
   });

@@ -7,7 +7,7 @@ import { GET } from "@/app/api/health/route";
 import { openCallsCache } from "@/lib/calls/cache";
 import { resetConfigForTests } from "@/lib/config";
 import { resetHealthForTests } from "@/lib/health";
-import { markPending } from "@/lib/reconcile/pending";
+import { markPending } from "@/lib/intake/pending";
 import { closeRedis } from "@/lib/redis";
 import { setObjectStoreForTests } from "@/lib/storage";
 import { LocalObjectStore } from "@/lib/storage/local";

@@ -11,7 +11,7 @@ import { POST as webhook } from "@/app/api/voiceagent-webhook/route";
 import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { groupNow } from "@/lib/incidents/grouper";
-import { groupPendingCalls } from "@/lib/incidents/grouping";
+import { groupPendingCalls } from "@/lib/incidents/group-waiting";
 import { incidentDetailSchema, incidentListSchema } from "@/lib/incidents/schema";
 import { specCallEvent } from "@/lib/webhook/sample-events";
 import { makeCalls } from "../support/calls";

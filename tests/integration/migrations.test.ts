@@ -6,6 +6,7 @@ import path from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { parseConfig } from "@/lib/config";
 import { migrateDatabase, openMigrationTarget } from "@/lib/db/client";
+import { applyFunctions, functionsDir, readFunctions } from "@/lib/db/functions";
 import { applyMigrations, listMigrationNames, migrationsDir, type SqlSession } from "@/lib/db/migrations";
 import { applyWithSchemaEngine } from "@/lib/db/new-migration";
 import { admin, dropDatabase, withDatabase } from "../setup/test-database";
@@ -149,6 +150,56 @@ describe.runIf(info.kind === "postgresql")("the plain-SQL migrator on PostgreSQL
     );
     expect(results.flat().sort()).toEqual(await listMigrationNames());
     expect((await history(url)).length).toBe((await listMigrationNames()).length);
+  });
+});
+
+describe.runIf(info.kind === "postgresql")("the database's functions as source (prisma/functions)", () => {
+  const functionsOf = (url: string) =>
+    onDatabase(url, (session) =>
+      session.query<{ name: string }>(
+        `SELECT p.proname AS name FROM pg_proc p
+         WHERE p.pronamespace = 'public'::regnamespace
+           AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = p.oid AND d.deptype = 'e')
+         ORDER BY 1`,
+      ),
+    );
+  const locationKey = (url: string, text: string) =>
+    onDatabase(url, async (session) => (await session.query<{ key: string }>(`SELECT incident_location_key($1) AS key`, [text]))[0].key);
+  const recorded = (url: string) =>
+    onDatabase(url, (session) => session.query<{ name: string; checksum: string }>(`SELECT name, checksum FROM schema_functions ORDER BY name`));
+
+  it("defines every function of the database in a file of its own, each recorded with its SHA-256", async () => {
+    const url = await emptyDatabase("functions");
+    await onDatabase(url, (session) => applyMigrations(session));
+    const sources = await readFunctions();
+    expect((await functionsOf(url)).map(({ name }) => name)).toEqual(sources.map(({ name }) => name));
+    expect(await recorded(url)).toEqual(sources.map(({ name, checksum }) => ({ name, checksum })));
+    expect(await onDatabase(url, (session) => applyFunctions(session))).toEqual([]);
+  });
+
+  it("re-applies a changed file, and a file that fails leaves every function and checksum as it was", async () => {
+    const url = await emptyDatabase("functions_changed");
+    await onDatabase(url, (session) => applyMigrations(session));
+    const directory = await mkdtemp(path.join(tmpdir(), "mayday-functions-"));
+    try {
+      await cp(functionsDir, directory, { recursive: true });
+      const file = path.join(directory, "incident_location_key.sql");
+      const original = readFileSync(file, "utf8");
+      expect(await locationKey(url, "12  Main St.")).toBe("12 main st");
+      await writeFile(file, original.replace("lower(location)", "upper(location)").replace("'[^a-z0-9]+'", "'[^A-Z0-9]+'"));
+      expect(await onDatabase(url, (session) => applyFunctions(session, directory))).toEqual(["incident_location_key"]);
+      expect(await locationKey(url, "12  Main St.")).toBe("12 MAIN ST");
+      expect(await onDatabase(url, (session) => applyFunctions(session, directory))).toEqual([]);
+      const before = await recorded(url);
+
+      await writeFile(file, original);
+      await writeFile(path.join(directory, "zz_broken.sql"), `CREATE OR REPLACE FUNCTION zz_broken() RETURNS int LANGUAGE sql AS $$ SELECT no_such_column FROM calls $$;\n`);
+      await expect(onDatabase(url, (session) => applyFunctions(session, directory))).rejects.toThrow(/zz_broken .*no_such_column/);
+      expect(await locationKey(url, "12  Main St.")).toBe("12 MAIN ST");
+      expect(await recorded(url)).toEqual(before);
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
   });
 });
 

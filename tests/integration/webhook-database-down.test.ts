@@ -11,7 +11,7 @@ import { PrismaClient } from "@/lib/db/generated/client";
 import { groupNow } from "@/lib/incidents/grouper";
 import { callPayloadKey } from "@/lib/intake";
 import { countPending, reconcilePending } from "@/lib/reconcile";
-import { listPending } from "@/lib/reconcile/pending";
+import { listPending } from "@/lib/intake/pending";
 import { type ObjectStore, setObjectStoreForTests } from "@/lib/storage";
 import { LocalObjectStore } from "@/lib/storage/local";
 import { specCallEvent } from "@/lib/webhook/sample-events";

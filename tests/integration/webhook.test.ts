@@ -6,8 +6,8 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { POST } from "@/app/api/voiceagent-webhook/route";
 import { resetConfigForTests } from "@/lib/config";
 import { closeDb, getDb } from "@/lib/db/client";
-import { callPayloadKey, receiveWebhook } from "@/lib/intake";
-import { listPending } from "@/lib/reconcile/pending";
+import { callPayloadKey } from "@/lib/intake";
+import { listPending } from "@/lib/intake/pending";
 import { getObjectStore, type ObjectStore, setObjectStoreForTests } from "@/lib/storage";
 import { LocalObjectStore } from "@/lib/storage/local";
 import { signatureHeader } from "@/lib/webhook/signature";
@@ -368,22 +368,6 @@ describe("records", () => {
     expect(result).toEqual({ status: 200, body: { status: "success", message: "Event ignored" } });
     expect(await findCall(id)).toBeNull();
     expect(await storedPayload(`events/conversation_rated/${id}_20260101_000000.json`)).toBe(JSON.stringify(event));
-  });
-
-  it("calls the listing-cache hook after each write", async () => {
-    const calls: string[] = [];
-    const event = specCallEvent(nextId("hook"));
-    const rawBody = Buffer.from(JSON.stringify(event));
-    await receiveWebhook({ body: rawBody, signatureHeader: null }, { onCallsChanged: () => calls.push("changed") });
-    // One write: the record with its coordinates (geocoded before it is stored).
-    expect(calls).toEqual(["changed"]);
-    calls.length = 0;
-    await receiveWebhook({ body: rawBody, signatureHeader: null }, { onCallsChanged: () => calls.push("changed") });
-    expect(calls).toEqual(["changed"]);
-    await expect(
-      receiveWebhook({ body: Buffer.from("{}"), signatureHeader: null }, { onCallsChanged: () => calls.push("changed") }),
-    ).rejects.toThrow(/Missing/);
-    expect(calls).toEqual(["changed"]);
   });
 });
 

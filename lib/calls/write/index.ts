@@ -1,0 +1,111 @@
+import type { Actor } from "../../access/actor";
+import type { Db } from "../../db/client";
+import type { CallStatus } from "../../vocabulary";
+import { bumpCallsVersion } from "../cache";
+import { withCallStore } from "../store";
+import { moveCall, moveIncidentCalls, placeCalls } from "./incident";
+import { lockChangeFeed } from "./lock";
+import { type ReceivedCall, upsertFailedCall, upsertReceivedCalls } from "./received";
+import { insertSimulatedRows, type SimulatedRow } from "./simulated";
+import { setCallStatus, setIncidentCallsStatus } from "./status";
+import type { WebhookCall } from "../../webhook/payload";
+
+/**
+ * The one door for writing calls (docs/architecture.md, "Writing calls"): every INSERT and UPDATE
+ * of `calls` and `call_status_changes` is in this folder, which owns their column lists, the
+ * status history row of every change, the lock order (the change feed's lock, then rows) and what
+ * follows a commit (this instance's listing reads the feed's number anew: read-your-write). Other
+ * domains call the functions below; tests/unit/one-door.test.ts fails if any other file writes
+ * either table.
+ */
+
+export type { ReceivedCall } from "./received";
+export type { SimulatedRow } from "./simulated";
+export { CHANGE_FEED_LOCK } from "./lock";
+
+/** What a transaction of writeCalls may do to calls, the feed's lock taken before the first write. */
+export interface CallWrites {
+  /** The transaction itself: for reads and for the caller's own tables (incidents, audit, exercises), never for calls. */
+  readonly tx: Pick<Db, "$queryRaw" | "$executeRaw">;
+  /** Takes the change feed's lock (once): before locking rows the transaction then writes calls under. */
+  lockChangeFeed(): Promise<void>;
+  /** The call, locked for the rest of the transaction; undefined when there is none. */
+  lockCall(conversationId: string): Promise<{ id: string; status: CallStatus; simulation: boolean } | undefined>;
+  setCallStatus(call: { id: string; status: CallStatus }, status: CallStatus, actor: Actor): Promise<void>;
+  /** Moves the incident's calls that are in one of `from` to `status`; answers how many moved. */
+  setIncidentCallsStatus(incidentId: string, from: readonly CallStatus[], status: CallStatus, actor: Actor): Promise<number>;
+  moveIncidentCalls(from: string, to: string): Promise<number>;
+  moveCall(callId: string, incidentId: string): Promise<void>;
+  placeCalls(placed: readonly { id: string; incident_id: string }[]): Promise<void>;
+  insertSimulatedRows(tableName: string, rows: readonly SimulatedRow[], exerciseId: string | null): Promise<Map<string, string>>;
+}
+
+export interface WriteOptions {
+  /** The database (a second instance's in tests); the process-wide one, its failures as DATABASE_ERROR, by default. */
+  db?: Db;
+  /** The transaction's time limit in milliseconds. */
+  timeout?: number;
+}
+
+/**
+ * Runs `work` in one transaction whose calls writes go through `writes`; once it commits having
+ * written, this instance's listing shows the writes on its next read.
+ */
+export async function writeCalls<T>(work: (writes: CallWrites) => Promise<T>, options: WriteOptions = {}): Promise<T> {
+  let wrote = false;
+  const run = (db: Db) =>
+    db.$transaction(
+      async (tx) => {
+        let locked = false;
+        const lock = async () => {
+          if (!locked) await lockChangeFeed(tx);
+          locked = true;
+        };
+        const writing = async <R>(write: () => Promise<R>): Promise<R> => {
+          await lock();
+          wrote = true;
+          return write();
+        };
+        return work({
+          tx,
+          lockChangeFeed: lock,
+          lockCall: async (conversationId) => {
+            await lock();
+            const [call] = await tx.$queryRaw<{ id: string; status: CallStatus; simulation: boolean }[]>`
+              SELECT id, status, simulation FROM calls WHERE conversation_id = ${conversationId} FOR UPDATE`;
+            return call;
+          },
+          setCallStatus: (call, status, actor) => writing(() => setCallStatus(tx, call, status, actor)),
+          setIncidentCallsStatus: (id, from, status, actor) => writing(() => setIncidentCallsStatus(tx, id, from, status, actor)),
+          moveIncidentCalls: (from, to) => writing(() => moveIncidentCalls(tx, from, to)),
+          moveCall: (callId, incidentId) => writing(() => moveCall(tx, callId, incidentId)),
+          placeCalls: (placed) => writing(() => placeCalls(tx, placed)),
+          insertSimulatedRows: (tableName, rows, exerciseId) => writing(() => insertSimulatedRows(tx, tableName, rows, exerciseId)),
+        });
+      },
+      options.timeout === undefined ? undefined : { timeout: options.timeout },
+    );
+  const result = await (options.db ? run(options.db) : withCallStore(run));
+  if (wrote) await bumpCallsVersion();
+  return result;
+}
+
+/** Calls the voice platform handed over, in one statement (lib/calls/write/received.ts). */
+export async function storeReceivedCalls(received: readonly ReceivedCall[]): Promise<void> {
+  if (received.length === 0) return;
+  await withCallStore((db) => upsertReceivedCalls(db, received));
+  await bumpCallsVersion();
+}
+
+/** A call that never connected (lib/calls/write/received.ts). */
+export async function storeFailedCall(call: WebhookCall, payloadKey: string): Promise<void> {
+  await withCallStore((db) => upsertFailedCall(db, call, payloadKey));
+  await bumpCallsVersion();
+}
+
+/** Simulated calls in one statement, on `db` (the simulator answers its own database failures). */
+export async function storeSimulatedRows(db: Db, tableName: string, rows: readonly SimulatedRow[]): Promise<Map<string, string>> {
+  const inserted = await insertSimulatedRows(db, tableName, rows, null);
+  if (inserted.size > 0) await bumpCallsVersion();
+  return inserted;
+}

@@ -1,0 +1,115 @@
+import type { Db } from "../../db/client";
+import { Prisma } from "../../db/generated/client";
+import { uuid7 } from "../../db/uuid7";
+import { groupingEnabled, placementQuery } from "../../incidents/grouping";
+import type { WebhookCall } from "../../webhook/payload";
+
+/** A call the voice platform handed over, ready to store. */
+export interface ReceivedCall {
+  call: WebhookCall;
+  payloadKey: string;
+  /** Where it is: reported by the agent, or geocoded from its text; null when unknown. */
+  point: { latitude: number; longitude: number; source: string } | null;
+  /** The geocoder failed: a redelivery keeps the earlier point, and a new call waits for the grouper. */
+  geocoderFailed: boolean;
+}
+
+/**
+ * One record per conversation_id, for calls of distinct conversations, in one statement: insert,
+ * or update on a conflict (so two deliveries racing to create a call end as one create and one
+ * update), and the creation's history row only when it was an insert (`xmax = 0`).
+ * A redelivery refreshes what the platform knows (summary, type, severity, location, coordinates,
+ * payload key, caller's number when it has one) but leaves the status alone: a dispatcher may have
+ * moved it. When the geocoder failed, a redelivery keeps the earlier point.
+ * Grouping (docs/incidents.md): the same statement places each new call in its incident
+ * (placementQuery, which sees the calls of the batch among themselves), so a call is written
+ * once. A call whose geocoding failed waits for the grouper (grouped by its text), and a
+ * redelivery is not regrouped. A delivery of the same conversation committed by another instance
+ * between this statement's start and its turn at the feed lock makes it fail on the incident's
+ * foreign key at commit; the caller then stores the calls one by one.
+ */
+export async function upsertReceivedCalls(db: Pick<Db, "$executeRaw">, received: readonly ReceivedCall[]): Promise<void> {
+  const column = <T>(value: (entry: ReceivedCall) => T): T[] => received.map(value);
+  const input = Prisma.sql`input AS (
+    SELECT * FROM unnest(
+      ${received.map(() => uuid7())}::text[], ${column(({ call }) => call.conversationId)}::text[],
+      ${column(({ call }) => call.occurredAt.toISOString())}::timestamptz[], ${column(({ call }) => call.agentId)}::text[],
+      ${column(({ call }) => call.summary)}::text[], ${column(({ call }) => call.callSuccessful)}::boolean[],
+      ${column(({ call }) => call.durationSecs)}::int[], ${column(({ call }) => call.transcriptLength)}::int[],
+      ${column(({ call }) => call.emergencyType)}::text[], ${column(({ call }) => call.location)}::text[],
+      ${column(({ point }) => point?.latitude ?? null)}::float8[], ${column(({ point }) => point?.longitude ?? null)}::float8[],
+      ${column(({ point }) => point?.source ?? null)}::text[],
+      ${column(({ call }) => call.severity)}::text[], ${column(({ call }) => call.status)}::text[],
+      ${column(({ payloadKey }) => payloadKey)}::text[], ${column(({ call }) => call.callerPhone)}::text[],
+      ${column(({ call }) => call.failureReason)}::text[], ${column(({ geocoderFailed }) => geocoderFailed)}::boolean[]
+    ) WITH ORDINALITY AS t(id, conversation_id, occurred_at, agent_id, summary, call_successful, duration_secs,
+           transcript_length, emergency_type, location, latitude, longitude, geocode_source, severity, status,
+           payload_key, caller_phone, failure_reason, geocoder_failed, seq)
+  )`;
+  const grouping = groupingEnabled();
+  const write = Prisma.sql`upserted AS (
+      INSERT INTO calls (id, conversation_id, occurred_at, agent_id, summary, call_successful, duration_secs,
+                         transcript_length, emergency_type, location, latitude, longitude, geocode_source,
+                         severity, status, simulation, table_name, payload_key, caller_phone, failure_reason,
+                         incident_id, grouped_at, grouping_pending)
+      SELECT id, conversation_id, occurred_at, agent_id, summary, call_successful, duration_secs, transcript_length,
+        emergency_type, location, latitude, longitude, geocode_source, severity, status, false, 'calls', payload_key,
+        caller_phone, failure_reason,
+        ${grouping ? Prisma.sql`(SELECT p.incident_id FROM placed p WHERE p.id = input.id)` : Prisma.sql`NULL`},
+        CASE WHEN ${grouping} AND NOT geocoder_failed THEN now() END,
+        ${grouping} AND geocoder_failed
+      FROM input
+      ON CONFLICT (conversation_id) DO UPDATE SET
+        occurred_at = EXCLUDED.occurred_at, agent_id = EXCLUDED.agent_id, summary = EXCLUDED.summary,
+        call_successful = EXCLUDED.call_successful, duration_secs = EXCLUDED.duration_secs,
+        transcript_length = EXCLUDED.transcript_length, emergency_type = EXCLUDED.emergency_type,
+        location = EXCLUDED.location, severity = EXCLUDED.severity, payload_key = EXCLUDED.payload_key,
+        caller_phone = COALESCE(EXCLUDED.caller_phone, calls.caller_phone),
+        (latitude, longitude, geocode_source) = (
+          SELECT CASE WHEN i.geocoder_failed THEN calls.latitude ELSE EXCLUDED.latitude END,
+                 CASE WHEN i.geocoder_failed THEN calls.longitude ELSE EXCLUDED.longitude END,
+                 CASE WHEN i.geocoder_failed THEN calls.geocode_source ELSE EXCLUDED.geocode_source END
+          FROM input i WHERE i.conversation_id = EXCLUDED.conversation_id),
+        updated_at = CURRENT_TIMESTAMP
+      RETURNING id, status, (xmax = 0) AS inserted
+    )
+    INSERT INTO call_status_changes (call_id, from_status, status, changed_by)
+    SELECT id, NULL, status, 'webhook' FROM upserted WHERE inserted`;
+  if (!grouping) {
+    await db.$executeRaw`WITH ${input}, ${write}`;
+    return;
+  }
+  await db.$executeRaw(
+    placementQuery(
+      Prisma.sql`
+        SELECT t.id, t.id AS own, t.seq, t.emergency_type AS type, t.occurred_at AS at, t.latitude AS lat,
+          t.longitude AS lon, t.location, false AS simulation, NULL::text AS exercise_id
+        FROM input t
+        WHERE NOT t.geocoder_failed AND NOT EXISTS (SELECT 1 FROM calls c WHERE c.conversation_id = t.conversation_id)`,
+      { before: input, then: Prisma.sql`, ${write}` },
+    ),
+  );
+}
+
+/**
+ * A call that never connected. It only creates a record: a failure reported for a conversation
+ * already stored (a transcription arrived) adds its reason and number and changes nothing else.
+ */
+export async function upsertFailedCall(db: Pick<Db, "$executeRaw">, call: WebhookCall, payloadKey: string): Promise<void> {
+  await db.$executeRaw`
+    WITH upserted AS (
+      INSERT INTO calls (id, conversation_id, occurred_at, agent_id, summary, call_successful, duration_secs,
+                         transcript_length, emergency_type, location, severity, status, simulation, table_name,
+                         payload_key, caller_phone, failure_reason)
+      VALUES (${uuid7()}, ${call.conversationId}, ${call.occurredAt}, ${call.agentId}, ${call.summary}, false, 0, 0,
+              ${call.emergencyType}, '', ${call.severity}, ${call.status}, false, 'calls', ${payloadKey},
+              ${call.callerPhone}, ${call.failureReason})
+      ON CONFLICT (conversation_id) DO UPDATE SET
+        failure_reason = EXCLUDED.failure_reason,
+        caller_phone = COALESCE(calls.caller_phone, EXCLUDED.caller_phone),
+        updated_at = CURRENT_TIMESTAMP
+      RETURNING id, status, (xmax = 0) AS inserted
+    )
+    INSERT INTO call_status_changes (call_id, from_status, status, changed_by)
+    SELECT id, NULL, status, 'webhook' FROM upserted WHERE inserted`;
+}

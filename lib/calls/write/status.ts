@@ -1,0 +1,26 @@
+import { type Actor, actorRef } from "../../access/actor";
+import type { Db } from "../../db/client";
+import type { CallStatus } from "../../vocabulary";
+
+type Tx = Pick<Db, "$executeRaw">;
+
+/** One call's move, with its history row naming the actor. */
+export async function setCallStatus(tx: Tx, call: { id: string; status: CallStatus }, status: CallStatus, actor: Actor): Promise<void> {
+  await tx.$executeRaw`
+    WITH moved AS (UPDATE calls SET status = ${status}, updated_at = CURRENT_TIMESTAMP WHERE id = ${call.id} RETURNING id)
+    INSERT INTO call_status_changes (call_id, from_status, status, changed_by, changed_by_name)
+    SELECT id, ${call.status}, ${status}, ${actorRef(actor)}, ${actor.name} FROM moved`;
+}
+
+/** Moves an incident's calls that are in one of `from` to `status`, each with its history row. */
+export async function setIncidentCallsStatus(tx: Tx, incidentId: string, from: readonly CallStatus[], status: CallStatus, actor: Actor): Promise<number> {
+  return tx.$executeRaw`
+    WITH moved AS (
+      UPDATE calls c SET status = ${status}, updated_at = CURRENT_TIMESTAMP
+      FROM (SELECT id, status FROM calls WHERE incident_id = ${incidentId} AND status = ANY(${from}::text[]) FOR UPDATE) o
+      WHERE c.id = o.id
+      RETURNING c.id, o.status AS from_status
+    )
+    INSERT INTO call_status_changes (call_id, from_status, status, changed_by, changed_by_name)
+    SELECT id, from_status, ${status}, ${actorRef(actor)}, ${actor.name} FROM moved`;
+}

@@ -1,0 +1,112 @@
+import { storeFailedCall } from "../calls/write";
+import { withCallStore } from "../calls/store";
+import type { Db } from "../db/client";
+import { DomainError } from "../domain-error";
+import type { GeocodeResult } from "../geocoding";
+import { groupSoon } from "../incidents/grouper";
+import { groupingEnabled } from "../incidents/grouping";
+import { log } from "../log";
+import { getObjectStore, type ObjectBody } from "../storage";
+import { type AudioEvent, type ParsedEvent, toFailedCall } from "../webhook/payload";
+import { storeWithOthers } from "./call-writer";
+import { recordingKey } from "./keys";
+import { type PreparedCall, prepareCall } from "./store";
+
+/** An event whose raw payload is archived under `payloadKey`: what both sources of intake hand over. */
+export interface ArchivedEvent {
+  parsed: ParsedEvent;
+  payloadKey: string;
+}
+
+export type IntakeOutcome =
+  | { kind: "stored"; conversationId: string; payloadKey: string; geocode: GeocodeResult | null }
+  /** Stored without new coordinates: the geocoder failed (`cause`), and the call waits for the grouper. */
+  | { kind: "stored_unlocated"; conversationId: string; payloadKey: string; cause: unknown }
+  | { kind: "recording"; conversationId: string; payloadKey: string; recordingKey: string }
+  | { kind: "ignored"; type: string; payloadKey: string };
+
+export const storageError = (cause: unknown) =>
+  new DomainError("STORAGE_ERROR", "The payload could not be stored", { cause });
+
+export async function archive(key: string, body: ObjectBody, contentType = "application/json"): Promise<void> {
+  try {
+    await getObjectStore().put(key, body, contentType);
+  } catch (error) {
+    throw storageError(error);
+  }
+}
+
+/** Links a recording to its conversation, whether or not the call has arrived yet. */
+async function linkRecording(db: Db, conversationId: string, key: string, sizeBytes: number): Promise<void> {
+  await db.$executeRaw`
+    INSERT INTO call_recordings (conversation_id, object_key, content_type, size_bytes)
+    VALUES (${conversationId}, ${key}, 'audio/mpeg', ${BigInt(sizeBytes)})
+    ON CONFLICT (conversation_id) DO UPDATE SET
+      object_key = EXCLUDED.object_key, size_bytes = EXCLUDED.size_bytes, received_at = CURRENT_TIMESTAMP`;
+}
+
+/** Stores a decoded recording and links it; only ever called once the signature checked out. */
+export async function storeRecording(event: AudioEvent, audio: ObjectBody, sizeBytes: number, payloadKey: string): Promise<IntakeOutcome> {
+  const conversationId = event.data.conversation_id;
+  const key = recordingKey(conversationId);
+  await archive(key, audio, "audio/mpeg");
+  await withCallStore((db) => linkRecording(db, conversationId, key, sizeBytes));
+  log.info({ conversationId, recordingKey: key, sizeBytes }, "webhook recording stored");
+  return { kind: "recording", conversationId, payloadKey, recordingKey: key };
+}
+
+function storedCallOutcome({ call, payloadKey, geocode, geocodeFailure }: PreparedCall): IntakeOutcome {
+  const { conversationId } = call;
+  if (geocodeFailure !== undefined) {
+    // Stored, waiting for the grouper: it groups the call by its text.
+    if (groupingEnabled()) groupSoon();
+    log.warn({ conversationId, payloadKey, err: geocodeFailure }, "webhook call stored without coordinates: geocoder failed");
+    return { kind: "stored_unlocated", conversationId, payloadKey, cause: geocodeFailure };
+  }
+  log.info({ conversationId, payloadKey, geocode: geocode?.precision ?? null }, "webhook call stored");
+  return { kind: "stored", conversationId, payloadKey, geocode };
+}
+
+async function recordOther(parsed: Exclude<ParsedEvent, { kind: "call" }>, payloadKey: string): Promise<IntakeOutcome> {
+  switch (parsed.kind) {
+    case "audio": {
+      const audio = Buffer.from(parsed.event.data.full_audio, "base64");
+      return storeRecording(parsed.event, audio, audio.length, payloadKey);
+    }
+    case "failure": {
+      const call = toFailedCall(parsed.event);
+      await storeFailedCall(call, payloadKey);
+      log.info({ conversationId: call.conversationId, payloadKey, reason: call.failureReason }, "webhook failed call stored");
+      return { kind: "stored", conversationId: call.conversationId, payloadKey, geocode: null };
+    }
+    case "other":
+      log.info({ type: parsed.type, payloadKey }, "webhook event of an unknown type archived");
+      return { kind: "ignored", type: parsed.type, payloadKey };
+  }
+}
+
+/**
+ * The stages after the archive, the same for a live delivery (one event) and for the backlog of
+ * payloads accepted while the database was down (a batch): calls are geocoded, then stored
+ * together through the group-commit writer (one statement, each call in its incident); a failed
+ * call or a recording is stored on its own; another type is only logged. Each write is idempotent
+ * (same key, same record), so repeating an event changes nothing. Answers each event's outcome,
+ * in order; a geocoder that failed is an outcome (`stored_unlocated`), not an error.
+ */
+export async function recordArchived(events: readonly ArchivedEvent[]): Promise<PromiseSettledResult<IntakeOutcome>[]> {
+  const prepared = await Promise.allSettled(
+    events.map(({ parsed, payloadKey }) => (parsed.kind === "call" ? prepareCall(parsed.event, payloadKey) : undefined)),
+  );
+  const calls = prepared.flatMap((entry) => (entry.status === "fulfilled" && entry.value ? [entry.value] : []));
+  const stored = storeWithOthers(calls);
+  let next = 0;
+  return Promise.allSettled(
+    events.map(async ({ parsed, payloadKey }, index) => {
+      const preparation = prepared[index];
+      if (preparation.status === "rejected") throw preparation.reason;
+      if (parsed.kind !== "call") return recordOther(parsed, payloadKey);
+      await stored[next++];
+      return storedCallOutcome(preparation.value!);
+    }),
+  );
+}

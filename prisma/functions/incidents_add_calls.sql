@@ -1,0 +1,56 @@
+-- Grows incidents by calls just added to them (inserted, or moved in), incrementally: counts,
+-- highest severity, first and last call, centroid; creates an incident a call names that does
+-- not exist yet (a call in its own incident), and a placeholder's first call fills it in.
+CREATE OR REPLACE FUNCTION "incidents_add_calls"(call_ids TEXT[]) RETURNS void LANGUAGE plpgsql
+SET plan_cache_mode = force_generic_plan AS $$
+BEGIN
+  INSERT INTO incidents AS i (id, emergency_type, severity, status, location, location_key, latitude, longitude,
+                              first_call_at, last_call_at, call_count, located_count, simulation, exercise_id, waiting)
+  SELECT d.incident_id, d.first_type, (ARRAY['moderate', 'high', 'critical'])[d.severity_rank],
+    CASE WHEN d.first_status = 'failed' THEN 'failed' ELSE 'active' END,
+    d.first_location, incident_location_key(d.first_location),
+    CASE WHEN d.located_count = 0 THEN NULL ELSE d.latitude_sum / d.located_count END,
+    CASE WHEN d.located_count = 0 THEN NULL ELSE d.longitude_sum / d.located_count END,
+    d.first_call_at, d.last_call_at, d.call_count, d.located_count, d.first_simulation, d.first_exercise_id, d.waiting
+  FROM (
+      SELECT c.incident_id,
+        count(*)::int AS call_count,
+        max(CASE c.severity WHEN 'critical' THEN 3 WHEN 'high' THEN 2 ELSE 1 END) AS severity_rank,
+        min(c.occurred_at) AS first_call_at,
+        max(c.occurred_at) AS last_call_at,
+        count(*) FILTER (WHERE c.latitude IS NOT NULL AND c.longitude IS NOT NULL)::int AS located_count,
+        coalesce(sum(c.latitude) FILTER (WHERE c.latitude IS NOT NULL AND c.longitude IS NOT NULL), 0) AS latitude_sum,
+        coalesce(sum(c.longitude) FILTER (WHERE c.latitude IS NOT NULL AND c.longitude IS NOT NULL), 0) AS longitude_sum,
+        (array_agg(c.emergency_type ORDER BY c.occurred_at, c.id))[1] AS first_type,
+        (array_agg(c.location ORDER BY c.occurred_at, c.id))[1] AS first_location,
+        (array_agg(c.simulation ORDER BY c.occurred_at, c.id))[1] AS first_simulation,
+        (array_agg(c.exercise_id ORDER BY c.occurred_at, c.id))[1] AS first_exercise_id,
+        (array_agg(c.status ORDER BY c.occurred_at, c.id))[1] AS first_status,
+        bool_and(c.grouping_pending) AS waiting
+      FROM calls c WHERE c.id = ANY(call_ids) GROUP BY c.incident_id
+  ) d
+  ORDER BY d.incident_id
+  ON CONFLICT (id) DO UPDATE SET
+    call_count = i.call_count + EXCLUDED.call_count,
+    severity = (ARRAY['moderate', 'high', 'critical'])[greatest(
+      CASE EXCLUDED.severity WHEN 'critical' THEN 3 WHEN 'high' THEN 2 ELSE 1 END,
+      CASE WHEN i.call_count = 0 THEN 1 WHEN i.severity = 'critical' THEN 3 WHEN i.severity = 'high' THEN 2 ELSE 1 END)],
+    first_call_at = CASE WHEN i.call_count = 0 THEN EXCLUDED.first_call_at ELSE least(i.first_call_at, EXCLUDED.first_call_at) END,
+    last_call_at = CASE WHEN i.call_count = 0 THEN EXCLUDED.last_call_at ELSE greatest(i.last_call_at, EXCLUDED.last_call_at) END,
+    located_count = i.located_count + EXCLUDED.located_count,
+    latitude = CASE WHEN i.located_count + EXCLUDED.located_count = 0 THEN NULL
+      ELSE (coalesce(i.latitude, 0) * i.located_count + coalesce(EXCLUDED.latitude, 0) * EXCLUDED.located_count)
+        / (i.located_count + EXCLUDED.located_count) END,
+    longitude = CASE WHEN i.located_count + EXCLUDED.located_count = 0 THEN NULL
+      ELSE (coalesce(i.longitude, 0) * i.located_count + coalesce(EXCLUDED.longitude, 0) * EXCLUDED.located_count)
+        / (i.located_count + EXCLUDED.located_count) END,
+    emergency_type = CASE WHEN i.call_count = 0 AND i.emergency_type = '' THEN EXCLUDED.emergency_type ELSE i.emergency_type END,
+    location = CASE WHEN i.call_count = 0 AND i.location = '' THEN EXCLUDED.location ELSE i.location END,
+    location_key = CASE WHEN i.call_count = 0 AND i.location = '' THEN EXCLUDED.location_key ELSE i.location_key END,
+    simulation = CASE WHEN i.call_count = 0 THEN EXCLUDED.simulation ELSE i.simulation END,
+    exercise_id = CASE WHEN i.call_count = 0 THEN EXCLUDED.exercise_id ELSE i.exercise_id END,
+    status = CASE WHEN i.call_count = 0 AND EXCLUDED.status = 'failed' THEN 'failed' ELSE i.status END,
+    waiting = (i.call_count = 0 OR i.waiting) AND EXCLUDED.waiting,
+    updated_at = now();
+END;
+$$;

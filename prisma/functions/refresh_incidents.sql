@@ -1,0 +1,40 @@
+-- Recomputes incidents from their calls (after calls left them or changed), and removes an
+-- incident left without calls.
+CREATE OR REPLACE FUNCTION "refresh_incidents"(ids TEXT[]) RETURNS void LANGUAGE plpgsql
+SET plan_cache_mode = force_generic_plan AS $$
+BEGIN
+  UPDATE incidents i SET
+    call_count = a.call_count,
+    severity = a.severity,
+    first_call_at = a.first_call_at,
+    last_call_at = a.last_call_at,
+    located_count = a.located_count,
+    latitude = a.latitude,
+    longitude = a.longitude,
+    emergency_type = CASE WHEN i.call_count = 0 AND i.emergency_type = '' THEN a.first_type ELSE i.emergency_type END,
+    location = CASE WHEN i.call_count = 0 AND i.location = '' THEN a.first_location ELSE i.location END,
+    location_key = CASE WHEN i.call_count = 0 AND i.location = '' THEN incident_location_key(a.first_location) ELSE i.location_key END,
+    simulation = CASE WHEN i.call_count = 0 THEN a.first_simulation ELSE i.simulation END,
+    exercise_id = CASE WHEN i.call_count = 0 THEN a.first_exercise_id ELSE i.exercise_id END,
+    waiting = a.waiting,
+    updated_at = now()
+  FROM (
+    SELECT c.incident_id,
+      count(*)::int AS call_count,
+      (ARRAY['moderate', 'high', 'critical'])[max(CASE c.severity WHEN 'critical' THEN 3 WHEN 'high' THEN 2 ELSE 1 END)] AS severity,
+      min(c.occurred_at) AS first_call_at,
+      max(c.occurred_at) AS last_call_at,
+      count(*) FILTER (WHERE c.latitude IS NOT NULL AND c.longitude IS NOT NULL)::int AS located_count,
+      avg(c.latitude) FILTER (WHERE c.latitude IS NOT NULL AND c.longitude IS NOT NULL) AS latitude,
+      avg(c.longitude) FILTER (WHERE c.latitude IS NOT NULL AND c.longitude IS NOT NULL) AS longitude,
+      (array_agg(c.emergency_type ORDER BY c.occurred_at, c.id))[1] AS first_type,
+      (array_agg(c.location ORDER BY c.occurred_at, c.id))[1] AS first_location,
+      (array_agg(c.simulation ORDER BY c.occurred_at, c.id))[1] AS first_simulation,
+      (array_agg(c.exercise_id ORDER BY c.occurred_at, c.id))[1] AS first_exercise_id,
+      bool_and(c.grouping_pending) AS waiting
+    FROM calls c WHERE c.incident_id = ANY(ids) GROUP BY c.incident_id
+  ) a
+  WHERE i.id = a.incident_id;
+  DELETE FROM incidents i WHERE i.id = ANY(ids) AND NOT EXISTS (SELECT 1 FROM calls c WHERE c.incident_id = i.id);
+END;
+$$;

@@ -1,0 +1,74 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+/**
+ * The calls' door (lib/calls/write): no other file of the service writes `calls` or
+ * `call_status_changes`, in SQL or through Prisma's model methods. Tests and benches set up
+ * fixtures as they need; migrations are the history of the schema.
+ */
+const ROOT = path.resolve(__dirname, "../..");
+const DOOR = "lib/calls/write/";
+const SCANNED = ["app", "components", "lib", "prisma/functions", "scripts", "instrumentation.ts"];
+const SKIPPED = ["lib/db/generated/"];
+
+const SQL_WRITE = /\b(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM|TRUNCATE(?:\s+TABLE)?)\s+(?:ONLY\s+)?"?(?:calls|call_status_changes)"?(?![\w"])/i;
+const MODEL_WRITE = /\.(?:call|callStatusChange)\s*\.\s*(?:create|createMany|createManyAndReturn|update|updateMany|upsert|delete|deleteMany)\s*\(/;
+
+function writesCalls(source: string): boolean {
+  return SQL_WRITE.test(source) || MODEL_WRITE.test(source);
+}
+
+function filesUnder(relative: string): string[] {
+  const absolute = path.join(ROOT, relative);
+  let entries;
+  try {
+    entries = readdirSync(absolute, { withFileTypes: true });
+  } catch {
+    return /\.[cm]?[jt]sx?$|\.sql$/.test(relative) ? [relative] : [];
+  }
+  return entries.flatMap((entry) => {
+    const child = path.posix.join(relative, entry.name);
+    if (SKIPPED.some((skipped) => `${child}/`.startsWith(skipped))) return [];
+    if (entry.isDirectory()) return filesUnder(child);
+    return /\.[cm]?[jt]sx?$|\.sql$/.test(entry.name) ? [child] : [];
+  });
+}
+
+const files = SCANNED.flatMap(filesUnder);
+
+describe("one door for writing calls", () => {
+  it("recognises a write of calls in SQL and through Prisma, and nothing else", () => {
+    for (const write of [
+      "UPDATE calls SET status = 'closed'",
+      'insert into "calls" (id) values (1)',
+      "WITH moved AS (UPDATE calls c SET",
+      "INSERT INTO call_status_changes (call_id)",
+      "DELETE FROM calls WHERE id = 1",
+      "TRUNCATE calls",
+      "await tx.call.update({ where: { id } })",
+      "db.callStatusChange.create({ data })",
+    ]) {
+      expect(writesCalls(write), write).toBe(true);
+    }
+    for (const other of [
+      "UPDATE incidents SET status = 'closed'",
+      "INSERT INTO call_recordings (conversation_id)",
+      "UPDATE calls_hourly SET n = n + 1",
+      "SELECT id FROM calls FOR UPDATE",
+      "db.call.findMany({})",
+      "UPDATE exercise_calls c SET released_at = now()",
+    ]) {
+      expect(writesCalls(other), other).toBe(false);
+    }
+  });
+
+  it("is the only place that writes them", () => {
+    const writers = files.filter((file) => writesCalls(readFileSync(path.join(ROOT, file), "utf8")));
+    expect(writers.filter((file) => !file.startsWith(DOOR))).toEqual([]);
+    // The scan reaches the door itself: every file of it that writes is found.
+    expect(writers.filter((file) => file.startsWith(DOOR)).sort()).toEqual(
+      [`${DOOR}incident.ts`, `${DOOR}received.ts`, `${DOOR}simulated.ts`, `${DOOR}status.ts`].sort(),
+    );
+  });
+});
