@@ -9,17 +9,30 @@ import { POLL_MS } from "./use-calls";
 /**
  * Follows the change feed from the board's cursor: the server-sent event stream when it works,
  * else polling GET /api/calls/changes. Changes are not patched into the picture piece by piece:
- * they mark the board, incident queue, incident map, incident detail and history stale (at most twice a second), and react-query reads
- * those small, bounded answers again, so the screen always shows the server's own figures.
+ * they mark the board, incident queue, incident map, incident detail and history stale, and
+ * react-query reads those small, bounded answers again, so the screen always shows the server's
+ * own figures. Each family is read again at most once per its interval (REFRESH_MS), the first
+ * change of a quiet spell at once: the counts every second, the history every five, so a surge of
+ * a thousand calls a minute costs the page a bounded number of reads (docs/dashboard.md).
  */
 
 export type FeedMode = "connecting" | "live" | "polling";
 
 /**
- * Refreshes are at most this often; the first change of a quiet spell refreshes at once. It bounds
- * what a busy minute costs (a refresh is about 80 KB) and adds at most this much to a change's delay.
+ * How often each family of the picture may be read again while changes keep coming: what a busy
+ * minute costs it (the queue window is about 10 KB gzipped, the board 1.3 KB, the map 3 KB, a
+ * history page 4 KB) and the most it adds to a change's delay on screen.
  */
-const REFRESH_MS = 500;
+const REFRESH_MS = { board: 1_000, picture: 2_000, details: 2_000, history: 5_000 } as const;
+type Family = keyof typeof REFRESH_MS;
+
+/** What each family is: the react-query keys it reads again. */
+const FAMILIES: Record<Family, Parameters<ReturnType<typeof useQueryClient>["invalidateQueries"]>[0][]> = {
+  board: [{ queryKey: ["live", "board"] }],
+  picture: [{ queryKey: ["live"], predicate: (query) => query.queryKey[1] !== "board" }],
+  details: [{ queryKey: ["call"] }, { queryKey: ["incident"] }],
+  history: [{ queryKey: ["calls"] }],
+};
 /** After the stream failed, polling runs this long before the stream is tried again. */
 const STREAM_RETRY_MS = 30_000;
 /** A call first seen this long after it was created is not news. */
@@ -54,25 +67,29 @@ export function useChangeFeed(startCursor: number | undefined, known: ReadonlySe
     let source: EventSource | null = null;
     let pollTimer: ReturnType<typeof setTimeout> | undefined;
     let retryTimer: ReturnType<typeof setTimeout> | undefined;
-    let refreshTimer: ReturnType<typeof setTimeout> | undefined;
-    let lastRefresh = 0;
+    const refreshTimers = new Map<Family, ReturnType<typeof setTimeout>>();
+    const lastRefresh = new Map<Family, number>();
     const seen = new Set<string>();
+    // The board's latest read: the other families wait for it, so on a busy server the counts do
+    // not wait behind the larger answers.
+    let boardRead: Promise<unknown> = Promise.resolve();
 
-    const refreshNow = async () => {
-      refreshTimer = undefined;
-      lastRefresh = Date.now();
-      // The board alone first (the counts, 5 KB), then the queue, map and history: on a busy
-      // server the counts do not wait behind the larger answers.
-      await client.invalidateQueries({ queryKey: ["live", "board"] }).catch(() => undefined);
-      if (stopped) return;
-      void client.invalidateQueries({ queryKey: ["live"], predicate: (query) => query.queryKey[1] !== "board" });
-      void client.invalidateQueries({ queryKey: ["calls"] });
-      void client.invalidateQueries({ queryKey: ["call"] });
-      void client.invalidateQueries({ queryKey: ["incident"] });
+    const refreshFamily = (family: Family) => {
+      if (refreshTimers.has(family)) return;
+      const wait = Math.max(0, (lastRefresh.get(family) ?? 0) + REFRESH_MS[family] - Date.now());
+      refreshTimers.set(
+        family,
+        setTimeout(() => {
+          refreshTimers.delete(family);
+          lastRefresh.set(family, Date.now());
+          const read = () => Promise.all(FAMILIES[family].map((filters) => client.invalidateQueries(filters)));
+          if (family === "board") boardRead = read().catch(() => undefined);
+          else void boardRead.then(() => (stopped ? undefined : read()));
+        }, wait),
+      );
     };
     const refresh = () => {
-      if (refreshTimer) return;
-      refreshTimer = setTimeout(() => void refreshNow(), Math.max(0, lastRefresh + REFRESH_MS - Date.now()));
+      for (const family of Object.keys(REFRESH_MS) as Family[]) refreshFamily(family);
     };
 
     const apply = (changes: CallChange[]) => {
@@ -146,7 +163,7 @@ export function useChangeFeed(startCursor: number | undefined, known: ReadonlySe
       source?.close();
       clearTimeout(pollTimer);
       clearTimeout(retryTimer);
-      clearTimeout(refreshTimer);
+      for (const timer of refreshTimers.values()) clearTimeout(timer);
     };
   }, [started, client, router]);
 

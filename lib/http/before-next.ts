@@ -1,3 +1,4 @@
+import { once } from "node:events";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { promisify } from "node:util";
 import { gzip } from "node:zlib";
@@ -7,9 +8,10 @@ import { log } from "../log";
 import { openApiAnswer } from "../openapi";
 import { parseQueryParameters } from "../query-parameters";
 import { nodeBodyChunks } from "./body";
+import { openStreamAnswer } from "./change-stream";
 import type { Method } from "./endpoint";
 import { endpoints, type RouteName } from "./endpoints";
-import { guardedAnswer } from "./respond";
+import { guardedAnswer, type JsonAnswer } from "./respond";
 import { deploymentSecurityHeaders } from "./security-headers";
 import { acceptWebhook } from "./webhook";
 
@@ -49,7 +51,10 @@ const COMPRESS_FROM_BYTES = 1024;
  */
 async function answerJson(request: IncomingMessage, response: ServerResponse, route: RouteName, work: (headers: Headers) => Promise<unknown>): Promise<void> {
   const headers = webHeaders(request);
-  const answer = await guardedAnswer(route, request.method as Method, headers, () => work(headers));
+  await writeJson(request, response, await guardedAnswer(route, request.method as Method, headers, () => work(headers)));
+}
+
+async function writeJson(request: IncomingMessage, response: ServerResponse, answer: JsonAnswer): Promise<void> {
   let body = Buffer.from(JSON.stringify(answer.body));
   const compress = body.length >= COMPRESS_FROM_BYTES && /\bgzip\b/i.test(request.headers["accept-encoding"] ?? "");
   if (compress) body = await gzipped(body);
@@ -65,6 +70,28 @@ async function answerJson(request: IncomingMessage, response: ServerResponse, ro
   response.end(body);
 }
 
+/** GET /api/calls/stream behind its protection; gzipped, event by event, for a client that accepts it. */
+async function answerStream(request: IncomingMessage, response: ServerResponse, search: string): Promise<void> {
+  const headers = webHeaders(request);
+  const gone = new AbortController();
+  response.on("close", () => gone.abort());
+  let opened: ReturnType<typeof openStreamAnswer> | undefined;
+  const answer = await guardedAnswer("stream", "GET", headers, async () => {
+    const { after } = parseQueryParameters(new URLSearchParams(search), endpoints.stream.methods.GET.query);
+    opened = openStreamAnswer(headers, after, gone.signal, true);
+    return null;
+  });
+  if (!opened) return writeJson(request, response, answer);
+  response.writeHead(200, { ...headersOnEveryResponse(), ...answer.headers, ...opened.headers });
+  const reader = opened.body.getReader();
+  for (let next = await reader.read(); !next.done; next = await reader.read()) {
+    if (response.destroyed) break;
+    if (!response.write(next.value)) await Promise.race([once(response, "drain"), once(response, "close")]);
+  }
+  await reader.cancel().catch(() => undefined);
+  response.end();
+}
+
 /** The operations answered here: each does what its route file does once protected. */
 const directOperations = new Map<string, (request: IncomingMessage, response: ServerResponse, search: string) => Promise<void>>([
   [
@@ -74,6 +101,7 @@ const directOperations = new Map<string, (request: IncomingMessage, response: Se
         acceptWebhook(headers, nodeBodyChunks(request, WEBHOOK_MAX_AUDIO_BODY_BYTES)),
       ),
   ],
+  [`GET ${endpoints.stream.path}`, answerStream],
   [
     `GET ${endpoints.calls.path}`,
     (request, response, search) =>
@@ -90,7 +118,9 @@ const directOperations = new Map<string, (request: IncomingMessage, response: Se
  *   and headers (about 5 ms of CPU per request through Next);
  * - POST /api/voiceagent-webhook, the endpoint a surge hits, and GET /api/calls, the listing every
  *   client polls: their route files' work (acceptWebhook, listCalls) behind the same protection,
- *   errors and body (guardedAnswer), the webhook's body read straight from the socket.
+ *   errors and body (guardedAnswer), the webhook's body read straight from the socket;
+ * - GET /api/calls/stream, every dashboard's change stream, gzipped event by event (Next drops a
+ *   route's Content-Encoding).
  * Anything else (other methods, a trailing slash) is left to Next, and answers false. The server
  * has already appended the socket peer to `x-forwarded-for`, as it does for Next.
  */

@@ -1,7 +1,8 @@
 import { TEST_API_KEY } from "@/tests/support/auth";
 import { randomInt } from "node:crypto";
-import { createServer, type Server } from "node:http";
+import { createServer, get as httpGet, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { createGunzip } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as listRoute } from "@/app/api/calls/route";
 import { POST as webhookRoute } from "@/app/api/voiceagent-webhook/route";
@@ -147,5 +148,44 @@ describe("the production server's own answer to GET /api/calls", () => {
       process.env.API_KEY = TEST_API_KEY;
       resetConfigForTests();
     }
+  });
+});
+
+describe("the production server's own answer to GET /api/calls/stream", () => {
+  it("sends each change gzipped as it happens, to a client that accepts gzip", async () => {
+    // node:http hands over the bytes as sent (fetch would decode them).
+    const response = await new Promise<IncomingMessage>((resolve, reject) =>
+      httpGet(`${base}/api/calls/stream`, { headers: { authorization: `Bearer ${TEST_API_KEY}`, "accept-encoding": "gzip" } }, resolve).on("error", reject),
+    );
+    try {
+      expect(response.statusCode).toBe(200);
+      expect(response.headers["content-encoding"]).toBe("gzip");
+      expect(response.headers["content-type"]).toBe("text/event-stream; charset=utf-8");
+      const gunzip = createGunzip();
+      let text = "";
+      gunzip.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
+      response.on("data", (chunk: Buffer) => gunzip.write(chunk));
+      await expect.poll(() => text, { timeout: 10_000 }).toContain(": connected at change");
+      const conversationId = `conv_direct_${runId}_${++counter}`;
+      expect((await signedPost(JSON.stringify(specCallEvent(conversationId)))).status).toBe(200);
+      // Readable from what has arrived, before any later event pushes it out.
+      await expect.poll(() => text, { timeout: 10_000 }).toContain(`"conversation_id":"${conversationId}"`);
+    } finally {
+      response.destroy();
+    }
+  });
+
+  it("answers uncompressed without gzip in Accept-Encoding, and refuses what the route refuses", async () => {
+    const plain = await fetch(`${base}/api/calls/stream`, { headers: { authorization: `Bearer ${TEST_API_KEY}`, "accept-encoding": "identity" } });
+    expect(plain.status).toBe(200);
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    const reader = plain.body!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toContain(": connected at change");
+    await reader.cancel();
+
+    expect((await fetch(`${base}/api/calls/stream`)).status).toBe(401);
+    const badCursor = await fetch(`${base}/api/calls/stream`, { headers: { authorization: `Bearer ${TEST_API_KEY}`, "last-event-id": "soon" } });
+    expect(badCursor.status).toBe(400);
+    expect(await badCursor.json()).toMatchObject({ error: "Invalid cursor" });
   });
 });

@@ -1,0 +1,175 @@
+/**
+ * The dashboard in a surge (issue 25): two production instances over one scratch database, a
+ * training exercise releasing 1,000 calls a minute, the dashboard open on instance A in Chromium:
+ *
+ *   npm run build && BENCH_PORT=3105 npx tsx bench/dashboard-surge.ts
+ *
+ * Prints, over BENCH_SURGE_SECONDS (default 120) of the surge after a 20 s ramp:
+ *   - every byte the page received for /api/* (headers, bodies, stream chunks; DevTools protocol),
+ *     per minute, with the requests it made by path;
+ *   - webhook calls posted to instance B every 3 s: from the post until instance A's stream (a
+ *     second stream client in this process, beside the page) carries the call.
+ * BENCH_DATABASE_URL names the server the scratch database is made on.
+ */
+import { loadavg } from "node:os";
+import { specCallEvent } from "../lib/webhook/sample-events";
+import { TILE_PATTERN } from "../tests/e2e/dashboard-helpers";
+import { FIRST_MARKER_PROBE, launchBenchBrowser } from "./browser";
+import { benchAuth, signInBrowser, startProductionServer } from "./production-server";
+import { withScratchDatabase } from "./scratch-database";
+import { percentile } from "./stats";
+
+const server = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/postgres";
+const portA = Number(process.env.BENCH_PORT ?? 3105);
+const SURGE_SECONDS = Number(process.env.BENCH_SURGE_SECONDS ?? 120);
+const RAMP_SECONDS = 20;
+const CALLS_PER_MINUTE = 1_000;
+const WEBHOOK_EVERY_MS = 3_000;
+
+async function postCall(base: string, id: string): Promise<void> {
+  const event = specCallEvent(id, { location: "Mission District, San Francisco", eventTimestamp: Math.floor(Date.now() / 1000) });
+  const response = await fetch(`${base}/api/voiceagent-webhook`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-forwarded-for": "203.0.113.9" },
+    body: JSON.stringify(event),
+  });
+  if (!response.ok) throw new Error(`webhook answered ${response.status}`);
+}
+
+/** A stream client on `base`: resolves each awaited conversation id when an event carries it. */
+function followStream(base: string) {
+  const controller = new AbortController();
+  const waiting = new Map<string, (at: number) => void>();
+  const arrived = new Map<string, number>();
+  const connected = (async () => {
+    const response = await fetch(`${base}/api/calls/stream`, { signal: controller.signal, headers: { "x-forwarded-for": "198.51.100.20", ...benchAuth } });
+    if (!response.ok || !response.body) throw new Error(`stream answered ${response.status}`);
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    let buffer = "";
+    void (async () => {
+      try {
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          const at = Date.now();
+          buffer += decoder.decode(value, { stream: true });
+          for (const match of buffer.matchAll(/"conversation_id":"(bench-surge-[^"]+)"/g)) {
+            if (arrived.has(match[1])) continue;
+            arrived.set(match[1], at);
+            waiting.get(match[1])?.(at);
+          }
+          buffer = buffer.slice(Math.max(0, buffer.lastIndexOf("\n\n")));
+        }
+      } catch {
+        // aborted
+      }
+    })();
+  })();
+  return {
+    connected,
+    arrival: (id: string) => new Promise<number>((resolve) => (arrived.has(id) ? resolve(arrived.get(id)!) : waiting.set(id, resolve))),
+    close: () => controller.abort(),
+  };
+}
+
+async function main(): Promise<void> {
+  console.log(`load average before: ${loadavg().map((value) => value.toFixed(2)).join(" ")}`);
+  await withScratchDatabase(server, async (url) => {
+    const env = { DATABASE_URL: url, TRUST_PROXY: "1", REDIS_URL: "" };
+    const a = await startProductionServer(portA, env);
+    const b = await startProductionServer(portA + 100, env);
+    const browser = await launchBenchBrowser();
+    const stream = followStream(a.base);
+    try {
+      const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+      await signInBrowser(context, a.base);
+      const page = await context.newPage();
+      await page.route(TILE_PATTERN, (route) => route.abort("internetdisconnected"));
+      await page.addInitScript(FIRST_MARKER_PROBE);
+      const cdp = await context.newCDPSession(page);
+      await cdp.send("Network.enable");
+      const apiRequests = new Map<string, string>();
+      const requestsByPath = new Map<string, number>();
+      const bytesByPath = new Map<string, number>();
+      let counting = false;
+      const count = (requestId: string, bytes: number) => {
+        const path = apiRequests.get(requestId);
+        if (!counting || path === undefined) return;
+        bytesByPath.set(path, (bytesByPath.get(path) ?? 0) + bytes);
+      };
+      cdp.on("Network.requestWillBeSent", (event) => {
+        const { pathname } = new URL(event.request.url);
+        if (!pathname.startsWith("/api/")) return;
+        apiRequests.set(event.requestId, pathname);
+        if (counting) requestsByPath.set(pathname, (requestsByPath.get(pathname) ?? 0) + 1);
+      });
+      cdp.on("Network.dataReceived", (event) => count(event.requestId, event.encodedDataLength));
+      cdp.on("Network.responseReceived", (event) => count(event.requestId, event.response.encodedDataLength ?? 0));
+
+      await page.goto(a.base, { waitUntil: "commit" });
+      await page.getByTestId("feed-mode").filter({ hasText: "Live" }).waitFor({ timeout: 60_000 });
+      await stream.connected;
+
+      const created = await fetch(`${a.base}/api/exercises`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...benchAuth },
+        // 10,000 calls over 10 exercise minutes, steady, at 1x: 1,000 a minute.
+        body: JSON.stringify({ scenario: "la_wildfire", shape: "steady", duration_minutes: 10, speed: 1, num_calls: CALLS_PER_MINUTE * 10, start: true, abandoned_share: 0.1 }),
+      });
+      if (!created.ok) throw new Error(`exercise answered ${created.status}: ${await created.text()}`);
+      const { id: exerciseId } = (await created.json()) as { id: string };
+      await page.waitForTimeout(RAMP_SECONDS * 1000);
+
+      const callsAt = async () => Number(((await (await fetch(`${a.base}/api/calls?limit=1&table_name=exercise-calls`, { headers: benchAuth })).json()) as { pagination: { total: number } }).pagination.total);
+      const callsBefore = await callsAt();
+      counting = true;
+      const started = Date.now();
+      const latencies: number[] = [];
+      let posted = 0;
+      while (Date.now() - started < SURGE_SECONDS * 1000) {
+        const id = `bench-surge-${posted++}`;
+        const sent = Date.now();
+        await postCall(b.base, id);
+        latencies.push((await Promise.race([stream.arrival(id), new Promise<number>((resolve) => setTimeout(() => resolve(Number.NaN), 15_000))])) - sent);
+        await page.waitForTimeout(Math.max(0, WEBHOOK_EVERY_MS - (Date.now() - sent)));
+      }
+      counting = false;
+      const seconds = (Date.now() - started) / 1000;
+      const callsDuring = (await callsAt()) - callsBefore;
+      const totalBytes = [...bytesByPath.values()].reduce((sum, bytes) => sum + bytes, 0);
+      const sorted = latencies.filter(Number.isFinite).sort((x, y) => x - y);
+      console.log(
+        JSON.stringify(
+          {
+            surge_seconds: Math.round(seconds),
+            exercise_calls_per_minute: Math.round((callsDuring * 60) / seconds),
+            dashboard_api_bytes_per_minute: Math.round((totalBytes * 60) / seconds),
+            by_path_bytes_per_minute: Object.fromEntries([...bytesByPath].map(([path, bytes]) => [path, Math.round((bytes * 60) / seconds)])),
+            requests_per_minute: Object.fromEntries([...requestsByPath].map(([path, n]) => [path, Math.round((n * 60) / seconds)])),
+            webhook_on_other_instance_stream_ms: {
+              n: latencies.length,
+              missed: latencies.length - sorted.length,
+              p50: percentile(sorted, 0.5),
+              p95: percentile(sorted, 0.95),
+              max: sorted.at(-1),
+            },
+            shown_open: await page.locator(".queue-total").textContent(),
+          },
+          null,
+          2,
+        ),
+      );
+      await fetch(`${a.base}/api/exercises/${exerciseId}/stop`, { method: "POST", headers: benchAuth }).catch(() => undefined);
+      await context.close();
+    } finally {
+      stream.close();
+      await browser.close();
+      a.stop();
+      b.stop();
+    }
+  });
+  console.log(`load average after: ${loadavg().map((value) => value.toFixed(2)).join(" ")}`);
+}
+
+void main();

@@ -1,0 +1,28 @@
+import { invalidParameter } from "../domain-error";
+import { lastEventIdSchema } from "../live/schema";
+import { openChangeStream } from "../live/stream";
+import { acceptsGzip, gzipEventStream } from "./compressed-stream";
+
+/**
+ * GET /api/calls/stream once protected: the work of its route file (Next) and of the production
+ * server's direct path (lib/http/before-next.ts). Only the direct path can send it gzipped: Next
+ * drops a route's Content-Encoding header.
+ */
+export function openStreamAnswer(headers: Headers, after: number | undefined, signal: AbortSignal, compress: boolean) {
+  // A reconnecting EventSource sends the last id it received; it wins over the query fallback.
+  const header = headers.get("last-event-id");
+  const lastEventId = header === null ? undefined : lastEventIdSchema.safeParse(header);
+  if (lastEventId && !lastEventId.success) throw invalidParameter("Invalid cursor", "Last-Event-ID must be a change number");
+  const stream = openChangeStream({ after: lastEventId?.data ?? after, signal });
+  const gzip = compress && acceptsGzip(headers);
+  return {
+    body: gzip ? gzipEventStream(stream) : stream,
+    headers: {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache, no-transform",
+      "x-accel-buffering": "no",
+      vary: "accept-encoding",
+      ...(gzip ? { "content-encoding": "gzip" } : {}),
+    },
+  };
+}
