@@ -60,11 +60,10 @@ function offsetCoordinate(random: RandomSource, center: number): string {
   return (micro / 1e6).toFixed(6);
 }
 
-/** A point near `reported`, still within the area's ±0.02° of its centre. */
-function nearCoordinate(random: RandomSource, reported: string, center: number): string {
+/** A point within `spread` millionths of a degree of `reported`, still within the area's ±0.02° of its centre. */
+function nearCoordinate(random: RandomSource, reported: string, center: number, spread: number): string {
   const centre = Math.round(center * 1e6);
-  const near = Math.round(Number(reported) * 1e6)
-    + randomIntBetween(random, -DUPLICATE_OFFSET_MICRODEGREES, DUPLICATE_OFFSET_MICRODEGREES);
+  const near = Math.round(Number(reported) * 1e6) + randomIntBetween(random, -spread, spread);
   const micro = Math.min(centre + MAX_OFFSET_MICRODEGREES, Math.max(centre - MAX_OFFSET_MICRODEGREES, near));
   return (micro / 1e6).toFixed(6);
 }
@@ -110,14 +109,18 @@ export function generateCallsWithEvents(options: GenerateOptions): GeneratedCall
     let latitude: string;
     let longitude: string;
     let place: string;
-    // Rule 1: address + coordinates rounded to 4 decimals are distinct within a request.
-    // A clash is rare (about 10^12 combinations per area; a duplicate's 10^5 around its event),
-    // so drawing again ends quickly.
+    // Rule 1: address + coordinates rounded to 4 decimals are distinct within a request. A clash
+    // is rare for a new event (about 10^12 combinations per area). A duplicate has its event's
+    // address and at most about 170 places within 100 m of it (fewer at the area's edge), which a
+    // large event of a high duplicate share fills: every 20 clashes widen its circle, so drawing
+    // always ends.
+    let clashes = 0;
     do {
       if (event) {
+        const spread = DUPLICATE_OFFSET_MICRODEGREES * (1 + Math.floor(clashes++ / 20));
         address = event.location.address;
-        latitude = nearCoordinate(random, event.location.latitude, area.center.lat);
-        longitude = nearCoordinate(random, event.location.longitude, area.center.lon);
+        latitude = nearCoordinate(random, event.location.latitude, area.center.lat, spread);
+        longitude = nearCoordinate(random, event.location.longitude, area.center.lon, spread);
       } else {
         address = `${randomIntBetween(random, 100, 2999)} ${pick(random, area.streets)}, ${area.name}`;
         latitude = offsetCoordinate(random, area.center.lat);

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { DomainError, invalidParameter } from "../domain-error";
 import { DEFAULT_SCENARIO_ID, findScenario, type Scenario, SCENARIO_IDS } from "../scenarios";
 import { TABLE_NAME_PATTERN } from "../vocabulary";
+import { DUPLICATE_SHARE } from "./generate";
 
 export const MIN_CALLS = 1;
 export const MAX_CALLS = 1000;
@@ -13,11 +14,17 @@ export interface SimulateRequest {
   tableName: string;
   /** Same seed, scenario and num_calls: the same calls (ids and times aside). */
   seed?: number;
+  /** Share of calls that report an event an earlier call of the request reported. */
+  duplicateShare: number;
 }
+
+/** Disasters run high: one district in Hurricane Harvey saw about 55% duplicate callers. */
+export const MAX_DUPLICATE_SHARE = 0.9;
 
 const numCallsMessage = `num_calls must be an integer from ${MIN_CALLS} to ${MAX_CALLS}`;
 const tableNameMessage = "table_name must be 3 to 255 characters: letters, digits, '_', '.' or '-'";
 const seedMessage = "seed must be an integer";
+const duplicateShareMessage = `duplicate_share must be a number from 0 to ${MAX_DUPLICATE_SHARE}`;
 
 // The scenario is checked on its own: an unknown one has its own error body.
 const bodySchema = z.object({
@@ -32,6 +39,12 @@ const bodySchema = z.object({
     .regex(TABLE_NAME_PATTERN, { error: tableNameMessage })
     .default(DEFAULT_TABLE_NAME),
   seed: z.number({ error: seedMessage }).int({ error: seedMessage }).optional(),
+  duplicate_share: z
+    .number({ error: duplicateShareMessage })
+    .min(0, { error: duplicateShareMessage })
+    .max(MAX_DUPLICATE_SHARE, { error: duplicateShareMessage })
+    .default(DUPLICATE_SHARE)
+    .meta({ description: `Share of calls about an event an earlier call of the request reported (duplicate callers), 0 to ${MAX_DUPLICATE_SHARE}; default ${DUPLICATE_SHARE}` }),
 });
 
 /** The whole request body as documented (GET /api/openapi.json). */
@@ -62,5 +75,6 @@ export function parseSimulateRequest(body: unknown): SimulateRequest {
     numCalls: parsed.data.num_calls,
     tableName: parsed.data.table_name,
     seed: parsed.data.seed,
+    duplicateShare: parsed.data.duplicate_share,
   };
 }

@@ -25,7 +25,7 @@ const randomCallNumber = () => randomInt(100_000_000_000, 1_000_000_000_000);
 
 /** Generates, summarises and stores one simulation request. */
 export async function runSimulation(request: SimulateRequest, actor: Actor, deps: SimulationDeps = {}): Promise<SimulationResult> {
-  const { scenario, numCalls, tableName, seed } = request;
+  const { scenario, numCalls, tableName, seed, duplicateShare } = request;
   const callNumber = deps.callNumber ?? randomCallNumber;
   const { calls, events } = generateCallsWithEvents({
     scenario,
@@ -33,6 +33,7 @@ export async function runSimulation(request: SimulateRequest, actor: Actor, deps
     random: seed === undefined ? unseededRandom() : seededRandom(seed),
     now: deps.now?.() ?? new Date(),
     callNumber,
+    duplicateShare,
   });
 
   // Every call already carries a template summary; the model replaces those it writes.

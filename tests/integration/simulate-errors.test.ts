@@ -62,6 +62,12 @@ describe("POST /api/simulate: bad requests change nothing", () => {
     expect(body).toMatchObject({ error: "Invalid seed", details: "seed must be an integer" });
   });
 
+  it.each([-0.1, 0.95, 1, "0.5", null])("refuses duplicate_share %j", async (share) => {
+    const { status, body } = await postSimulate({ duplicate_share: share });
+    expect(status).toBe(400);
+    expect(body).toMatchObject({ error: "Invalid duplicate_share", details: "duplicate_share must be a number from 0 to 0.9" });
+  });
+
   it("refuses malformed JSON with 400 and a body that is not an object", async () => {
     const malformed = await postSimulate('{"scenario": "la_wildfire",');
     expect(malformed.status).toBe(400);

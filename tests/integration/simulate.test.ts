@@ -117,6 +117,19 @@ describe("POST /api/simulate", () => {
     expect(ids).toBe(100);
   });
 
+  it("takes the share of duplicate callers from the request: none at 0, most at 0.9", async () => {
+    const eventsOf = async (table: string) => new Set((await rowsOf(table)).map((row) => row.simulatedEvent)).size;
+    await postSimulate({ scenario: "earthquake_sf", num_calls: 200, seed: 5, duplicate_share: 0, table_name: "share-none" });
+    await postSimulate({ scenario: "earthquake_sf", num_calls: 200, seed: 5, duplicate_share: 0.9, table_name: "share-most" });
+    await postSimulate({ scenario: "earthquake_sf", num_calls: 200, seed: 5, table_name: "share-default" });
+    expect(await eventsOf("share-none")).toBe(200);
+    // 200 calls at 0.9: about 20 first callers; at the default 0.3, about 140 events.
+    expect(await eventsOf("share-most")).toBeLessThan(50);
+    const byDefault = await eventsOf("share-default");
+    expect(byDefault).toBeGreaterThan(100);
+    expect(byDefault).toBeLessThan(180);
+  });
+
   it("stores every call of 4 parallel 1000-call requests into one table, all ids distinct", async () => {
     const results = await Promise.all(
       SCENARIO_IDS.map(() => postSimulate({ scenario: "earthquake_sf", num_calls: 1000, table_name: "parallel" })),

@@ -23,6 +23,36 @@ function generate(scenarioId: string, numCalls: number, seed?: number) {
 }
 
 
+describe("duplicate callers", () => {
+  it("at any share up to 0.9, every call has a place of its own and the share is about what was asked", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 200, max: 1000 }),
+        fc.integer(),
+        fc.constantFrom(...SCENARIO_IDS),
+        fc.double({ min: 0, max: 0.9, noNaN: true }),
+        (numCalls, seed, scenarioId, duplicateShare) => {
+          const { calls, events } = generateCallsWithEvents({
+            scenario: findScenario(scenarioId)!,
+            numCalls,
+            random: seededRandom(seed),
+            now: NOW,
+            callNumber: counter(),
+            duplicateShare,
+          });
+          const places = calls.map(({ location }) => `${location.address}|${Number(location.latitude).toFixed(4)}|${Number(location.longitude).toFixed(4)}`);
+          expect(new Set(places).size).toBe(numCalls);
+          const duplicates = numCalls - new Set(events).size;
+          // Binomial: 5 standard deviations of the share either way.
+          const margin = 5 * Math.sqrt(numCalls * duplicateShare * (1 - duplicateShare)) + 1;
+          expect(Math.abs(duplicates - numCalls * duplicateShare)).toBeLessThanOrEqual(margin);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+});
+
 describe("simulated times", () => {
   it("no call is after the request; each event's first call comes first and its last call at the request", () => {
     fc.assert(
