@@ -3,6 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { DEFAULT_SCENARIO_ID, SCENARIOS } from "@/lib/scenarios";
+import { DUPLICATE_SHARE, MAX_DUPLICATE_SHARE } from "@/lib/simulation/duplicate-share";
 import { TABLE_NAME_PATTERN } from "@/lib/vocabulary";
 import { simulate, type SimulateRequest, type SimulateResult } from "./api";
 import { humanize } from "./call-status";
@@ -12,13 +13,19 @@ import { useNow } from "./use-now";
 const MAX_CALLS = 100;
 const DEFAULT_TABLE = "wildfire-simulation-calls";
 
-interface Errors { num_calls?: string; table_name?: string }
+const MAX_DUPLICATE_PERCENT = Math.round(MAX_DUPLICATE_SHARE * 100);
 
-function validate(numCalls: string, tableName: string): Errors {
+interface Errors { num_calls?: string; table_name?: string; duplicates?: string }
+
+function validate(numCalls: string, tableName: string, duplicates: string): Errors {
   const errors: Errors = {};
   const n = Number(numCalls);
   if (numCalls.trim() === "" || !Number.isInteger(n) || n < 1 || n > MAX_CALLS) {
     errors.num_calls = `Enter a whole number of calls from 1 to ${MAX_CALLS}.`;
+  }
+  const percent = Number(duplicates);
+  if (duplicates.trim() === "" || !Number.isInteger(percent) || percent < 0 || percent > MAX_DUPLICATE_PERCENT) {
+    errors.duplicates = `Enter a whole percentage from 0 to ${MAX_DUPLICATE_PERCENT}.`;
   }
   if (!TABLE_NAME_PATTERN.test(tableName)) {
     errors.table_name = "Use 3 to 255 letters, digits, dots, dashes or underscores.";
@@ -61,6 +68,7 @@ export function SimulationForm({ onSimulated }: { onSimulated: (scenario: string
   const [scenario, setScenario] = useState(DEFAULT_SCENARIO_ID);
   const [numCalls, setNumCalls] = useState("10");
   const [tableName, setTableName] = useState(DEFAULT_TABLE);
+  const [duplicates, setDuplicates] = useState(String(Math.round(DUPLICATE_SHARE * 100)));
   const [errors, setErrors] = useState<Errors>({});
   const [startedAt, setStartedAt] = useState(0);
   const now = useNow(250);
@@ -74,11 +82,11 @@ export function SimulationForm({ onSimulated }: { onSimulated: (scenario: string
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const found = validate(numCalls, tableName);
+    const found = validate(numCalls, tableName, duplicates);
     setErrors(found);
-    if (found.num_calls || found.table_name) return;
+    if (Object.keys(found).length > 0) return;
     setStartedAt(Date.now());
-    run.mutate({ scenario, num_calls: Number(numCalls), table_name: tableName });
+    run.mutate({ scenario, num_calls: Number(numCalls), table_name: tableName, duplicate_share: Number(duplicates) / 100 });
   };
 
   return (
@@ -104,6 +112,15 @@ export function SimulationForm({ onSimulated }: { onSimulated: (scenario: string
           />
         </label>
         {errors.num_calls && <p id="num-calls-error" className="form-error">{errors.num_calls}</p>}
+        <label className="field">
+          <span>Duplicate callers, % (0 to {MAX_DUPLICATE_PERCENT})</span>
+          <input
+            name="duplicate_share" type="number" inputMode="numeric" min={0} max={MAX_DUPLICATE_PERCENT} step={1} value={duplicates}
+            aria-invalid={errors.duplicates ? true : undefined} aria-describedby={errors.duplicates ? "duplicates-error" : undefined}
+            onChange={(event) => setDuplicates(event.target.value)}
+          />
+        </label>
+        {errors.duplicates && <p id="duplicates-error" className="form-error">{errors.duplicates}</p>}
         <label className="field">
           <span>Table name</span>
           <input

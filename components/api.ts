@@ -35,6 +35,8 @@ export interface SimulateRequest {
   scenario: string;
   num_calls: number;
   table_name: string;
+  /** 0 to 0.9: the share of calls about an event an earlier call reported. */
+  duplicate_share?: number;
 }
 
 /** A failed request: `status` 0 means the API could not be reached at all. */

@@ -1,4 +1,5 @@
 import { type Scenario, SEVERITIES, type Severity } from "../scenarios";
+import { DUPLICATE_SHARE } from "./duplicate-share";
 import { pick, pickWeighted, randomIntBetween, type RandomSource } from "./random";
 import { templateSummary } from "./templates";
 
@@ -32,8 +33,6 @@ export interface GenerateOptions {
   duplicateShare?: number;
 }
 
-/** About 30% of simulated calls report an event already reported (docs/simulation.md, "Duplicates"). */
-export const DUPLICATE_SHARE = 0.3;
 /** A duplicate is placed within this many millionths of a degree of its event on each axis (< 100 m). */
 const DUPLICATE_OFFSET_MICRODEGREES = 600;
 /**

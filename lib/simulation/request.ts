@@ -2,7 +2,7 @@ import { z } from "zod";
 import { DomainError, invalidParameter } from "../domain-error";
 import { DEFAULT_SCENARIO_ID, findScenario, type Scenario, SCENARIO_IDS } from "../scenarios";
 import { TABLE_NAME_PATTERN } from "../vocabulary";
-import { DUPLICATE_SHARE } from "./generate";
+import { DUPLICATE_SHARE, MAX_DUPLICATE_SHARE } from "./duplicate-share";
 
 export const MIN_CALLS = 1;
 export const MAX_CALLS = 1000;
@@ -18,8 +18,6 @@ export interface SimulateRequest {
   duplicateShare: number;
 }
 
-/** Disasters run high: one district in Hurricane Harvey saw about 55% duplicate callers. */
-export const MAX_DUPLICATE_SHARE = 0.9;
 
 const numCallsMessage = `num_calls must be an integer from ${MIN_CALLS} to ${MAX_CALLS}`;
 const tableNameMessage = "table_name must be 3 to 255 characters: letters, digits, '_', '.' or '-'";

@@ -15,7 +15,10 @@ test.describe("dispatcher dashboard", () => {
     await form.getByLabel("Scenario").selectOption("earthquake_sf");
     await form.getByLabel(/Number of calls/).fill("6");
     await form.getByLabel("Table name").fill("e2e-form-run");
+    await form.getByLabel(/Duplicate callers/).fill("50");
+    const posted = page.waitForRequest((sent) => sent.url().endsWith("/api/simulate"));
     await form.getByRole("button", { name: "Run simulation" }).click();
+    expect((await posted).postDataJSON()).toEqual({ scenario: "earthquake_sf", num_calls: 6, table_name: "e2e-form-run", duplicate_share: 0.5 });
 
     const result = page.locator(".sim-result");
     await expect(result).toContainText("Generated 6 calls for San Francisco Earthquake", { timeout: 30_000 });
@@ -56,9 +59,11 @@ test.describe("dispatcher dashboard", () => {
     const form = page.getByRole("form", { name: "Run a disaster simulation" });
     await form.getByLabel(/Number of calls/).fill("101");
     await form.getByLabel("Table name").fill("no spaces allowed");
+    await form.getByLabel(/Duplicate callers/).fill("95");
     await form.getByRole("button", { name: "Run simulation" }).click();
     await expect(form.getByText("Enter a whole number of calls from 1 to 100.")).toBeVisible();
     await expect(form.getByText(/letters, digits, dots, dashes or underscores/)).toBeVisible();
+    await expect(form.getByText("Enter a whole percentage from 0 to 90.")).toBeVisible();
     await expect(form.getByLabel(/Number of calls/)).toHaveAttribute("aria-invalid", "true");
     await form.getByLabel(/Number of calls/).fill("0");
     await form.getByRole("button", { name: "Run simulation" }).click();
