@@ -2,7 +2,8 @@
 
 import type { CallRecord } from "./api";
 import { humanize } from "./call-status";
-import { callerOf, formatTime } from "./format";
+import { CallerLink } from "./CallerLink";
+import { formatTime } from "./format";
 import { SeverityBadge } from "./SeverityIcon";
 import { StatusBadge } from "./StatusBadge";
 import { StatusActions } from "./StatusActions";
@@ -53,7 +54,7 @@ export function CallDetail({ id, onClose, onShowOnMap }: { id: string; onClose: 
             <Field label="Source" value={call.simulation ? `Simulation: ${call.scenario_name ?? call.scenario}` : `Voice agent ${call.agent_id ?? ""}`} />
             <Field label="Table" value={call.table_name} />
             <Field label="Description" value={call.description} />
-            <Field label="Caller" value={<span data-testid="detail-caller">{callerOf(call)}</span>} />
+            <Field label="Caller" value={<CallerLink phone={call.caller_phone} testId="detail-caller" />} />
             <Field label="Failure" value={call.failure_reason && `Never connected: ${humanize(call.failure_reason)}`} />
             <Field label="Duration" value={call.duration_secs !== undefined ? `${call.duration_secs} s` : undefined} />
             <Field label="Transcript turns" value={call.transcript_length} />

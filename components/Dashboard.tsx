@@ -21,6 +21,7 @@ import { severitySvg } from "./SeverityIcon";
 import { SimulationForm } from "./SimulationForm";
 import { POLL_MS, useBoard, useIncidentQueue } from "./use-calls";
 import { type FeedMode, useChangeFeed } from "./use-change-feed";
+import { KeyboardHelp } from "./KeyboardHelp";
 
 // Leaflet touches `window` when it loads: the map is drawn in the browser only. Its code starts
 // downloading as soon as this module runs, not after hydration, so the first markers come sooner.
@@ -181,6 +182,7 @@ function DashboardView({ tileUrl }: { tileUrl: string }) {
         <ExercisePanel />
       </main>
       <Notices />
+      <KeyboardHelp />
     </>
   );
 }

@@ -4,7 +4,8 @@ import { useState } from "react";
 import type { CallRecord, LiveIncident } from "./api";
 import { CallDetail } from "./CallDetail";
 import { humanize, isOpen } from "./call-status";
-import { callerOf, callersLabel, formatTime } from "./format";
+import { CallerLink } from "./CallerLink";
+import { callersLabel, formatTime } from "./format";
 import { SeverityBadge } from "./SeverityIcon";
 import { StatusBadge } from "./StatusBadge";
 import { useCan } from "./person";
@@ -81,7 +82,7 @@ export function IncidentDetail({ id, candidates, onClose, onShowOnMap }: {
                 <p className="popup-line">
                   <time dateTime={new Date(call.timestamp * 1000).toISOString()}>{formatTime(call.timestamp)}</time>
                   {" · "}
-                  <span data-testid="incident-call-caller">{callerOf(call)}</span>{" "}
+                  <CallerLink phone={call.caller_phone} testId="incident-call-caller" />{" "}
                   <SeverityBadge severity={call.severity} /> <StatusBadge status={call.status} />
                   {call.exercise_id && <span className="exercise-badge">Exercise</span>}
                 </p>

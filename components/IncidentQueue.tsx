@@ -3,7 +3,8 @@
 import { SEVERITIES, type Severity } from "@/lib/vocabulary";
 import type { LiveIncident } from "./api";
 import { humanize, isOpen, SEVERITY_LABEL, severityOf } from "./call-status";
-import { callerOf, callersLabel, formatWaiting } from "./format";
+import { CallerLink } from "./CallerLink";
+import { callersLabel, formatWaiting } from "./format";
 import { SeverityBadge, severitySvg } from "./SeverityIcon";
 import { StatusBadge } from "./StatusBadge";
 import { IncidentStatusActions } from "./StatusActions";
@@ -99,7 +100,7 @@ export function IncidentQueue({ incidents, openCalls, openIncidents, bySeverity,
                     {incident.location}
                     {incident.latitude === null && <span className="muted"> (not on the map)</span>}
                   </span>
-                  <span className="queue-caller" data-testid="queue-caller" title="The latest caller">{callerOf({ caller_phone: latest.caller_phone ?? undefined })}</span>
+                  <CallerLink className="queue-caller" phone={latest.caller_phone} testId="queue-caller" />
                 </div>
                 <p className="queue-summary" data-testid="latest-summary">{latest.summary}</p>
                 <IncidentStatusActions id={incident.id} status={incident.status} training={latest.exercise_id !== null} />

@@ -21,11 +21,6 @@ export function formatWaiting(seconds: number): string {
   return `${minutes}:${String(s % 60).padStart(2, "0")}`;
 }
 
-/** The caller's number; a voice-agent call without one came in over the web. */
-export function callerOf(call: Pick<CallRecord, "caller_phone">): string {
-  return call.caller_phone ?? "web call";
-}
-
 /** An incident's number of calls, as its badge says it. */
 export function callersLabel(count: number): string {
   return `${count.toLocaleString()} ${count === 1 ? "caller" : "callers"}`;

@@ -27,7 +27,7 @@ export interface Simulated {
 /** Stores calls through the public simulation endpoint (templates above 20 calls, so it is quick). */
 export async function simulateCalls(
   request: APIRequestContext,
-  body: { scenario: string; num_calls: number; table_name: string; seed?: number },
+  body: { scenario: string; num_calls: number; table_name: string; seed?: number; duplicate_share?: number },
 ): Promise<Simulated> {
   const response = await request.post("/api/simulate", { data: body });
   expect(response.status(), await response.text()).toBe(200);

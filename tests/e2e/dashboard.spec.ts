@@ -311,4 +311,40 @@ test.describe("dispatcher dashboard", () => {
     await expect(marker).toHaveAttribute("tabindex", "0");
     await expect(marker).toHaveAttribute("title", /at .+, /);
   });
+
+  test("keys move through the queue, open an incident, reach the history search and list themselves", async ({ page, request }) => {
+    await simulateCalls(request, { scenario: "nashville_tornado", num_calls: 4, table_name: "e2e-keys", seed: 21, duplicate_share: 0 });
+    await tilesOffline(page);
+    await openDashboard(page);
+    const titles = page.locator(".queue-list .queue-title");
+    await expect.poll(() => titles.count()).toBeGreaterThan(2);
+    await page.locator("body").press("j");
+    await expect(titles.nth(0)).toBeFocused();
+    await page.keyboard.press("j");
+    await expect(titles.nth(1)).toBeFocused();
+    await page.keyboard.press("ArrowDown");
+    await expect(titles.nth(2)).toBeFocused();
+    await page.keyboard.press("k");
+    await expect(titles.nth(1)).toBeFocused();
+    const id = await page.locator(".queue-list .queue-item").nth(1).getAttribute("data-incident-id");
+    await page.keyboard.press("Enter");
+    await expect(page.locator(`.incident-detail`)).toBeVisible();
+    await expect(page.locator(".queue-list .queue-item").nth(1)).toHaveClass(/is-selected/);
+    expect(id).not.toBeNull();
+
+    await page.keyboard.press("/");
+    const search = page.locator('.history input[name="location"]');
+    await expect(search).toBeFocused();
+    // Typed into a field, the keys are the field's.
+    await page.keyboard.type("j/?");
+    await expect(search).toHaveValue("j/?");
+    await expect(page.getByRole("dialog", { name: "Keyboard shortcuts" })).toHaveCount(0);
+
+    await search.blur();
+    await page.locator("body").press("?");
+    const help = page.getByRole("dialog", { name: "Keyboard shortcuts" });
+    await expect(help).toContainText("Next incident in the queue");
+    await page.keyboard.press("Escape");
+    await expect(help).toHaveCount(0);
+  });
 });

@@ -66,6 +66,8 @@ test("a repeat caller's number, the earlier call, a 20 MB recording that plays, 
   await page.locator(`.history-table tr[data-call-id="${second}"]`).getByRole("button").click();
   const panel = page.locator(".call-detail");
   await expect(panel.getByTestId("detail-caller")).toHaveText(NUMBER);
+  // A link the dispatcher's phone calls back.
+  await expect(panel.getByTestId("detail-caller")).toHaveAttribute("href", `tel:${NUMBER}`);
   await expect(panel.getByRole("list", { name: `Other calls from ${NUMBER}` })).toContainText("Earlier call");
   await expect(panel.locator(`li[data-call-id="${first}"]`)).toBeVisible();
 
@@ -85,4 +87,5 @@ test("a repeat caller's number, the earlier call, a 20 MB recording that plays, 
 
   await page.locator(`.history-table tr[data-call-id="${web}"]`).getByRole("button").click();
   await expect(panel.getByTestId("detail-caller")).toHaveText("web call");
+  expect(await panel.getByTestId("detail-caller").getAttribute("href")).toBeNull();
 });
