@@ -8,12 +8,14 @@ import { ApiRequestError, type CallRecord, type LiveIncident } from "./api";
 import { BacklogBanner } from "./BacklogBanner";
 import { SEVERITY_LABEL } from "./call-status";
 import type { MapCommand } from "./CallMap";
+import { AlertControls } from "./AlertControls";
 import { ExerciseBanner, ExercisePanel } from "./ExercisePanel";
 import { ExerciseToggle } from "./ExerciseToggle";
 import { formatClock } from "./format";
 import { HistoryPanel } from "./HistoryPanel";
 import { IncidentDetail } from "./IncidentDetail";
 import { IncidentQueue } from "./IncidentQueue";
+import { KeyboardHelp } from "./KeyboardHelp";
 import { PersonMenu, PersonProvider, useCan } from "./person";
 import { Providers, useNoticeContext } from "./providers";
 import { REGIONS } from "./regions";
@@ -21,7 +23,8 @@ import { severitySvg } from "./SeverityIcon";
 import { SimulationForm } from "./SimulationForm";
 import { POLL_MS, useBoard, useIncidentQueue } from "./use-calls";
 import { type FeedMode, useChangeFeed } from "./use-change-feed";
-import { KeyboardHelp } from "./KeyboardHelp";
+import { useAlerts } from "./use-alerts";
+import { useCurrentExercise } from "./use-exercises";
 
 // Leaflet touches `window` when it loads: the map is drawn in the browser only. Its code starts
 // downloading as soon as this module runs, not after hydration, so the first markers come sooner.
@@ -79,6 +82,9 @@ function LiveStatus({ mode, updatedAt, error }: { mode: FeedMode; updatedAt: num
   );
 }
 
+/** A stable empty queue while it loads: the alerts effect runs only when the queue changes. */
+const NO_INCIDENTS: LiveIncident[] = [];
+
 function DashboardView({ tileUrl }: { tileUrl: string }) {
   const canTrain = useCan("train");
   const [mapDrawn, setMapDrawn] = useState(false);
@@ -88,6 +94,8 @@ function DashboardView({ tileUrl }: { tileUrl: string }) {
   // Calls already on screen at load (each queued incident's latest) are not news when a change names them.
   const known = useMemo(() => new Set(queue.data?.incidents.map((incident) => incident.latest_call.conversation_id)), [queue.data]);
   const feed = useChangeFeed(board.data?.cursor, known);
+  const exerciseShown = useCurrentExercise().live !== null;
+  const alerts = useAlerts(queue.data?.incidents ?? NO_INCIDENTS, feed.arrivals, exerciseShown);
   const error = feed.error ?? board.error ?? queue.error;
   const [command, setCommand] = useState<MapCommand | null>(null);
   const send = useCallback((request: MapRequest) => setCommand((last) => ({ ...request, seq: (last?.seq ?? 0) + 1 }) as MapCommand), []);
@@ -127,6 +135,7 @@ function DashboardView({ tileUrl }: { tileUrl: string }) {
         <BacklogBanner />
         <ExerciseBanner />
         <ExerciseToggle />
+        <AlertControls alerts={alerts} />
         <PersonMenu />
       </header>
       <main className="dashboard">
@@ -164,6 +173,7 @@ function DashboardView({ tileUrl }: { tileUrl: string }) {
           openIncidents={board.data?.open_incidents ?? 0}
           bySeverity={board.data?.open.by_severity}
           arrivals={feed.arrivals}
+          alerts={alerts.alerts}
           loading={queue.isPending || board.isPending}
           selected={incidentId}
           onSelect={selectIncident}

@@ -18,13 +18,15 @@ const NEW_FOR_MS = 30_000;
  * server's most urgent open incidents (a window of GET /api/live/incidents): highest severity
  * first, then the longest waiting. Each row: its callers, severity, latest call's summary, wait.
  */
-export function IncidentQueue({ incidents, openCalls, openIncidents, bySeverity, arrivals, loading, selected, onSelect }: {
+export function IncidentQueue({ incidents, openCalls, openIncidents, bySeverity, arrivals, alerts, loading, selected, onSelect }: {
   incidents: LiveIncident[];
   openCalls: number;
   openIncidents: number;
   bySeverity: Record<Severity, number> | undefined;
   /** When each call arrived while the page was open. */
   arrivals: Map<string, number>;
+  /** Whether an incident's new call alerts (use-alerts.ts): its entry flashes while the call is new. */
+  alerts: (incident: LiveIncident) => boolean;
   loading: boolean;
   selected: string | null;
   onSelect: (incident: LiveIncident) => void;
@@ -74,7 +76,7 @@ export function IncidentQueue({ incidents, openCalls, openIncidents, bySeverity,
             return (
               <li
                 key={incident.id}
-                className={`queue-item sev-${severityOf(incident.severity)}${fresh ? " is-new" : ""}${selected === incident.id ? " is-selected" : ""}`}
+                className={`queue-item sev-${severityOf(incident.severity)}${fresh ? " is-new" : ""}${fresh && alerts(incident) ? " is-alerting" : ""}${selected === incident.id ? " is-selected" : ""}`}
                 data-incident-id={incident.id}
                 data-latest-call-id={latest.conversation_id}
               >

@@ -312,6 +312,48 @@ test.describe("dispatcher dashboard", () => {
     await expect(marker).toHaveAttribute("title", /at .+, /);
   });
 
+  test("a new critical incident sounds a tone and flashes its entry; muted it only flashes, and the switch is remembered", async ({ page, request }) => {
+    // Web Audio recorded, not heard: each tone is two notes.
+    await page.addInitScript(() => {
+      const recorder = window as unknown as { __notes: number; AudioContext: unknown };
+      recorder.__notes = 0;
+      recorder.AudioContext = class {
+        currentTime = 0;
+        destination = {};
+        createOscillator() {
+          return { frequency: { value: 0 }, connect: (next: unknown) => next, start: () => void (recorder.__notes += 1), stop: () => undefined };
+        }
+        createGain() {
+          return { gain: { value: 0 }, connect: (next: unknown) => next };
+        }
+        resume() {
+          return Promise.resolve();
+        }
+      };
+    });
+    const notes = () => page.evaluate(() => (window as unknown as { __notes: number }).__notes);
+    const post = async (id: string, location: string) => {
+      const response = await request.post("/api/voiceagent-webhook", { data: specCallEvent(id, { location, eventTimestamp: Math.floor(Date.now() / 1000) }) });
+      expect(response.status(), await response.text()).toBe(200);
+    };
+    await tilesOffline(page);
+    await openDashboard(page);
+    await expect(page.getByTestId("feed-mode")).toHaveText("Live");
+
+    await post("e2e-alert-1", "e2e alert one, 1 Bell Street");
+    await expect(page.locator('.queue-item[data-latest-call-id="e2e-alert-1"]')).toHaveClass(/is-alerting/, { timeout: 15_000 });
+    await expect.poll(notes).toBe(2);
+
+    await page.getByRole("button", { name: "Alert sound on" }).click();
+    await expect(page.getByRole("button", { name: "Alert sound off" })).toHaveAttribute("aria-pressed", "false");
+    await post("e2e-alert-2", "e2e alert two, 2 Bell Street");
+    await expect(page.locator('.queue-item[data-latest-call-id="e2e-alert-2"]')).toHaveClass(/is-alerting/, { timeout: 15_000 });
+    expect(await notes()).toBe(2);
+
+    await page.reload();
+    await expect(page.getByRole("button", { name: "Alert sound off" })).toBeVisible();
+  });
+
   test("keys move through the queue, open an incident, reach the history search and list themselves", async ({ page, request }) => {
     await simulateCalls(request, { scenario: "nashville_tornado", num_calls: 4, table_name: "e2e-keys", seed: 21, duplicate_share: 0 });
     await tilesOffline(page);
