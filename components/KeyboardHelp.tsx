@@ -7,6 +7,8 @@ const DASHBOARD_KEYS: readonly { keys: string; does: string }[] = [
   { keys: "j or ↓", does: "Next incident in the queue" },
   { keys: "k or ↑", does: "Previous incident in the queue" },
   { keys: "Enter", does: "Open the focused incident: its calls, and its place on the map" },
+  { keys: "d, e, r", does: "Move the focused incident to Dispatched, En route, Resolved" },
+  { keys: "f", does: "Move the focused incident to Failed, once confirmed" },
   { keys: "/", does: "Search the history by location" },
   { keys: "?", does: "Show or hide these keys" },
   { keys: "Esc", does: "Hide these keys" },
@@ -21,10 +23,15 @@ function queueTitles(): HTMLButtonElement[] {
   return [...document.querySelectorAll<HTMLButtonElement>(".queue-list .queue-title")];
 }
 
+/** The status a key moves the focused queue entry to: its entry's own button does the move. */
+const STATUS_KEYS: Record<string, string> = { d: "dispatched", e: "enroute", r: "resolved", f: "failed" };
+
 /**
  * The dashboard's keyboard: moves through the incident queue (j/k anywhere, arrows once the focus
- * is in the queue, so they still scroll the page elsewhere), focuses the history's location
- * search (/) and shows the list of keys (?). Enter on a queue entry is its button's own.
+ * is in the queue, so they still scroll the page elsewhere), moves the focused entry's incident
+ * along the workflow (d, e, r; f asks first) by pressing the entry's own status button, which is
+ * there only when the workflow and the person's role allow the move; focuses the history's
+ * location search (/) and shows the list of keys (?). Enter on a queue entry is its button's own.
  */
 export function KeyboardHelp() {
   const [open, setOpen] = useState(false);
@@ -40,6 +47,20 @@ export function KeyboardHelp() {
         titles[next].scrollIntoView({ block: "nearest" });
         event.preventDefault();
       };
+      const status = STATUS_KEYS[event.key];
+      if (status) {
+        const entry = (document.activeElement as HTMLElement | null)?.closest(".queue-item");
+        const button = entry?.querySelector<HTMLButtonElement>(`.action-${status}`);
+        if (!button) return;
+        event.preventDefault();
+        if (status === "failed" && !window.confirm("Mark this incident Failed? Its open calls fail with it.")) return;
+        // A closed incident leaves the queue: the focus goes on to the next entry.
+        const own = titles.indexOf(entry!.querySelector<HTMLButtonElement>(".queue-title")!);
+        const next = status === "resolved" || status === "failed" ? (titles[own + 1] ?? titles[own - 1]) : undefined;
+        button.click();
+        next?.focus();
+        return;
+      }
       switch (event.key) {
         case "j":
           return move(1);

@@ -374,6 +374,23 @@ test.describe("dispatcher dashboard", () => {
     await expect(page.locator(".queue-list .queue-item").nth(1)).toHaveClass(/is-selected/);
     expect(id).not.toBeNull();
 
+    // Status keys act on the focused entry through its own buttons; Failed asks first.
+    await titles.nth(0).focus();
+    const entry = page.locator(".queue-list .queue-item").nth(0);
+    const entryId = await entry.getAttribute("data-incident-id");
+    const byId = page.locator(`.queue-item[data-incident-id="${entryId}"]`);
+    await page.keyboard.press("d");
+    await expect(byId.locator(".status")).toHaveText("Dispatched");
+    page.once("dialog", (dialog) => void dialog.dismiss());
+    await byId.locator(".queue-title").focus();
+    await page.keyboard.press("f");
+    await expect(byId.locator(".status")).toHaveText("Dispatched");
+    page.once("dialog", (dialog) => void dialog.accept());
+    await byId.locator(".queue-title").focus();
+    await page.keyboard.press("f");
+    await expect(byId).toHaveCount(0);
+    await expect.poll(async () => ((await (await request.get(`/api/incidents/${entryId}`)).json()) as { status: string }).status).toBe("failed");
+
     await page.keyboard.press("/");
     const search = page.locator('.history input[name="location"]');
     await expect(search).toBeFocused();
