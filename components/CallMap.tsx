@@ -8,6 +8,7 @@ import { SEVERITIES } from "@/lib/vocabulary";
 import type { IncidentMapView, LiveIncident, Viewport } from "./api";
 import type { Bounds } from "./regions";
 import { humanize, isOpen, SEVERITY_LABEL, SEVERITY_RANK, severityOf, statusLabel } from "./call-status";
+import { OfflineBasemap } from "./OfflineBasemap";
 import { useIncidentMap } from "./use-calls";
 import { callersLabel, formatTime } from "./format";
 import { SeverityBadge, severitySvg } from "./SeverityIcon";
@@ -293,23 +294,30 @@ function MapCommands({ openBounds, command, onFocus }: {
   return null;
 }
 
+/** NEXT_PUBLIC_MAP_TILE_URL=offline: no tile server at all, the map's own outlines only. */
+const NO_TILES = "offline";
+
 export default function CallMap({ tileUrl, command, openBounds, onDrawn, onSelectIncident }: CallMapProps) {
   const [tilesFailed, setTilesFailed] = useState(false);
+  const offline = tileUrl === NO_TILES;
   const [focus, setFocus] = useState<{ id: string; seq: number } | null>(null);
   const [shown, setShown] = useState<{ incidents: number; calls: number } | null>(null);
 
   return (
     <>
       <p className="map-offline" role="status">
-        {tilesFailed ? "Map tiles cannot be loaded: calls are drawn on a plain background." : ""}
+        {tilesFailed ? "Map tiles cannot be loaded: the map draws its own outlines of countries, states and counties." : ""}
       </p>
-      <div className={`map-frame${tilesFailed ? " tiles-offline" : ""}`}>
+      <div className={`map-frame${tilesFailed || offline ? " tiles-offline" : ""}`}>
         <MapContainer center={US_VIEW.center} zoom={US_VIEW.zoom} className="call-map">
-          <TileLayer
-            url={tileUrl}
-            attribution={ATTRIBUTION}
-            eventHandlers={{ tileerror: () => setTilesFailed(true), tileload: () => setTilesFailed(false) }}
-          />
+          {!offline && (
+            <TileLayer
+              url={tileUrl}
+              attribution={ATTRIBUTION}
+              eventHandlers={{ tileerror: () => setTilesFailed(true), tileload: () => setTilesFailed(false) }}
+            />
+          )}
+          {(offline || tilesFailed) && <OfflineBasemap />}
           <ServerIncidents focus={focus} onShown={setShown} onDrawn={onDrawn} onSelect={onSelectIncident} />
           <MapCommands openBounds={openBounds} command={command} onFocus={setFocus} />
         </MapContainer>

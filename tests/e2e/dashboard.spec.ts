@@ -193,13 +193,19 @@ test.describe("dispatcher dashboard", () => {
     expect(csvRows.map((row) => row[header.indexOf("table_name")])).toEqual(ids.map(() => "e2e-history"));
   });
 
-  test("markers show on a plain background when tiles cannot load, and on tiles when they can", async ({ page, request }) => {
+  test("markers show on the map's own outlines when tiles cannot load, and on tiles when they can", async ({ page, request }) => {
     await simulateCalls(request, { scenario: "la_wildfire", num_calls: 3, table_name: "e2e-tiles", seed: 14 });
     await tilesOffline(page);
     await openDashboard(page);
     await expect(page.getByText("Map tiles cannot be loaded")).toBeVisible();
     await expect(page.locator(".map-frame")).toHaveClass(/tiles-offline/);
     await expect(page.locator(".leaflet-marker-pane .leaflet-marker-icon").first()).toBeVisible();
+    // Countries and states at every zoom, counties once zoomed in to a region.
+    const basemap = page.locator(".leaflet-basemap-pane");
+    await expect(basemap.locator("path.basemap-land").first()).toBeAttached();
+    await expect(basemap.locator("path.basemap-state")).toHaveCount(1);
+    await page.getByRole("navigation", { name: "Map regions" }).getByRole("button").first().click();
+    await expect(basemap.locator("path.basemap-county")).toHaveCount(1, { timeout: 10_000 });
     await saveScreenshot(page, "offline-tiles");
 
     await page.unroute(TILE_PATTERN);
@@ -209,6 +215,7 @@ test.describe("dispatcher dashboard", () => {
     await expect(page.locator(".leaflet-marker-pane .leaflet-marker-icon").first()).toBeVisible();
     await expect(page.locator(".map-frame")).not.toHaveClass(/tiles-offline/);
     await expect(page.getByText("Map tiles cannot be loaded")).toHaveCount(0);
+    await expect(page.locator(".leaflet-basemap-pane path")).toHaveCount(0);
   });
 
   test("the page fetches nothing but the app and its tiles", async ({ page, request, baseURL }) => {

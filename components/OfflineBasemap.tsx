@@ -1,0 +1,71 @@
+"use client";
+
+import type { FeatureCollection, Geometry } from "geojson";
+import { useEffect, useState } from "react";
+import { GeoJSON, Pane, useMap, useMapEvents } from "react-leaflet";
+import { feature, mesh } from "topojson-client";
+import type { GeometryCollection, Topology } from "topojson-specification";
+
+/**
+ * The map's own background where tiles cannot be loaded (a closed dispatch network) or are not
+ * wanted (`NEXT_PUBLIC_MAP_TILE_URL=offline`): countries (world-atlas, 1:110m), the United States'
+ * land, states and, from zoom 6, counties (us-atlas, 1:10m: a region's shape, not its streets). The
+ * outlines are chunks of the app's own bundle, loaded when first needed and cached by the browser
+ * like the rest of it; nothing leaves the site.
+ */
+
+/** Counties (800 KB of outlines) from this zoom on; states and countries at every zoom. */
+const COUNTIES_FROM_ZOOM = 6;
+
+type Outlines = FeatureCollection<Geometry> | GeoJSON.MultiLineString;
+
+async function loadWorld(): Promise<Outlines> {
+  const world = (await import("world-atlas/countries-110m.json")).default as unknown as Topology<{ countries: GeometryCollection }>;
+  return feature(world, world.objects.countries) as FeatureCollection<Geometry>;
+}
+
+async function loadNation(): Promise<Outlines> {
+  const us = (await import("us-atlas/nation-10m.json")).default as unknown as Topology<{ nation: GeometryCollection }>;
+  return feature(us, us.objects.nation) as FeatureCollection<Geometry>;
+}
+
+async function loadStates(): Promise<Outlines> {
+  const us = (await import("us-atlas/states-10m.json")).default as unknown as Topology<{ states: GeometryCollection }>;
+  return mesh(us, us.objects.states);
+}
+
+async function loadCounties(): Promise<Outlines> {
+  const us = (await import("us-atlas/counties-10m.json")).default as unknown as Topology<{ counties: GeometryCollection }>;
+  return mesh(us, us.objects.counties, (a, b) => a !== b);
+}
+
+function useOutlines(load: () => Promise<Outlines>, wanted: boolean): Outlines | null {
+  const [outlines, setOutlines] = useState<Outlines | null>(null);
+  useEffect(() => {
+    if (!wanted || outlines) return;
+    let current = true;
+    void load().then((loaded) => current && setOutlines(loaded));
+    return () => {
+      current = false;
+    };
+  }, [load, wanted, outlines]);
+  return wanted ? outlines : null;
+}
+
+export function OfflineBasemap() {
+  const map = useMap();
+  const [zoom, setZoom] = useState(() => map.getZoom());
+  useMapEvents({ zoomend: () => setZoom(map.getZoom()) });
+  const world = useOutlines(loadWorld, true);
+  const nation = useOutlines(loadNation, true);
+  const states = useOutlines(loadStates, true);
+  const counties = useOutlines(loadCounties, zoom >= COUNTIES_FROM_ZOOM);
+  return (
+    <Pane name="basemap" style={{ zIndex: 150 }}>
+      {world && <GeoJSON data={world} interactive={false} style={{ className: "basemap-world", weight: 1 }} />}
+      {nation && <GeoJSON data={nation} interactive={false} style={{ className: "basemap-land", weight: 1 }} />}
+      {counties && <GeoJSON data={counties} interactive={false} style={{ className: "basemap-county", weight: 0.5, fill: false }} />}
+      {states && <GeoJSON data={states} interactive={false} style={{ className: "basemap-state", weight: 1.2, fill: false }} />}
+    </Pane>
+  );
+}
