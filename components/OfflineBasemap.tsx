@@ -1,8 +1,10 @@
 "use client";
 
 import type { FeatureCollection, Geometry } from "geojson";
+import L from "leaflet";
 import { useEffect, useState } from "react";
-import { GeoJSON, Pane, useMap, useMapEvents } from "react-leaflet";
+import { GeoJSON, Marker, Pane, useMap, useMapEvents } from "react-leaflet";
+import { SCENARIOS } from "@/lib/scenarios";
 import { feature, mesh } from "topojson-client";
 import type { GeometryCollection, Topology } from "topojson-specification";
 
@@ -11,11 +13,24 @@ import type { GeometryCollection, Topology } from "topojson-specification";
  * wanted (`NEXT_PUBLIC_MAP_TILE_URL=offline`): countries (world-atlas, 1:110m), the United States'
  * land, states and, from zoom 6, counties (us-atlas, 1:10m: a region's shape, not its streets). The
  * outlines are chunks of the app's own bundle, loaded when first needed and cached by the browser
- * like the rest of it; nothing leaves the site.
+ * like the rest of it; nothing leaves the site. The scenarios' cities and districts are named from
+ * zoom 8, where their calls are told apart (docs/offline-map.png).
  */
 
 /** Counties (800 KB of outlines) from this zoom on; states and countries at every zoom. */
 const COUNTIES_FROM_ZOOM = 6;
+/** Place names from this zoom on. */
+const NAMES_FROM_ZOOM = 8;
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+
+const PLACES = SCENARIOS.flatMap((scenario) =>
+  scenario.areas.map((area) => ({
+    key: `${scenario.id}:${area.name}`,
+    position: [area.center.lat, area.center.lon] as [number, number],
+    icon: L.divIcon({ className: "basemap-label", html: `<span>${escapeHtml(area.name)}</span>`, iconSize: undefined }),
+  })),
+);
 
 type Outlines = FeatureCollection<Geometry> | GeoJSON.MultiLineString;
 
@@ -66,6 +81,8 @@ export function OfflineBasemap() {
       {nation && <GeoJSON data={nation} interactive={false} style={{ className: "basemap-land", weight: 1 }} />}
       {counties && <GeoJSON data={counties} interactive={false} style={{ className: "basemap-county", weight: 0.5, fill: false }} />}
       {states && <GeoJSON data={states} interactive={false} style={{ className: "basemap-state", weight: 1.2, fill: false }} />}
+      {zoom >= NAMES_FROM_ZOOM &&
+        PLACES.map((place) => <Marker key={place.key} position={place.position} icon={place.icon} interactive={false} keyboard={false} />)}
     </Pane>
   );
 }

@@ -206,6 +206,8 @@ test.describe("dispatcher dashboard", () => {
     await expect(basemap.locator("path.basemap-state")).toHaveCount(1);
     await page.getByRole("navigation", { name: "Map regions" }).getByRole("button").first().click();
     await expect(basemap.locator("path.basemap-county")).toHaveCount(1, { timeout: 10_000 });
+    // The scenario's places are named at that zoom.
+    await expect(basemap.locator(".basemap-label", { hasText: "Pacific Palisades" })).toBeVisible();
     await saveScreenshot(page, "offline-tiles");
 
     await page.unroute(TILE_PATTERN);
@@ -339,8 +341,10 @@ test.describe("dispatcher dashboard", () => {
       };
     });
     const notes = () => page.evaluate(() => (window as unknown as { __notes: number }).__notes);
-    const post = async (id: string, location: string) => {
-      const response = await request.post("/api/voiceagent-webhook", { data: specCallEvent(id, { location, eventTimestamp: Math.floor(Date.now() / 1000) }) });
+    const post = async (id: string, location: string, severity = "Critical") => {
+      const event = specCallEvent(id, { location, eventTimestamp: Math.floor(Date.now() / 1000) });
+      event.data.analysis.data_collection_results.severity.value = severity;
+      const response = await request.post("/api/voiceagent-webhook", { data: event });
       expect(response.status(), await response.text()).toBe(200);
     };
     await tilesOffline(page);
@@ -350,6 +354,11 @@ test.describe("dispatcher dashboard", () => {
     await post("e2e-alert-1", "e2e alert one, 1 Bell Street");
     await expect(page.locator('.queue-item[data-latest-call-id="e2e-alert-1"]')).toHaveClass(/is-alerting/, { timeout: 15_000 });
     await expect.poll(notes).toBe(2);
+    // A moderate incident is highlighted as new, silently.
+    await post("e2e-alert-moderate", "e2e alert moderate, 3 Bell Street", "Moderate");
+    await expect(page.locator('.queue-item[data-latest-call-id="e2e-alert-moderate"]')).toHaveClass(/is-new/, { timeout: 15_000 });
+    await expect(page.locator('.queue-item[data-latest-call-id="e2e-alert-moderate"]')).not.toHaveClass(/is-alerting/);
+    expect(await notes()).toBe(2);
 
     await page.getByRole("button", { name: "Alert sound on" }).click();
     await expect(page.getByRole("button", { name: "Alert sound off" })).toHaveAttribute("aria-pressed", "false");
