@@ -12,10 +12,10 @@
  * BENCH_DATABASE_URL names the server the scratch database is made on.
  */
 import { loadavg } from "node:os";
-import { specCallEvent } from "../lib/webhook/sample-events";
 import { TILE_PATTERN } from "../tests/e2e/dashboard-helpers";
 import { FIRST_MARKER_PROBE, launchBenchBrowser } from "./browser";
 import { benchAuth, signInBrowser, startProductionServer } from "./production-server";
+import { postCall } from "./post-call";
 import { withScratchDatabase } from "./scratch-database";
 import { percentile } from "./stats";
 
@@ -25,16 +25,6 @@ const SURGE_SECONDS = Number(process.env.BENCH_SURGE_SECONDS ?? 120);
 const RAMP_SECONDS = 20;
 const CALLS_PER_MINUTE = 1_000;
 const WEBHOOK_EVERY_MS = 3_000;
-
-async function postCall(base: string, id: string): Promise<void> {
-  const event = specCallEvent(id, { location: "Mission District, San Francisco", eventTimestamp: Math.floor(Date.now() / 1000) });
-  const response = await fetch(`${base}/api/voiceagent-webhook`, {
-    method: "POST",
-    headers: { "content-type": "application/json", "x-forwarded-for": "203.0.113.9" },
-    body: JSON.stringify(event),
-  });
-  if (!response.ok) throw new Error(`webhook answered ${response.status}`);
-}
 
 /** A stream client on `base`: resolves each awaited conversation id when an event carries it. */
 function followStream(base: string) {

@@ -21,9 +21,9 @@ import { loadavg } from "node:os";
 import pg from "pg";
 import type { Page } from "@playwright/test";
 import { mapCellsSql } from "../lib/live/map";
-import { specCallEvent } from "../lib/webhook/sample-events";
 import { TILE_PATTERN } from "../tests/e2e/dashboard-helpers";
 import { benchAuth, type ProductionServer, signInBrowser, startProductionServer } from "./production-server";
+import { postCall } from "./post-call";
 import { withScratchClient } from "./scratch-database";
 import { FIRST_MARKER_PROBE, launchBenchBrowser } from "./browser";
 import { percentile } from "./stats";
@@ -177,16 +177,6 @@ const LABEL_PROBE = `
 
 async function openCount(page: Page): Promise<number> {
   return Number(((await page.locator(".queue-total").textContent()) ?? "").replace(/[^\d]/g, ""));
-}
-
-async function postCall(base: string, id: string): Promise<void> {
-  const event = specCallEvent(id, { location: "Mission District, San Francisco", eventTimestamp: Math.floor(Date.now() / 1000) });
-  const response = await fetch(`${base}/api/voiceagent-webhook`, {
-    method: "POST",
-    headers: { "content-type": "application/json", "x-forwarded-for": "203.0.113.9" },
-    body: JSON.stringify(event),
-  });
-  if (!response.ok) throw new Error(`webhook answered ${response.status}`);
 }
 
 async function browserRun(a: Instance, b: Instance, size: number) {
