@@ -9,6 +9,7 @@ import { openApiAnswer } from "../openapi";
 import { parseQueryParameters } from "../query-parameters";
 import { nodeBodyChunks } from "./body";
 import { openStreamAnswer } from "./change-stream";
+import { acceptsGzip } from "./compressed-stream";
 import type { Method } from "./endpoint";
 import { endpoints, type RouteName } from "./endpoints";
 import { guardedAnswer, type JsonAnswer } from "./respond";
@@ -51,12 +52,12 @@ const COMPRESS_FROM_BYTES = 1024;
  */
 async function answerJson(request: IncomingMessage, response: ServerResponse, route: RouteName, work: (headers: Headers) => Promise<unknown>): Promise<void> {
   const headers = webHeaders(request);
-  await writeJson(request, response, await guardedAnswer(route, request.method as Method, headers, () => work(headers)));
+  await writeJson(response, headers, await guardedAnswer(route, request.method as Method, headers, () => work(headers)));
 }
 
-async function writeJson(request: IncomingMessage, response: ServerResponse, answer: JsonAnswer): Promise<void> {
+async function writeJson(response: ServerResponse, requestHeaders: Headers, answer: JsonAnswer): Promise<void> {
   let body = Buffer.from(JSON.stringify(answer.body));
-  const compress = body.length >= COMPRESS_FROM_BYTES && /\bgzip\b/i.test(request.headers["accept-encoding"] ?? "");
+  const compress = body.length >= COMPRESS_FROM_BYTES && acceptsGzip(requestHeaders);
   if (compress) body = await gzipped(body);
   response.writeHead(answer.status, {
     ...headersOnEveryResponse(),
@@ -81,7 +82,7 @@ async function answerStream(request: IncomingMessage, response: ServerResponse, 
     opened = openStreamAnswer(headers, after, gone.signal, true);
     return null;
   });
-  if (!opened) return writeJson(request, response, answer);
+  if (!opened) return writeJson(response, headers, answer);
   response.writeHead(200, { ...headersOnEveryResponse(), ...answer.headers, ...opened.headers });
   const reader = opened.body.getReader();
   for (let next = await reader.read(); !next.done; next = await reader.read()) {
