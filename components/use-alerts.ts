@@ -1,25 +1,12 @@
 "use client";
 
-import { useCallback, useEffect, useRef, useSyncExternalStore } from "react";
+import { useCallback, useEffect, useRef } from "react";
 import type { LiveIncident } from "./api";
 import { humanize, isOpen } from "./call-status";
+import { storedSetting } from "./stored-setting";
 
-/** The mute switch, remembered by this browser. */
-const MUTE_KEY = "mayday.alerts.muted";
-const listeners = new Set<() => void>();
-
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-
-function readMuted(): boolean {
-  try {
-    return window.localStorage.getItem(MUTE_KEY) === "1";
-  } catch {
-    return false;
-  }
-}
+/** The mute switch, remembered by this browser ("1": muted). */
+const mute = storedSetting("mayday.alerts.muted", ["0", "1"], "0");
 
 let audio: AudioContext | undefined;
 
@@ -64,17 +51,10 @@ export interface Alerts {
  * alerts only while its exercise runs or is paused (the banner is shown), and says so.
  */
 export function useAlerts(incidents: readonly LiveIncident[], arrivals: ReadonlyMap<string, number>, exerciseShown: boolean): Alerts {
-  const muted = useSyncExternalStore(subscribe, readMuted, () => false);
+  const muted = mute.useValue() === "1";
   const alerted = useRef(new Set<string>());
 
-  const toggleMute = useCallback(() => {
-    try {
-      window.localStorage.setItem(MUTE_KEY, readMuted() ? "0" : "1");
-    } catch {
-      // Private mode: the switch cannot be remembered.
-    }
-    listeners.forEach((listener) => listener());
-  }, []);
+  const toggleMute = useCallback(() => mute.set(mute.read() === "1" ? "0" : "1"), []);
 
   const alerts = useCallback(
     (incident: LiveIncident) =>
@@ -91,7 +71,7 @@ export function useAlerts(incidents: readonly LiveIncident[], arrivals: Readonly
       tone = true;
       notify(incident, call.exercise_id !== null);
     }
-    if (tone && !readMuted()) playTone();
+    if (tone && mute.read() !== "1") playTone();
   }, [incidents, arrivals, alerts]);
 
   return { muted, toggleMute, alerts };
