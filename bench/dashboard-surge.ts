@@ -12,9 +12,8 @@
  * BENCH_DATABASE_URL names the server the scratch database is made on.
  */
 import { loadavg } from "node:os";
-import { TILE_PATTERN } from "../tests/e2e/dashboard-helpers";
-import { FIRST_MARKER_PROBE, launchBenchBrowser } from "./browser";
-import { benchAuth, signInBrowser, startProductionServer } from "./production-server";
+import { launchBenchBrowser, newDashboardPage } from "./browser";
+import { benchAuth, startProductionServer } from "./production-server";
 import { postCall } from "./post-call";
 import { withScratchDatabase } from "./scratch-database";
 import { percentile } from "./stats";
@@ -72,11 +71,7 @@ async function main(): Promise<void> {
     const browser = await launchBenchBrowser();
     const stream = followStream(a.base);
     try {
-      const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-      await signInBrowser(context, a.base);
-      const page = await context.newPage();
-      await page.route(TILE_PATTERN, (route) => route.abort("internetdisconnected"));
-      await page.addInitScript(FIRST_MARKER_PROBE);
+      const { context, page } = await newDashboardPage(browser, a.base);
       const cdp = await context.newCDPSession(page);
       await cdp.send("Network.enable");
       const apiRequests = new Map<string, string>();

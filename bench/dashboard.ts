@@ -13,9 +13,8 @@
 import { loadavg } from "node:os";
 import { gzipSync } from "node:zlib";
 import type { Browser } from "@playwright/test";
-import { TILE_PATTERN } from "../tests/e2e/dashboard-helpers";
-import { FIRST_MARKER_PROBE, launchBenchBrowser } from "./browser";
-import { benchAuth, signInBrowser, withProductionServer } from "./production-server";
+import { launchBenchBrowser, newDashboardPage } from "./browser";
+import { benchAuth, withProductionServer } from "./production-server";
 import { percentile } from "./stats";
 
 const port = Number(process.env.BENCH_PORT ?? process.env.E2E_PORT ?? 3106);
@@ -42,11 +41,7 @@ async function seed(): Promise<number> {
 interface Run { firstMarkerMs: number; wallMs: number; firstListingMs: number; initialJsGzip: number; allJsGzip: number; scripts: number }
 
 async function measure(browser: Browser): Promise<Run> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  await signInBrowser(context, base);
-  const page = await context.newPage();
-  await page.route(TILE_PATTERN, (route) => route.abort("internetdisconnected"));
-  await page.addInitScript(FIRST_MARKER_PROBE);
+  const { context, page } = await newDashboardPage(browser, base);
   const scripts = new Map<string, number>();
   page.on("response", async (response) => {
     if (response.request().resourceType() !== "script" || !response.url().startsWith(base)) return;

@@ -21,11 +21,10 @@ import { loadavg } from "node:os";
 import pg from "pg";
 import type { Page } from "@playwright/test";
 import { mapCellsSql } from "../lib/live/map";
-import { TILE_PATTERN } from "../tests/e2e/dashboard-helpers";
-import { benchAuth, type ProductionServer, signInBrowser, startProductionServer } from "./production-server";
+import { benchAuth, type ProductionServer, startProductionServer } from "./production-server";
 import { postCall } from "./post-call";
 import { withScratchClient } from "./scratch-database";
-import { FIRST_MARKER_PROBE, launchBenchBrowser } from "./browser";
+import { launchBenchBrowser, newDashboardPage } from "./browser";
 import { percentile } from "./stats";
 
 const server = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/postgres";
@@ -182,11 +181,7 @@ async function openCount(page: Page): Promise<number> {
 async function browserRun(a: Instance, b: Instance, size: number) {
   const browser = await launchBenchBrowser();
   try {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    await signInBrowser(context, a.base);
-    const page = await context.newPage();
-    await page.route(TILE_PATTERN, (route) => route.abort("internetdisconnected"));
-    await page.addInitScript(FIRST_MARKER_PROBE);
+    const { context, page } = await newDashboardPage(browser, a.base);
     await page.addInitScript(LABEL_PROBE);
     const cdp = await context.newCDPSession(page);
     await cdp.send("Network.enable");
