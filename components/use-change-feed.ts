@@ -1,6 +1,6 @@
 "use client";
 
-import { useQueryClient } from "@tanstack/react-query";
+import { type InvalidateQueryFilters, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { getChanges, sessionLost, STREAM_URL, type CallChange } from "./api";
@@ -27,7 +27,7 @@ const REFRESH_MS = { board: 1_000, picture: 2_000, details: 2_000, history: 5_00
 type Family = keyof typeof REFRESH_MS;
 
 /** What each family is: the react-query keys it reads again. */
-const FAMILIES: Record<Family, Parameters<ReturnType<typeof useQueryClient>["invalidateQueries"]>[0][]> = {
+const FAMILIES: Record<Family, InvalidateQueryFilters[]> = {
   board: [{ queryKey: ["live", "board"] }],
   picture: [{ queryKey: ["live"], predicate: (query) => query.queryKey[1] !== "board" }],
   details: [{ queryKey: ["call"] }, { queryKey: ["incident"] }],
