@@ -5,6 +5,7 @@ import type { CallRecord, LiveIncident } from "./api";
 import { CallDetail } from "./CallDetail";
 import { humanize, isOpen } from "./call-status";
 import { CallerLink } from "./CallerLink";
+import { IncidentNotes } from "./IncidentNotes";
 import { callersLabel, formatTime } from "./format";
 import { SeverityBadge } from "./SeverityIcon";
 import { StatusBadge } from "./StatusBadge";
@@ -15,7 +16,8 @@ import { useIncidentDetail, useIncidentRegrouping } from "./use-calls";
 /**
  * One incident (GET /api/incidents/{id}): its status actions, every one of its calls with caller
  * number and summary, oldest first; any call opens on its own (the call detail), can be moved out
- * into an incident of its own (split), and another open incident can be merged into this one.
+ * into an incident of its own (split), and another open incident can be merged into this one. Its
+ * notes sit above the calls.
  */
 export function IncidentDetail({ id, candidates, onClose, onShowOnMap }: {
   id: string;
@@ -75,6 +77,7 @@ export function IncidentDetail({ id, candidates, onClose, onShowOnMap }: {
               <button type="submit" disabled={!mergeWith || merge.isPending}>Merge</button>
             </form>
           )}
+          <IncidentNotes id={incident.id} training={incident.calls.every((call) => call.simulation)} />
           <h3>Calls, oldest first</h3>
           <ol className="incident-calls" aria-label={`The ${incident.call_count} calls of this incident`}>
             {incident.calls.map((call) => (

@@ -9,6 +9,7 @@ const DASHBOARD_KEYS: readonly { keys: string; does: string }[] = [
   { keys: "Enter", does: "Open the focused incident: its calls, and its place on the map" },
   { keys: "d, e, r", does: "Move the focused incident to Dispatched, En route, Resolved" },
   { keys: "f", does: "Move the focused incident to Failed, once confirmed" },
+  { keys: "n", does: "Write a note on the open incident (Ctrl+Enter keeps it)" },
   { keys: "/", does: "Search the history by location" },
   { keys: "?", does: "Show or hide these keys" },
   { keys: "Esc", does: "Hide these keys" },
@@ -30,8 +31,8 @@ const STATUS_KEYS: Record<string, string> = { d: "dispatched", e: "enroute", r: 
  * The dashboard's keyboard: moves through the incident queue (j/k anywhere, arrows once the focus
  * is in the queue, so they still scroll the page elsewhere), moves the focused entry's incident
  * along the workflow (d, e, r; f asks first) by pressing the entry's own status button, which is
- * there only when the workflow and the person's role allow the move; focuses the history's
- * location search (/) and shows the list of keys (?). Enter on a queue entry is its button's own.
+ * there only when the workflow and the person's role allow the move; focuses the open incident's
+ * note (n) or the history's location search (/) and shows the list of keys (?). Enter on a queue entry is its button's own.
  */
 export function KeyboardHelp() {
   const [open, setOpen] = useState(false);
@@ -45,6 +46,12 @@ export function KeyboardHelp() {
         const next = at < 0 ? (step > 0 ? 0 : titles.length - 1) : Math.min(titles.length - 1, Math.max(0, at + step));
         titles[next].focus();
         titles[next].scrollIntoView({ block: "nearest" });
+        event.preventDefault();
+      };
+      const focusField = (selector: string) => {
+        const field = document.querySelector<HTMLElement>(selector);
+        if (!field) return;
+        field.focus();
         event.preventDefault();
       };
       const status = STATUS_KEYS[event.key];
@@ -70,13 +77,10 @@ export function KeyboardHelp() {
           return at >= 0 ? move(1) : undefined;
         case "ArrowUp":
           return at >= 0 ? move(-1) : undefined;
-        case "/": {
-          const search = document.querySelector<HTMLInputElement>('.history input[name="location"]');
-          if (!search) return;
-          search.focus();
-          event.preventDefault();
-          return;
-        }
+        case "n":
+          return focusField('.incident-notes textarea[name="note"]');
+        case "/":
+          return focusField('.history input[name="location"]');
         case "?":
           setOpen((shown) => !shown);
           event.preventDefault();

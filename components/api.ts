@@ -8,16 +8,17 @@ import type { ApiKeyView, CreatedApiKey, UserView, WhoAmI } from "@/lib/access/s
 import type { AuditPage } from "@/lib/audit/schema";
 import type { CallDetail, CallList as CallsPage, CallRecord } from "@/lib/calls/schema";
 import type { IncidentDetail } from "@/lib/incidents/schema";
-import type { Board, CallChange, ChangePage, HourlySeries, IncidentMapView, IncidentQueuePage, LiveIncident } from "@/lib/live/schema";
+import type { Board, CallChange, ChangePage, FeedChange, HourlySeries, IncidentMapView, IncidentQueuePage, LiveIncident } from "@/lib/live/schema";
 import type { ExerciseVisibility } from "@/lib/live/visibility";
+import type { Note, NotesPage } from "@/lib/notes/schema";
 import type { SimulationResult as SimulateResult } from "@/lib/simulation/result";
 import type { CallStatus } from "@/lib/vocabulary";
 
 // The response shapes are the API's own zod schemas (type-only imports: nothing server-side is
 // bundled), so the dashboard cannot drift from what the API sends.
 export type {
-  Board, CallChange, CallDetail, CallRecord, CallsPage, ChangePage, HourlySeries, IncidentDetail, IncidentMapView, IncidentQueuePage,
-  LiveIncident, SimulateResult, ApiKeyView, AuditPage, CreatedApiKey, UserView, WhoAmI,
+  Board, CallChange, CallDetail, CallRecord, CallsPage, ChangePage, FeedChange, HourlySeries, IncidentDetail, IncidentMapView, IncidentQueuePage,
+  LiveIncident, Note, NotesPage, SimulateResult, ApiKeyView, AuditPage, CreatedApiKey, UserView, WhoAmI,
 };
 
 export interface CallFilters {
@@ -142,6 +143,15 @@ export function splitIncident(id: string, callId: string): Promise<IncidentDetai
 /** Moves every call of `otherId` into `id`; `otherId` ceases to exist. */
 export function mergeIncidents(id: string, otherId: string): Promise<IncidentDetail> {
   return request(`/api/incidents/${encodeURIComponent(id)}/merge`, { method: "POST", body: JSON.stringify({ other_id: otherId }) });
+}
+
+/** The incident's newest notes (GET /api/incidents/{id}/notes). */
+export function getNotes(id: string, limit = 200): Promise<NotesPage> {
+  return request(`/api/incidents/${encodeURIComponent(id)}/notes?${query({ limit })}`);
+}
+
+export function addNote(id: string, text: string): Promise<Note> {
+  return request(`/api/incidents/${encodeURIComponent(id)}/notes`, { method: "POST", body: JSON.stringify({ text }) });
 }
 
 export interface Viewport {

@@ -3,7 +3,7 @@
 import { type InvalidateQueryFilters, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
-import { getChanges, sessionLost, STREAM_URL, type CallChange } from "./api";
+import { getChanges, sessionLost, STREAM_URL, type CallChange, type FeedChange } from "./api";
 import { POLL_MS } from "./use-calls";
 
 /**
@@ -13,7 +13,8 @@ import { POLL_MS } from "./use-calls";
  * react-query reads those small, bounded answers again, so the screen always shows the server's
  * own figures. Each family is read again at most once per its interval (REFRESH_MS), the first
  * change of a quiet spell at once: the counts every second, the history every five, so a surge of
- * a thousand calls a minute costs the page a bounded number of reads (docs/dashboard.md).
+ * a thousand calls a minute costs the page a bounded number of reads (docs/dashboard.md). A note
+ * marks only the open incident's notes stale.
  */
 
 export type FeedMode = "connecting" | "live" | "polling";
@@ -23,8 +24,10 @@ export type FeedMode = "connecting" | "live" | "polling";
  * minute costs it (the queue window is about 10 KB gzipped, the board 1.3 KB, the map 3 KB, a
  * history page 4 KB) and the most it adds to a change's delay on screen.
  */
-const REFRESH_MS = { board: 1_000, picture: 2_000, details: 2_000, history: 5_000 } as const;
+const REFRESH_MS = { board: 1_000, picture: 2_000, details: 2_000, history: 5_000, notes: 250 } as const;
 type Family = keyof typeof REFRESH_MS;
+/** What a call's change marks stale. */
+const CALL_FAMILIES: Family[] = ["board", "picture", "details", "history"];
 
 /** What each family is: the react-query keys it reads again. */
 const FAMILIES: Record<Family, InvalidateQueryFilters[]> = {
@@ -32,6 +35,7 @@ const FAMILIES: Record<Family, InvalidateQueryFilters[]> = {
   picture: [{ queryKey: ["live"], predicate: (query) => query.queryKey[1] !== "board" }],
   details: [{ queryKey: ["call"] }, { queryKey: ["incident"] }],
   history: [{ queryKey: ["calls"] }],
+  notes: [{ queryKey: ["notes"] }],
 };
 /** After the stream failed, polling runs this long before the stream is tried again. */
 const STREAM_RETRY_MS = 30_000;
@@ -88,15 +92,14 @@ export function useChangeFeed(startCursor: number | undefined, known: ReadonlySe
         }, wait),
       );
     };
-    const refresh = () => {
-      for (const family of Object.keys(REFRESH_MS) as Family[]) refreshFamily(family);
-    };
-
-    const apply = (changes: CallChange[]) => {
+    const apply = (feedChanges: FeedChange[]) => {
       const now = Date.now();
       setUpdatedAt(now);
+      if (feedChanges.length === 0) return;
+      cursor = Math.max(cursor, feedChanges.at(-1)!.change);
+      const changes = feedChanges.filter((change): change is CallChange => "call" in change);
+      if (changes.length < feedChanges.length) refreshFamily("notes");
       if (changes.length === 0) return;
-      cursor = Math.max(cursor, changes.at(-1)!.change);
       const fresh = changes.filter(({ call }) => {
         const first = !seen.has(call.conversation_id) && !knownRef.current.has(call.conversation_id);
         seen.add(call.conversation_id);
@@ -109,7 +112,7 @@ export function useChangeFeed(startCursor: number | undefined, known: ReadonlySe
           return next;
         });
       }
-      refresh();
+      for (const family of CALL_FAMILIES) refreshFamily(family);
     };
 
     const poll = async () => {
@@ -143,7 +146,7 @@ export function useChangeFeed(startCursor: number | undefined, known: ReadonlySe
         // Whatever changed while the stream was down arrives as events from `cursor`.
       };
       stream.addEventListener("change", (event) => {
-        apply([JSON.parse((event as MessageEvent<string>).data) as CallChange]);
+        apply([JSON.parse((event as MessageEvent<string>).data) as FeedChange]);
       });
       stream.onerror = () => {
         // The browser would retry by itself; instead poll (the same feed) and try again later,

@@ -2,11 +2,18 @@ import { DomainError } from "../domain-error";
 import type { Actor } from "./actor";
 
 /**
- * Who may move a call or an incident along the status workflow: a dispatcher any, a trainer only
- * training ones (simulated, exercise calls included), so an exercise never touches real calls.
+ * Who may act on a call or an incident (move it along the status workflow, write its notes): a
+ * dispatcher any, a trainer only training ones (simulated, exercise calls included), so an
+ * exercise never touches real calls.
  */
+const mayAct = (actor: Actor, training: boolean) => actor.permissions.has("dispatch") || (training && actor.permissions.has("train"));
+
 export function requireMayChangeStatus(actor: Actor, training: boolean): void {
-  if (actor.permissions.has("dispatch")) return;
-  if (training && actor.permissions.has("train")) return;
-  throw new DomainError("FORBIDDEN", "Only a dispatcher may change the status of a real call or incident; a trainer, of training ones");
+  if (!mayAct(actor, training)) {
+    throw new DomainError("FORBIDDEN", "Only a dispatcher may change the status of a real call or incident; a trainer, of training ones");
+  }
+}
+
+export function requireMayAddNote(actor: Actor, training: boolean): void {
+  if (!mayAct(actor, training)) throw new DomainError("FORBIDDEN", "Only a dispatcher may add notes to a real incident; a trainer, to training ones");
 }

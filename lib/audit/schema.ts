@@ -9,6 +9,7 @@ export const AUDIT_ACTIONS = [
   "incident.status_changed",
   "incident.merged",
   "incident.split",
+  "incident.note_added",
   "simulation.run",
   "exercise.created",
   "exercise.started",

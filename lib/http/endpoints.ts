@@ -21,6 +21,9 @@ import {
   parseSplitRequest, splitRequestSchema,
 } from "../incidents/schema";
 import {
+  NOTE_MAX_BODY_BYTES, NOTE_MAX_CHARACTERS, noteRequestSchema, noteSchema, notesPageSchema, notesQueryParameters, parseNoteRequest,
+} from "../notes/schema";
+import {
   boardSchema, changePageSchema, changesQueryParameters, exerciseVisibilityParameters, hourlySeriesSchema,
   incidentMapViewSchema, incidentQueuePageSchema, incidentQueueQueryParameters, mapQueryParameters, mapViewSchema,
   queuePageSchema, queueQueryParameters, streamQueryParameters,
@@ -137,10 +140,10 @@ export const endpoints = {
       GET: {
         operationId: "listCallChanges",
         permission: "read",
-        summary: "The change feed: calls changed after a change number, in change order",
+        summary: "The change feed: calls changed and incident notes kept after a change number, in change order",
         description:
           "Every insert and update of a call takes the next change number; each call appears once, at its latest " +
-          "change. Gapless: a change committed later never has a number below one already served. The polling " +
+          "change. An incident's note takes a number of the same sequence when it is kept (or moved by a merge). Gapless: a change committed later never has a number below one already served. The polling " +
           "path of the dashboard; GET /api/calls/stream pushes the same changes.",
         query: changesQueryParameters,
         responses: { 200: { description: "One page of changes", body: { name: "ChangePage", schema: changePageSchema } } },
@@ -159,7 +162,7 @@ export const endpoints = {
         permission: "read",
         summary: "The change feed pushed as server-sent events",
         description:
-          "Events `change` with `id` = change number and `data` = a CallChange (as in ChangePage). Replays every " +
+          "Events `change` with `id` = change number and `data` = one entry of ChangePage's changes (a call or a note). Replays every " +
           "change after Last-Event-ID (or `after`), then follows new ones as they commit on any app instance. " +
           "Comment lines every 15 s keep idle proxies from closing it.",
         query: streamQueryParameters,
@@ -406,6 +409,35 @@ export const endpoints = {
         summary: "Move one call out of this incident into a new incident of its own",
         body: jsonBody({ name: "SplitRequest", schema: splitRequestSchema }, parseSplitRequest),
         responses: { 200: { description: "The new incident", body: { name: "IncidentDetail", schema: incidentDetailSchema } } },
+        errors: ["INVALID_PARAMETER", "NOT_FOUND", "DATABASE_ERROR"],
+      },
+    },
+  },
+
+  incidentNotes: {
+    path: "/api/incidents/:id/notes",
+    errorFormat: "calls",
+    protection: { rateLimit: rateLimitPolicies.calls },
+    params: z.object({ id: z.string().meta({ description: "The incident's id" }) }),
+    methods: {
+      GET: {
+        operationId: "listIncidentNotes",
+        permission: "read",
+        summary: "The incident's notes, newest first, keyset-paginated",
+        query: notesQueryParameters,
+        responses: { 200: { description: "One page of notes", body: { name: "NotesPage", schema: notesPageSchema } } },
+        errors: ["INVALID_PARAMETER", "NOT_FOUND", "DATABASE_ERROR"],
+      },
+      POST: {
+        operationId: "addIncidentNote",
+        permission: ["dispatch", "train"],
+        summary: "Keep a note on the incident (append-only; the author is who asks)",
+        description:
+          "Notes are kept in the order they arrive, never changed or removed, and carried into the change feed " +
+          `(a change with \`note\`). A trainer may write on training incidents only. Text: 1 to ${NOTE_MAX_CHARACTERS} characters; ` +
+          `a body over ${NOTE_MAX_BODY_BYTES} bytes is refused with 413.`,
+        body: jsonBody({ name: "NoteRequest", schema: noteRequestSchema }, parseNoteRequest, { maxBytes: NOTE_MAX_BODY_BYTES }),
+        responses: { 201: { description: "The note as kept", body: { name: "Note", schema: noteSchema } } },
         errors: ["INVALID_PARAMETER", "NOT_FOUND", "DATABASE_ERROR"],
       },
     },

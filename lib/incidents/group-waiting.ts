@@ -1,6 +1,7 @@
 import { writeCalls } from "../calls/write";
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
+import { moveNotesWithPlacedCalls } from "../notes/move";
 import { GROUPING_BATCH, placementQuery } from "./grouping";
 
 /**
@@ -17,7 +18,10 @@ export async function groupPendingCalls(db: Db, limit = GROUPING_BATCH): Promise
         SELECT id, incident_id AS own, change_number AS seq, emergency_type AS type, occurred_at AS at,
           latitude AS lat, longitude AS lon, location, simulation, exercise_id
         FROM calls WHERE grouping_pending ORDER BY change_number LIMIT ${limit}`));
-      if (placed.length > 0) await writes.placeCalls(placed);
+      if (placed.length > 0) {
+        await moveNotesWithPlacedCalls(writes.tx, placed);
+        await writes.placeCalls(placed);
+      }
       return placed.length;
     },
     { db },

@@ -3,7 +3,8 @@ import { Prisma } from "../db/generated/client";
 import { selectList } from "../calls/query";
 import { type ListedCall, toCallRecord } from "../calls/record";
 import { withCallStore } from "../calls/store";
-import type { CallChange, ChangePage } from "./schema";
+import { lastNoteChange, readNoteChanges } from "../notes/changes";
+import type { CallChange, ChangePage, FeedChange } from "./schema";
 
 /**
  * The change feed: every insert and update of a call takes the next change number, under one
@@ -12,6 +13,8 @@ import type { CallChange, ChangePage } from "./schema";
  * a prefix: a reader that has seen every change up to n can never be passed by a late commit of a
  * number below n. Each call row holds only its latest number, so "calls with a number above n, in
  * number order" is a gapless, resumable feed in which each call appears once, at its latest state.
+ * Incident notes take numbers from the same sequence under the same lock (migration
+ * incident_notes), so the feed is the two tables' rows merged in number order.
  */
 
 type ChangedRow = ListedCall & { changeNumber: bigint };
@@ -27,8 +30,9 @@ export async function readChangesFrom(db: Db, after: number, limit: number): Pro
     WHERE c.change_number > ${after}
     ORDER BY c.change_number
     LIMIT ${limit + 1}`);
-  const changes = rows.slice(0, limit).map(toCallChange);
-  return { changes, cursor: changes.at(-1)?.change ?? after, has_more: rows.length > limit };
+  const merged: FeedChange[] = [...rows.map(toCallChange), ...(await readNoteChanges(db, after, limit + 1))].sort((a, b) => a.change - b.change);
+  const changes = merged.slice(0, limit);
+  return { changes, cursor: changes.at(-1)?.change ?? after, has_more: merged.length > limit };
 }
 
 /** GET /api/calls/changes: the calls changed after `after`, in change order. */
@@ -36,9 +40,9 @@ export function readChanges(after: number, limit: number): Promise<ChangePage> {
   return withCallStore((db) => readChangesFrom(db, after, limit));
 }
 
-/** The newest committed change number (0 before any call): every change up to it is readable. */
+/** The newest committed change number (0 before any change): every change up to it is readable. */
 export async function currentCursor(db: Db): Promise<number> {
   const [{ cursor }] = await db.$queryRaw<{ cursor: bigint }[]>`
     SELECT COALESCE(max(change_number), 0)::bigint AS cursor FROM calls`;
-  return Number(cursor);
+  return Math.max(Number(cursor), await lastNoteChange(db));
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { callRecordSchema } from "../calls/schema";
 import { incidentRecordSchema } from "../incidents/schema";
+import { noteSchema } from "../notes/schema";
 import { queryParameter } from "../query-parameters";
 import { SEVERITIES } from "../vocabulary";
 
@@ -121,9 +122,22 @@ export const callChangeSchema = z.object({
 });
 export type CallChange = z.infer<typeof callChangeSchema>;
 
+export const noteChangeSchema = z.object({
+  change: changeNumber,
+  note: noteSchema.meta({ description: "An incident's note, kept (or moved by a merge) at this change" }),
+});
+export type NoteChange = z.infer<typeof noteChangeSchema>;
+
+/** One entry of the change feed: a call at its latest state, or an incident's note. */
+export const feedChangeSchema = z.union([callChangeSchema, noteChangeSchema]);
+export type FeedChange = z.infer<typeof feedChangeSchema>;
+
+export const isCallChange = (change: FeedChange): change is CallChange => "call" in change;
+
 export const changePageSchema = z.object({
-  changes: z.array(callChangeSchema).meta({
-    description: "Calls changed after the cursor, in change order; each call once, at its latest change",
+  changes: z.array(feedChangeSchema).meta({
+    description:
+      "Changes after the cursor, in change order: calls (`call`, each once, at its latest change) and incident notes (`note`)",
   }),
   cursor: changeNumber.meta({ description: "Pass as `after` for the next page (the last change here, or `after` when empty)" }),
   has_more: z.boolean(),

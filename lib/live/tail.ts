@@ -3,7 +3,7 @@ import { getDb } from "../db/client";
 import { log } from "../log";
 import { currentCursor, readChangesFrom } from "./feed";
 import { type ChangeNotifier, createChangeNotifier } from "./notifier";
-import type { CallChange } from "./schema";
+import type { FeedChange } from "./schema";
 
 /**
  * This process's reader of the change feed, shared by all its stream clients: one feed read per
@@ -19,13 +19,13 @@ const PAGE = 500;
 
 export interface EncodedChange {
   change: number;
-  /** The whole event: `id: <change>`, `event: change`, `data: <CallChange JSON>`. */
+  /** The whole event: `id: <change>`, `event: change`, `data: <FeedChange JSON>`. */
   bytes: Uint8Array;
 }
 
 const encoder = new TextEncoder();
 
-export function encodeChange(change: CallChange): EncodedChange {
+export function encodeChange(change: FeedChange): EncodedChange {
   return { change: change.change, bytes: encoder.encode(`id: ${change.change}\nevent: change\ndata: ${JSON.stringify(change)}\n\n`) };
 }
 

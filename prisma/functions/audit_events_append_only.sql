@@ -1,5 +1,6 @@
--- The audit trail is append-only: once written, no row is changed or removed (docs/security.md).
+-- Refuses a change to what must never change once written: every row of the audit trail
+-- (docs/security.md), and the content of an incident's notes (docs/incidents.md, "Notes").
 CREATE OR REPLACE FUNCTION audit_events_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  RAISE EXCEPTION 'audit_events is append-only' USING ERRCODE = 'insufficient_privilege';
+  RAISE EXCEPTION '% is append-only', TG_TABLE_NAME USING ERRCODE = 'insufficient_privilege';
 END $$;

@@ -7,6 +7,7 @@ import { POST as pauseRoute } from "@/app/api/exercises/[id]/pause/route";
 import { POST as resumeRoute } from "@/app/api/exercises/[id]/resume/route";
 import { POST as stopRoute } from "@/app/api/exercises/[id]/stop/route";
 import { POST as createExerciseRoute } from "@/app/api/exercises/route";
+import { POST as addNoteRoute } from "@/app/api/incidents/[id]/notes/route";
 import { POST as mergeRoute } from "@/app/api/incidents/[id]/merge/route";
 import { PATCH as patchIncidentRoute } from "@/app/api/incidents/[id]/route";
 import { POST as splitRoute } from "@/app/api/incidents/[id]/split/route";
@@ -73,7 +74,7 @@ beforeAll(async () => {
 });
 
 describe("the audit trail", () => {
-  it("records each of the 20 actions exactly once, naming the person; the call's history names them too", async () => {
+  it("records each of the 21 actions exactly once, naming the person; the call's history names them too", async () => {
     const before = await count();
     const startedAt = new Date().toISOString();
 
@@ -103,6 +104,7 @@ describe("the audit trail", () => {
     expect((await send(mergeRoute, "POST", `/api/incidents/${first.incident_id}/merge`, dispatcher, { other_id: second.incident_id }, first.incident_id)).status).toBe(200);
     expect((await send(splitRoute, "POST", `/api/incidents/${first.incident_id}/split`, dispatcher, { call_id: "conv_audit_2" }, first.incident_id)).status).toBe(200);
     expect((await send(patchIncidentRoute, "PATCH", `/api/incidents/${first.incident_id}`, dispatcher, { status: "enroute" }, first.incident_id)).status).toBe(200);
+    expect((await send(addNoteRoute, "POST", `/api/incidents/${first.incident_id}/notes`, dispatcher, { text: "Engine 12 sent" }, first.incident_id)).status).toBe(201);
 
     // An exercise through its life (trainer).
     const created = await send(createExerciseRoute, "POST", "/api/exercises", trainer, { scenario: "la_wildfire", duration_minutes: 30, num_calls: 5 });
@@ -147,6 +149,7 @@ describe("the audit trail", () => {
       after: { status: "dispatched" },
     });
     expect(one("call.viewed").actor.name).toBe("Dana Ruiz");
+    expect(one("incident.note_added")).toMatchObject({ actor: { name: "Dana Ruiz" }, target: { kind: "incident", id: first.incident_id }, after: { text: "Engine 12 sent" } });
     expect(one("call.recording_played").actor.name).toBe("Dana Ruiz");
     expect(one("simulation.run")).toMatchObject({ actor: { name: "Theo Park" }, after: { stored: 3 } });
     expect(one("exercise.stopped")).toMatchObject({ actor: { name: "Theo Park" }, target: { kind: "exercise", id: exercise } });
@@ -160,7 +163,7 @@ describe("the audit trail", () => {
 
     // Filters: by actor, by action, by target.
     expect((await trail(`&actor=${dispatcher.user.id}&since=${encodeURIComponent(startedAt)}`)).map((event) => event.action).sort()).toEqual(
-      ["call.recording_played", "call.status_changed", "call.viewed", "incident.merged", "incident.split", "incident.status_changed"],
+      ["call.recording_played", "call.status_changed", "call.viewed", "incident.merged", "incident.note_added", "incident.split", "incident.status_changed"],
     );
     expect((await trail(`&target=${conversationId}`)).map((event) => event.action).sort()).toEqual(["call.recording_played", "call.status_changed", "call.viewed"]);
     expect(await trail("&action=key.revoked")).toHaveLength(1);

@@ -12,7 +12,7 @@ import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { uuid7 } from "@/lib/db/uuid7";
 import { readChanges } from "@/lib/live/feed";
-import { boardSchema, changePageSchema, hourlySeriesSchema, mapViewSchema, queuePageSchema, type ChangePage } from "@/lib/live/schema";
+import { boardSchema, changePageSchema, hourlySeriesSchema, isCallChange, mapViewSchema, queuePageSchema, type ChangePage } from "@/lib/live/schema";
 import { closeRedis } from "@/lib/redis";
 import { specCallEvent } from "@/lib/webhook/sample-events";
 import { insertCalls, makeCalls, random } from "../support/calls";
@@ -38,7 +38,7 @@ async function drain(after: number, seen: Map<string, number>): Promise<number> 
   let cursor = after;
   for (;;) {
     const page = await readChanges(cursor, 7);
-    for (const change of page.changes) {
+    for (const change of page.changes.filter(isCallChange)) {
       expect(change.change).toBeGreaterThan(cursor);
       cursor = change.change;
       seen.set(change.call.conversation_id, change.change);
@@ -69,8 +69,8 @@ describe("change feed", () => {
     const response = await webhook(webhookRequest(specCallEvent("conv-feed-1", { location: "Mission District, San Francisco" })), undefined);
     expect(response.status).toBe(200);
     const afterWebhook = await changesAfter(start);
-    expect(afterWebhook.changes.map((change) => change.call.conversation_id)).toEqual(["conv-feed-1"]);
-    expect(afterWebhook.changes[0].call.status).toBe("active");
+    expect(afterWebhook.changes.filter(isCallChange).map((change) => change.call.conversation_id)).toEqual(["conv-feed-1"]);
+    expect(afterWebhook.changes.filter(isCallChange)[0].call.status).toBe("active");
 
     const patched = await patchCall(
       apiRequest("http://localhost/api/calls/conv-feed-1", { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ status: "dispatched" }) }),
@@ -79,11 +79,11 @@ describe("change feed", () => {
     expect(patched.status).toBe(200);
     const afterPatch = await changesAfter(afterWebhook.cursor);
     expect(afterPatch.changes).toHaveLength(1);
-    expect(afterPatch.changes[0].call.status).toBe("dispatched");
+    expect(afterPatch.changes.filter(isCallChange)[0].call.status).toBe("dispatched");
     expect(afterPatch.changes[0].change).toBeGreaterThan(afterWebhook.cursor);
     // From the older cursor the call shows once, at its latest state.
     const fromStart = await changesAfter(start);
-    expect(fromStart.changes.map((change) => [change.call.conversation_id, change.call.status])).toEqual([["conv-feed-1", "dispatched"]]);
+    expect(fromStart.changes.filter(isCallChange).map((change) => [change.call.conversation_id, change.call.status])).toEqual([["conv-feed-1", "dispatched"]]);
     expect(await changesAfter(afterPatch.cursor)).toEqual({ changes: [], cursor: afterPatch.cursor, has_more: false });
   });
 

@@ -1,0 +1,20 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { addNote, ApiRequestError, getNotes } from "./api";
+import { useNotify } from "./providers";
+
+/** The open incident's notes; the change feed marks them stale when one is kept (use-change-feed). */
+export function useIncidentNotes(id: string) {
+  return useQuery({ queryKey: ["notes", id], queryFn: () => getNotes(id) });
+}
+
+export function useAddNote(id: string) {
+  const client = useQueryClient();
+  const notify = useNotify();
+  return useMutation({
+    mutationFn: (text: string) => addNote(id, text),
+    onError: (error) => notify(`The note was not kept: ${error instanceof ApiRequestError ? error.message : "unexpected error"}`),
+    onSettled: () => client.invalidateQueries({ queryKey: ["notes", id] }),
+  });
+}
