@@ -7,6 +7,7 @@ import type { Permission, Role } from "@/lib/access/roles";
 import type { ApiKeyView, CreatedApiKey, UserView, WhoAmI } from "@/lib/access/schema";
 import type { AuditPage } from "@/lib/audit/schema";
 import type { CallDetail, CallList as CallsPage, CallRecord } from "@/lib/calls/schema";
+import type { MapPlaces } from "@/lib/geocoding/map-places-schema";
 import type { IncidentDetail } from "@/lib/incidents/schema";
 import type { Board, CallChange, ChangePage, FeedChange, HourlySeries, IncidentMapView, IncidentQueuePage, LiveIncident } from "@/lib/live/schema";
 import type { ExerciseVisibility } from "@/lib/live/visibility";
@@ -168,6 +169,12 @@ export function getIncidentMap(view: Viewport, exercises: ExerciseVisibility): P
   return request(
     `/api/live/incident-map?${query({ west: round(view.west), south: round(view.south), east: round(view.east), north: round(view.north), zoom: view.zoom, ...exercisesQuery(exercises) })}`,
   );
+}
+
+/** Town and city names for the offline map's viewport (GET /api/map/places). */
+export function getMapPlaces(view: Viewport): Promise<MapPlaces> {
+  const round = (value: number) => Math.round(value * 100) / 100;
+  return request(`/api/map/places?${query({ west: round(view.west), south: round(view.south), east: round(view.east), north: round(view.north), zoom: view.zoom })}`);
 }
 
 /** The history chart's series under the history's filters. */

@@ -197,6 +197,33 @@ export class PlaceIndex {
     return places;
   }
 
+  /**
+   * The map's labels for a box: in each grid cell of `cellDegrees`, the place with the most ZIP
+   * codes (the lists' stand-in for size), largest first, at most `limit`. One pass over the typed
+   * arrays: the cost is the lists', never the stored calls'.
+   */
+  largestPlacePerCell(box: { west: number; south: number; east: number; north: number }, cellDegrees: number, limit: number): Place[] {
+    const best = new Map<string, number>();
+    for (let index = 0; index < this.placeLatitude.length; index++) {
+      const latitude = this.placeLatitude[index];
+      const longitude = this.placeLongitude[index];
+      if (latitude < box.south || latitude > box.north || longitude < box.west || longitude > box.east) continue;
+      const cell = `${Math.floor(latitude / cellDegrees)}:${Math.floor(longitude / cellDegrees)}`;
+      const held = best.get(cell);
+      if (held === undefined || this.placeZipCount[index] > this.placeZipCount[held]) best.set(cell, index);
+    }
+    return [...best.values()]
+      .sort((a, b) => this.placeZipCount[b] - this.placeZipCount[a] || a - b)
+      .slice(0, limit)
+      .map((index) => ({
+        name: PlaceIndex.entry(this.placeNames, this.placeNameEnd, index),
+        state: this.states[this.placeState[index]],
+        latitude: this.placeLatitude[index],
+        longitude: this.placeLongitude[index],
+        zipCount: this.placeZipCount[index],
+      }));
+  }
+
   /** The ZIP code's centre and city, if the lists know the code (five digits). */
   zip(code: string): ZipPlace | undefined {
     if (!/^\d{5}$/.test(code)) return undefined;

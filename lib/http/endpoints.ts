@@ -20,6 +20,7 @@ import {
   incidentDetailSchema, incidentListQueryParameters, incidentListSchema, mergeRequestSchema, parseMergeRequest,
   parseSplitRequest, splitRequestSchema,
 } from "../incidents/schema";
+import { mapPlacesQueryParameters, mapPlacesSchema, PLACE_NAMES_FROM_ZOOM } from "../geocoding/map-places-schema";
 import {
   NOTE_MAX_BODY_BYTES, NOTE_MAX_CHARACTERS, noteRequestSchema, noteSchema, notesPageSchema, notesQueryParameters, parseNoteRequest,
 } from "../notes/schema";
@@ -240,6 +241,25 @@ export const endpoints = {
           200: { description: "One page of the incident queue", body: { name: "IncidentQueuePage", schema: incidentQueuePageSchema } },
         },
         errors: ["INVALID_PARAMETER", "DATABASE_ERROR"],
+      },
+    },
+  },
+
+  mapPlaces: {
+    path: "/api/map/places",
+    errorFormat: "calls",
+    protection: { rateLimit: rateLimitPolicies.calls },
+    methods: {
+      GET: {
+        operationId: "getMapPlaces",
+        permission: "read",
+        summary: "Town and city names for the offline map's viewport",
+        description:
+          "From the geocoder's own US place lists (no stored call is read): the largest place of each label-sized cell " +
+          `of the viewport, so a wider view names the larger places; none below zoom ${PLACE_NAMES_FROM_ZOOM}. The same view always gets the same answer.`,
+        query: mapPlacesQueryParameters,
+        responses: { 200: { description: "The places to name", body: { name: "MapPlaces", schema: mapPlacesSchema } } },
+        errors: ["INVALID_PARAMETER"],
       },
     },
   },

@@ -206,8 +206,12 @@ test.describe("dispatcher dashboard", () => {
     await expect(basemap.locator("path.basemap-state")).toHaveCount(1);
     await page.getByRole("navigation", { name: "Map regions" }).getByRole("button").first().click();
     await expect(basemap.locator("path.basemap-county")).toHaveCount(1, { timeout: 10_000 });
-    // The scenario's places are named at that zoom.
-    await expect(basemap.locator(".basemap-label", { hasText: "Pacific Palisades" })).toBeVisible();
+    // The scenario's districts are named at that zoom, and the region's towns from the place lists.
+    await expect(basemap.locator(".basemap-area", { hasText: "Pacific Palisades" })).toBeVisible();
+    await expect(basemap.locator(".basemap-place", { hasText: /^Santa Monica$/ })).toBeVisible();
+    // A town that is also a scenario district is named once.
+    await expect(basemap.locator(".basemap-label", { hasText: /^Pacific Palisades$/ })).toHaveCount(1);
+    expect(await basemap.locator(".basemap-place").count()).toBeGreaterThan(5);
     await saveScreenshot(page, "offline-tiles");
 
     await page.unroute(TILE_PATTERN);
