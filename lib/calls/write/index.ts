@@ -10,6 +10,7 @@ import { lockChangeFeed } from "./lock";
 import { type ReceivedCall, upsertFailedCall, upsertReceivedCalls } from "./received";
 import { insertSimulatedRows, type SimulatedRow } from "./simulated";
 import { setCallStatus, setIncidentCallsStatus } from "./status";
+import { inTurn } from "./turns";
 import type { WebhookCall } from "../../webhook/payload";
 
 /**
@@ -55,8 +56,9 @@ export interface WriteOptions {
 }
 
 /**
- * Runs `work` in one transaction whose calls writes go through `writes`; once it commits having
- * written, this instance's listing shows the writes on its next read.
+ * Runs `work` in one transaction whose calls writes go through `writes`, when its turn comes
+ * (turns.ts: a few such transactions per process at once); once it commits having written, this
+ * instance's listing shows the writes on its next read.
  */
 export async function writeCalls<T>(work: (writes: CallWrites) => Promise<T>, options: WriteOptions = {}): Promise<T> {
   let wrote = false;
@@ -96,7 +98,7 @@ export async function writeCalls<T>(work: (writes: CallWrites) => Promise<T>, op
       },
       options.timeout === undefined ? undefined : { timeout: options.timeout },
     );
-  const result = await (options.db ? run(options.db) : withCallStore(run));
+  const result = await inTurn(() => (options.db ? run(options.db) : withCallStore(run)));
   if (wrote) await bumpCallsVersion();
   return result;
 }
