@@ -36,7 +36,7 @@ function original(column: CorrectedField, to: string | null): Prisma.Sql {
 /**
  * Corrects the calls `where` selects, in one statement: each field that changes is set, the
  * agent's value kept beside it (original_<field>), and one call_corrections row per field changed
- * names the actor. A new location moves the call's point (and so its incident's centre, by the
+ * names the actor and the time it was made (under the locks). A new location moves the call's point (and so its incident's centre, by the
  * incident triggers). A value equal to the current one changes nothing. Answers what changed.
  */
 export async function correctCalls(tx: Tx, where: Prisma.Sql, correction: CallCorrection, actor: Actor): Promise<CorrectedValue[]> {
@@ -70,8 +70,8 @@ export async function correctCalls(tx: Tx, where: Prisma.Sql, correction: CallCo
       WHERE c.id IN (SELECT call_id FROM changes)
       RETURNING c.id
     ), recorded AS (
-      INSERT INTO call_corrections (call_id, field, from_value, to_value, changed_by, changed_by_name)
-      SELECT call_id, field, from_value, to_value, ${actorRef(actor)}, ${actor.name} FROM changes
+      INSERT INTO call_corrections (call_id, field, from_value, to_value, changed_at, changed_by, changed_by_name)
+      SELECT call_id, field, from_value, to_value, clock_timestamp(), ${actorRef(actor)}, ${actor.name} FROM changes
     )
     SELECT call_id, field, from_value, to_value FROM changes ORDER BY call_id, field`;
   return changed.map((row) => ({ callId: row.call_id, field: row.field, from: row.from_value, to: row.to_value }));
