@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { ADMIN_STATE } from "../../playwright.config";
 import { serverUrl } from "../setup/test-database";
@@ -77,7 +78,9 @@ test.describe("a dispatcher corrects what the agent heard", () => {
       await expect(detail.getByTestId("corrected-location")).toHaveText(`Location corrected from “${MISSION.text}” by ${admin}`);
       await expect(detail.getByRole("list", { name: "Corrections" })).toContainText(`Location: “${MISSION.text}” → “${MARINA.text}”, by ${admin}`);
       await expect(watcher.getByTestId("corrected-location")).toHaveText(`Location corrected from “${MISSION.text}” by ${admin}`);
-      await saveScreenshot(page, "call-correction");
+      await saveScreenshot(page, "call-correction", true);
+      const axe = await new AxeBuilder({ page }).include(".call-detail").analyze();
+      expect(axe.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical")).toEqual([]);
 
       // The marker moved: drawn in the view around the corrected point (5 km from the old one, out
       // of that view), no longer at the old place.
