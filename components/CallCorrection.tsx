@@ -1,13 +1,12 @@
 "use client";
 
 import { type FormEvent } from "react";
+import type { CorrectedField } from "@/lib/calls/schema";
 import { EMERGENCY_TYPES, SEVERITIES } from "@/lib/vocabulary";
 import { ApiRequestError, type CallDetail, type CallUpdate } from "./api";
 import { humanize } from "./call-status";
 import { useMayChangeStatus } from "./person";
 import { useCallCorrection } from "./use-calls";
-
-type CorrectedField = CallDetail["corrections"][number]["field"];
 
 const FIELD_LABEL: Record<CorrectedField, string> = { emergency_type: "Type", severity: "Severity", location: "Location" };
 

@@ -1,6 +1,5 @@
 import type { Call, CallCorrection, CallStatusChange } from "../db/generated/client";
-import type { CallDetail, CallRecord, CallStatus } from "./schema";
-import type { CorrectedField } from "./write/correct";
+import type { CallDetail, CallRecord, CallStatus, CorrectedField } from "./schema";
 
 /** The columns a listing reads (everything but the archived simulated record and payload key). */
 export const LISTED_COLUMNS = {

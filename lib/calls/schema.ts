@@ -192,8 +192,12 @@ export const statusChangeSchema = z.object({
   }),
 });
 
+/** The fields a dispatcher corrects (docs/calls.md, "Corrections"). */
+export const CORRECTED_FIELDS = ["emergency_type", "severity", "location"] as const;
+export type CorrectedField = (typeof CORRECTED_FIELDS)[number];
+
 export const correctionSchema = z.object({
-  field: z.enum(["emergency_type", "severity", "location"]),
+  field: z.enum(CORRECTED_FIELDS),
   from: z.string(),
   to: z.string(),
   changed_at: z.string().meta({ description: "ISO 8601 UTC" }),
@@ -286,12 +290,8 @@ export function parseCallUpdate(body: unknown): CallUpdate {
 }
 
 /** PATCH /api/incidents/{id}: a status move, a correction of every one of its calls' type or severity, or both. */
-export const incidentUpdateSchema = z
-  .object({
-    status: statusSchema.optional(),
-    emergency_type: correctionFields.emergency_type.optional(),
-    severity: correctionFields.severity.optional(),
-  })
+export const incidentUpdateSchema = callUpdateSchema
+  .omit({ location: true })
   .meta({ description: "At least one field; any combination. Other fields are ignored." });
 
 export type IncidentUpdate = z.infer<typeof incidentUpdateSchema>;

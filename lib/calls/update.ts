@@ -20,9 +20,9 @@ export async function updateCall(conversationId: string, update: CallUpdate, act
     const call = await writes.lockCall(conversationId);
     if (!call) throw notFound(`No call with id ${conversationId}`);
     requireMayChangeStatus(actor, call.simulation);
-    const located = { ...call, conversationId };
-    await correctCall(writes, located, { emergencyType: update.emergency_type, severity: update.severity, location }, actor);
-    if (update.status !== undefined) await changeCallStatus(writes, located, update.status, actor);
+    const target = { ...call, conversationId };
+    await correctCall(writes, target, { emergencyType: update.emergency_type, severity: update.severity, location }, actor);
+    if (update.status !== undefined) await changeCallStatus(writes, target, update.status, actor);
   });
   return getCall(conversationId);
 }

@@ -70,6 +70,17 @@ function patch(id: string, body: unknown, headers: Record<string, string> = {}) 
   );
 }
 
+function patchIncidentWith(id: string, body: unknown, headers: Record<string, string> = {}) {
+  return patchIncident(
+    apiRequest(`http://localhost/api/incidents/${id}`, {
+      method: "PATCH",
+      headers: { "content-type": "application/json", ...headers },
+      body: JSON.stringify(body),
+    }),
+    context(id),
+  );
+}
+
 async function call(id: string): Promise<CallDetail> {
   const response = await getOne(apiRequest(`http://localhost/api/calls/${encodeURIComponent(id)}`), context(id));
   expect(response.status).toBe(200);
@@ -319,13 +330,10 @@ describe("PATCH /api/incidents/{id} corrections", () => {
     const first = await postCall(MISSION, at);
     const second = await postCall(MISSION, at + 60);
     const id = (await call(first)).incident_id;
-    const response = await patchIncident(
-      apiRequest(`http://localhost/api/incidents/${id}`, {
-        method: "PATCH",
-        headers: { "content-type": "application/json", ...fromDashboard(dispatcher.cookie) },
-        body: JSON.stringify({ emergency_type: "gas_leak", severity: "high", status: "dispatched" }),
-      }),
-      context(id),
+    const response = await patchIncidentWith(
+      id,
+      { emergency_type: "gas_leak", severity: "high", status: "dispatched" },
+      fromDashboard(dispatcher.cookie),
     );
     expect(response.status).toBe(200);
     const body = incidentDetailSchema.parse(await response.json());
@@ -357,14 +365,7 @@ describe("PATCH /api/incidents/{id} corrections", () => {
     const id = (await call(first)).incident_id;
     const before = await snapshot(first);
     for (const body of [{}, { location: MARINA.text }, { severity: "extreme" }, { emergency_type: "alien" }]) {
-      const response = await patchIncident(
-        apiRequest(`http://localhost/api/incidents/${id}`, {
-          method: "PATCH",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify(body),
-        }),
-        context(id),
-      );
+      const response = await patchIncidentWith(id, body);
       expect(response.status, JSON.stringify(body)).toBe(400);
     }
     expect(await snapshot(first)).toEqual(before);

@@ -1,12 +1,9 @@
 import { type Actor, actorRef } from "../../access/actor";
 import type { Db } from "../../db/client";
 import { Prisma } from "../../db/generated/client";
+import type { CorrectedField } from "../schema";
 
 type Tx = Pick<Db, "$queryRaw">;
-
-/** The fields a dispatcher corrects (docs/calls.md, "Corrections"). */
-export const CORRECTED_FIELDS = ["emergency_type", "severity", "location"] as const;
-export type CorrectedField = (typeof CORRECTED_FIELDS)[number];
 
 /** What a dispatcher corrects: any of the type, the severity and the spoken location with the point it was geocoded to. */
 export interface CallCorrection {

@@ -24,7 +24,7 @@ import type { WebhookCall } from "../../webhook/payload";
 
 export type { ReceivedCall } from "./received";
 export type { SimulatedRow } from "./simulated";
-export type { CallCorrection, CorrectedField, CorrectedValue } from "./correct";
+export type { CallCorrection, CorrectedValue } from "./correct";
 export { CHANGE_FEED_LOCK } from "./lock";
 
 /** What a transaction of writeCalls may do to calls, the feed's lock taken before the first write. */

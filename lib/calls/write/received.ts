@@ -3,6 +3,7 @@ import { Prisma } from "../../db/generated/client";
 import { uuid7 } from "../../db/uuid7";
 import { groupingEnabled, placementQuery } from "../../incidents/grouping";
 import type { WebhookCall } from "../../webhook/payload";
+import type { CorrectedField } from "../schema";
 
 /** A call the voice platform handed over, ready to store. */
 export interface ReceivedCall {
@@ -15,7 +16,7 @@ export interface ReceivedCall {
 }
 
 /** A redelivery's SET of a field a dispatcher may have corrected (lib/calls/write/correct.ts). */
-function corrected(column: "emergency_type" | "severity" | "location"): Prisma.Sql {
+function corrected(column: CorrectedField): Prisma.Sql {
   const [value, original] = [Prisma.raw(column), Prisma.raw(`original_${column}`)];
   return Prisma.sql`${value} = CASE WHEN calls.${original} IS NULL THEN EXCLUDED.${value} ELSE calls.${value} END,
     ${original} = CASE WHEN calls.${original} IS NULL THEN NULL ELSE EXCLUDED.${value} END`;
