@@ -2,6 +2,7 @@
 
 import type { CallRecord } from "./api";
 import { humanize } from "./call-status";
+import { CallCorrectionForm, CorrectionHistory, CorrectionNotes } from "./CallCorrection";
 import { CallerLink } from "./CallerLink";
 import { formatTime } from "./format";
 import { SeverityBadge } from "./SeverityIcon";
@@ -19,7 +20,7 @@ function Field({ label, value }: { label: string; value: React.ReactNode }) {
   );
 }
 
-/** The full record of one call, its status history and its summary. */
+/** The full record of one call, its status history, its corrections (and the form to make one) and its summary. */
 export function CallDetail({ id, onClose, onShowOnMap }: { id: string; onClose: () => void; onShowOnMap: (call: CallRecord) => void }) {
   const { data: call, error, isPending } = useCallDetail(id);
   return (
@@ -40,16 +41,22 @@ export function CallDetail({ id, onClose, onShowOnMap }: { id: string; onClose: 
             <SeverityBadge severity={call.severity} /> <strong>{humanize(call.emergency_type)}</strong>{" "}
             <StatusBadge status={call.status} />
           </p>
+          <CorrectionNotes call={call} />
           <StatusActions id={call.conversation_id} status={call.status} training={call.simulation} />
+          <CallCorrectionForm call={call} />
           <h4>Transcript summary</h4>
           <p className="detail-summary">{call.summary || "No summary."}</p>
           <dl className="detail-fields">
             <Field label="Time" value={formatTime(call.timestamp)} />
-            <Field label="Location" value={call.location} />
+            <Field label="Location" value={<span data-testid="detail-location">{call.location}</span>} />
             <Field label="Area" value={call.area} />
             <Field
               label="Coordinates"
-              value={call.latitude !== null && call.longitude !== null ? `${call.latitude.toFixed(5)}, ${call.longitude.toFixed(5)}` : "Not located"}
+              value={
+                <span data-testid="detail-coordinates">
+                  {call.latitude !== null && call.longitude !== null ? `${call.latitude.toFixed(5)}, ${call.longitude.toFixed(5)}` : "Not located"}
+                </span>
+              }
             />
             <Field label="Source" value={call.simulation ? `Simulation: ${call.scenario_name ?? call.scenario}` : `Voice agent ${call.agent_id ?? ""}`} />
             <Field label="Table" value={call.table_name} />
@@ -97,6 +104,7 @@ export function CallDetail({ id, onClose, onShowOnMap }: { id: string; onClose: 
               </li>
             ))}
           </ol>
+          <CorrectionHistory corrections={call.corrections} />
           {call.latitude !== null && (
             <button type="button" onClick={() => onShowOnMap(call)}>
               Show on map

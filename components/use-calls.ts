@@ -3,8 +3,8 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import {
   ApiRequestError, getBoard, getCall, getHourly, getIncident, getIncidentMap, getIncidentQueue, listCalls, mergeIncidents,
-  splitIncident, updateCallStatus, updateIncidentStatus,
-  type CallDetail, type CallFilters, type CallRecord, type CallsPage, type IncidentDetail, type LiveIncident, type Viewport,
+  splitIncident, updateCall, updateIncidentStatus,
+  type CallDetail, type CallFilters, type CallUpdate, type CallRecord, type CallsPage, type IncidentDetail, type LiveIncident, type Viewport,
 } from "./api";
 import type { CallStatus } from "@/lib/vocabulary";
 import { STATUS_LABEL } from "./call-status";
@@ -114,7 +114,7 @@ export function useStatusChange() {
   const client = useQueryClient();
   const notify = useNotify();
   return useMutation({
-    mutationFn: ({ id, status }: { id: string; status: CallStatus }) => updateCallStatus(id, status),
+    mutationFn: ({ id, status }: { id: string; status: CallStatus }) => updateCall(id, { status }),
     onMutate: async ({ id, status }) => {
       for (const queryKey of LISTINGS) await client.cancelQueries({ queryKey });
       await client.cancelQueries({ queryKey: ["call", id] });
@@ -186,6 +186,20 @@ export function useIncidentStatusChange() {
       notify(`Incident ${id} was not moved to ${STATUS_LABEL[status]}: ${reason}`);
     },
     onSuccess: (updated: IncidentDetail) => client.setQueryData(["incident", updated.id], updated),
+    onSettled: () => refreshAfterIncidentAction(client),
+  });
+}
+
+/**
+ * A dispatcher's correction of a call's type, severity or location (the server geocodes a new
+ * location and may move the call to another incident): the detail shows the server's answer, and
+ * the live picture, listings and incidents are read again.
+ */
+export function useCallCorrection(id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (correction: Omit<CallUpdate, "status">) => updateCall(id, correction),
+    onSuccess: (updated) => client.setQueryData(["call", id], updated),
     onSettled: () => refreshAfterIncidentAction(client),
   });
 }

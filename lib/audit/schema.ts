@@ -4,9 +4,11 @@ import { queryParameter } from "../query-parameters";
 /** Every action the audit trail records (docs/security.md, "Audit trail"). */
 export const AUDIT_ACTIONS = [
   "call.status_changed",
+  "call.corrected",
   "call.viewed",
   "call.recording_played",
   "incident.status_changed",
+  "incident.corrected",
   "incident.merged",
   "incident.split",
   "incident.note_added",

@@ -18,7 +18,10 @@ export async function getCall(conversationId: string): Promise<CallDetail> {
   return withCallStore(async (db) => {
     const call = await db.call.findUnique({
       where: { conversationId },
-      include: { history: { orderBy: [{ changedAt: "asc" }, { id: "asc" }] } },
+      include: {
+        history: { orderBy: [{ changedAt: "asc" }, { id: "asc" }] },
+        corrections: { orderBy: [{ changedAt: "asc" }, { id: "asc" }] },
+      },
     });
     if (!call) throw notFound(`No call with id ${conversationId}`);
     const [otherCalls, recording] = await Promise.all([
@@ -32,7 +35,7 @@ export async function getCall(conversationId: string): Promise<CallDetail> {
           }),
       db.callRecording.findUnique({ where: { conversationId }, select: { contentType: true, sizeBytes: true } }),
     ]);
-    return toCallDetail(call, { history: call.history, otherCalls, recording });
+    return toCallDetail(call, { history: call.history, corrections: call.corrections, otherCalls, recording });
   });
 }
 

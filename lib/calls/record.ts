@@ -1,5 +1,5 @@
-import type { Call, CallStatusChange } from "../db/generated/client";
-import type { CallDetail, CallRecord, CallStatus } from "./schema";
+import type { Call, CallCorrection, CallStatusChange } from "../db/generated/client";
+import type { CallDetail, CallRecord, CallStatus, CorrectedField } from "./schema";
 
 /** The columns a listing reads (everything but the archived simulated record and payload key). */
 export const LISTED_COLUMNS = {
@@ -29,6 +29,9 @@ export const LISTED_COLUMNS = {
   failureReason: "failure_reason",
   exerciseId: "exercise_id",
   incidentId: "incident_id",
+  originalEmergencyType: "original_emergency_type",
+  originalSeverity: "original_severity",
+  originalLocation: "original_location",
 } as const satisfies Partial<Record<keyof Call, string>>;
 
 export type ListedCall = Pick<Call, keyof typeof LISTED_COLUMNS>;
@@ -66,11 +69,15 @@ export function toCallRecord(call: ListedCall): CallRecord {
   if (call.description !== null) record.description = call.description;
   if (call.failureReason !== null) record.failure_reason = call.failureReason as CallRecord["failure_reason"];
   if (call.exerciseId !== null) record.exercise_id = call.exerciseId;
+  if (call.originalEmergencyType !== null) record.original_emergency_type = call.originalEmergencyType;
+  if (call.originalSeverity !== null) record.original_severity = call.originalSeverity;
+  if (call.originalLocation !== null) record.original_location = call.originalLocation;
   return record;
 }
 
 export interface CallDetailParts {
   history: CallStatusChange[];
+  corrections: CallCorrection[];
   otherCalls: Pick<Call, "conversationId" | "occurredAt" | "emergencyType" | "severity" | "status">[];
   recording: { contentType: string; sizeBytes: bigint } | null;
 }
@@ -85,6 +92,13 @@ export function toCallDetail(call: Call, parts: CallDetailParts): CallDetail {
       status: change.status as CallStatus,
       changed_at: change.changedAt.toISOString(),
       changed_by: change.changedByName ?? change.changedBy,
+    })),
+    corrections: parts.corrections.map((correction) => ({
+      field: correction.field as CorrectedField,
+      from: correction.fromValue,
+      to: correction.toValue,
+      changed_at: correction.changedAt.toISOString(),
+      changed_by: correction.changedByName ?? correction.changedBy,
     })),
     other_calls_from_number: parts.otherCalls.map((other) => ({
       conversation_id: other.conversationId,

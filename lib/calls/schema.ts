@@ -146,6 +146,12 @@ export const callRecordSchema = z
       .optional()
       .meta({ description: "Calls released by a training exercise (always simulated): the exercise's id" }),
     incident_id: z.string().meta({ description: "The incident the call is grouped into (GET /api/incidents/{id})" }),
+    original_emergency_type: z
+      .string()
+      .optional()
+      .meta({ description: "Present when a dispatcher corrected emergency_type: what the voice agent (or simulator) said" }),
+    original_severity: z.string().optional().meta({ description: "Present when a dispatcher corrected severity: the agent's value" }),
+    original_location: z.string().optional().meta({ description: "Present when a dispatcher corrected location: the agent's text" }),
   });
 
 export type CallRecord = z.infer<typeof callRecordSchema>;
@@ -186,6 +192,18 @@ export const statusChangeSchema = z.object({
   }),
 });
 
+/** The fields a dispatcher corrects (docs/calls.md, "Corrections"). */
+export const CORRECTED_FIELDS = ["emergency_type", "severity", "location"] as const;
+export type CorrectedField = (typeof CORRECTED_FIELDS)[number];
+
+export const correctionSchema = z.object({
+  field: z.enum(CORRECTED_FIELDS),
+  from: z.string(),
+  to: z.string(),
+  changed_at: z.string().meta({ description: "ISO 8601 UTC" }),
+  changed_by: z.string().meta({ description: "The person's (or API key's) name at the time" }),
+});
+
 /** Another call from the same number, as the call detail lists it. */
 export const relatedCallSchema = z.object({
   conversation_id: z.string(),
@@ -204,6 +222,9 @@ export const recordingLinkSchema = z.object({
 export const callDetailSchema = callRecordSchema
   .extend({
     history: z.array(statusChangeSchema).meta({ description: "Every status, oldest first, the creation included" }),
+    corrections: z
+      .array(correctionSchema)
+      .meta({ description: "Every correction of emergency_type, severity or location, oldest first" }),
     other_calls_from_number: z
       .array(relatedCallSchema)
       .meta({ description: "Up to 20 other calls from the same caller_phone, newest first; empty without a number" }),
@@ -218,10 +239,63 @@ export const callDetailSchema = callRecordSchema
 
 export type CallDetail = z.infer<typeof callDetailSchema>;
 
-export const statusUpdateSchema = z.object({ status: statusSchema });
+/** The longest spoken location a correction may give (the geocoder reads at most this much anyway). */
+export const LOCATION_MAX_LENGTH = 500;
 
-export function parseStatusUpdate(body: unknown): z.infer<typeof statusUpdateSchema> {
-  const result = statusUpdateSchema.safeParse(body);
-  if (!result.success) throw invalidParameter("Invalid status", `status must be one of ${STATUSES.join(", ")}`);
+const correctionFields = {
+  emergency_type: z.enum(EMERGENCY_TYPES).meta({ description: "Corrected emergency type (one of the seventeen)" }),
+  severity: severitySchema.meta({ description: "Corrected severity" }),
+  location: z
+    .string()
+    .trim()
+    .min(1)
+    .max(LOCATION_MAX_LENGTH)
+    .meta({ description: "Corrected spoken location; geocoded again, the call's point moves with it" }),
+};
+
+const fieldMessages: Record<string, string> = {
+  status: `status must be one of ${STATUSES.join(", ")}`,
+  emergency_type: `emergency_type must be one of ${EMERGENCY_TYPES.join(", ")}`,
+  severity: `severity must be one of ${SEVERITIES.join(", ")}`,
+  location: `location must be text of 1 to ${LOCATION_MAX_LENGTH} characters`,
+};
+
+/** A body with at least one of `fields`, each valid; the first bad field named in a 400. */
+function parseUpdate<T extends z.ZodRawShape>(schema: z.ZodObject<T>, body: unknown): z.infer<z.ZodObject<T>> {
+  const fields = Object.keys(schema.shape);
+  const given = body !== null && typeof body === "object" && !Array.isArray(body) ? fields.filter((field) => field in body) : [];
+  if (given.length === 0) throw invalidParameter("Invalid parameter", `The body must give at least one of ${fields.join(", ")}`);
+  const result = schema.safeParse(body);
+  if (!result.success) {
+    const field = String(result.error.issues[0].path[0]);
+    throw invalidParameter(`Invalid ${field}`, fieldMessages[field]);
+  }
   return result.data;
+}
+
+/** PATCH /api/calls/{id}: a status move, corrections of what the agent heard, or both. */
+export const callUpdateSchema = z
+  .object({
+    status: statusSchema.optional(),
+    emergency_type: correctionFields.emergency_type.optional(),
+    severity: correctionFields.severity.optional(),
+    location: correctionFields.location.optional(),
+  })
+  .meta({ description: "At least one field; any combination. Other fields are ignored." });
+
+export type CallUpdate = z.infer<typeof callUpdateSchema>;
+
+export function parseCallUpdate(body: unknown): CallUpdate {
+  return parseUpdate(callUpdateSchema, body);
+}
+
+/** PATCH /api/incidents/{id}: a status move, a correction of every one of its calls' type or severity, or both. */
+export const incidentUpdateSchema = callUpdateSchema
+  .omit({ location: true })
+  .meta({ description: "At least one field; any combination. Other fields are ignored." });
+
+export type IncidentUpdate = z.infer<typeof incidentUpdateSchema>;
+
+export function parseIncidentUpdate(body: unknown): IncidentUpdate {
+  return parseUpdate(incidentUpdateSchema, body);
 }

@@ -5,7 +5,10 @@ import {
   ssoQueryParameters, userSchema, whoAmISchema,
 } from "../access/schema";
 import { auditPageSchema, auditQueryParameters } from "../audit/schema";
-import { callDetailSchema, callFilterParameters, callListSchema, listQueryParameters, parseStatusUpdate, statusUpdateSchema } from "../calls/schema";
+import {
+  callDetailSchema, callFilterParameters, callListSchema, callUpdateSchema, incidentUpdateSchema, listQueryParameters, parseCallUpdate,
+  parseIncidentUpdate,
+} from "../calls/schema";
 import {
   createExerciseSchema,
   debriefSchema,
@@ -317,15 +320,19 @@ export const endpoints = {
         errors: ["NOT_FOUND", "DATABASE_ERROR"],
       },
       PATCH: {
-        operationId: "updateCallStatus",
+        operationId: "updateCall",
         permission: ["dispatch", "train"],
-        summary: "Move a call along its status workflow",
+        summary: "Move a call along its status workflow, correct its emergency type, severity or location, or both",
         description:
-          "Forward along active, dispatched, enroute, resolved (skipping allowed); any non-final status to failed. " +
-          "resolved and failed are final. Setting the current status again changes nothing.",
-        body: jsonBody({ name: "StatusUpdate", schema: statusUpdateSchema }, parseStatusUpdate),
+          "status: forward along active, dispatched, enroute, resolved (skipping allowed); any non-final status to failed; " +
+          "resolved and failed are final; the current status again changes nothing. emergency_type, severity, location: " +
+          "a dispatcher's correction of what the voice agent heard; the agent's value stays in original_<field> and each " +
+          "change is listed in corrections. A location is geocoded again (400 when no place matches, 500 GEOCODING_ERROR " +
+          "when the geocoder cannot answer) and may move the call to another incident (docs/incidents.md). " +
+          "Any refusal changes nothing.",
+        body: jsonBody({ name: "CallUpdate", schema: callUpdateSchema }, parseCallUpdate),
         responses: { 200: { description: "The call after the change", body: { name: "CallDetail", schema: callDetailSchema } } },
-        errors: ["INVALID_PARAMETER", "NOT_FOUND", "INVALID_TRANSITION", "DATABASE_ERROR"],
+        errors: ["INVALID_PARAMETER", "NOT_FOUND", "INVALID_TRANSITION", "GEOCODING_ERROR", "DATABASE_ERROR"],
       },
     },
   },
@@ -387,13 +394,15 @@ export const endpoints = {
         errors: ["NOT_FOUND", "DATABASE_ERROR"],
       },
       PATCH: {
-        operationId: "updateIncidentStatus",
+        operationId: "updateIncident",
         permission: ["dispatch", "train"],
-        summary: "Move an incident along the calls' status workflow, and its open calls with it",
+        summary: "Move an incident along the calls' status workflow (its open calls with it), correct its calls' type or severity, or both",
         description:
-          "The incident follows the calls' workflow. Each of its calls that may make the same move makes it, recorded " +
-          "in the call's history (changed by `api:incident`); a call already further along keeps its status.",
-        body: jsonBody({ name: "StatusUpdate", schema: statusUpdateSchema }, parseStatusUpdate),
+          "status: the incident follows the calls' workflow. Each of its calls that may make the same move makes it, recorded " +
+          "in the call's history under the actor's name; a call already further along keeps its status. emergency_type, " +
+          "severity: every call of the incident is corrected (the agent's values kept, each change in the call's " +
+          "corrections); the incident takes the type and its severity follows its calls; no call leaves it.",
+        body: jsonBody({ name: "IncidentUpdate", schema: incidentUpdateSchema }, parseIncidentUpdate),
         responses: { 200: { description: "The incident after the change", body: { name: "IncidentDetail", schema: incidentDetailSchema } } },
         errors: ["INVALID_PARAMETER", "NOT_FOUND", "INVALID_TRANSITION", "DATABASE_ERROR"],
       },

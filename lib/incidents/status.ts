@@ -1,30 +1,32 @@
 import type { Actor } from "../access/actor";
-import { requireMayChangeStatus } from "../access/status-rule";
 import { recordAudit } from "../audit/record";
-import { writeCalls } from "../calls/write";
+import type { CallWrites } from "../calls/write";
 import { canTransition, invalidTransition } from "../calls/workflow";
 import { STATUSES, type CallStatus } from "../vocabulary";
-import { getIncident } from "./detail";
-import { lockIncident } from "./lock";
-import type { IncidentDetail } from "./schema";
 
 /**
- * PATCH /api/incidents/{id}: the incident moves along the calls' workflow (lib/calls/workflow.ts),
- * and so does each of its open calls that may make that move (a call already further along keeps
- * its status), each move recorded in the call's history under the actor's name, and the change in
- * the audit trail. Setting the current status again changes nothing.
+ * A status move of PATCH /api/incidents/{id}, in its transaction, the incident locked: the
+ * incident moves along the calls' workflow (lib/calls/workflow.ts), and so does each of its open
+ * calls that may make that move (a call already further along keeps its status), each move
+ * recorded in the call's history under the actor's name, and the change in the audit trail.
+ * Setting the current status again changes nothing.
  */
-export async function updateIncidentStatus(id: string, status: CallStatus, actor: Actor): Promise<IncidentDetail> {
-  await writeCalls(async (writes) => {
-    const incident = await lockIncident(writes, id);
-    requireMayChangeStatus(actor, incident.simulation);
-    const from = incident.status as CallStatus;
-    if (from === status) return;
-    if (!canTransition(from, status)) throw invalidTransition(from, status);
-    await writes.tx.$executeRaw`UPDATE incidents SET status = ${status}, updated_at = CURRENT_TIMESTAMP WHERE id = ${id}`;
-    const movable = STATUSES.filter((callStatus) => canTransition(callStatus, status));
-    await writes.setIncidentCallsStatus(id, movable, status, actor);
-    await recordAudit(writes.tx, actor, { action: "incident.status_changed", target: { kind: "incident", id }, before: { status: from }, after: { status } });
+export async function changeIncidentStatus(
+  writes: CallWrites,
+  incident: { id: string; status: string },
+  status: CallStatus,
+  actor: Actor,
+): Promise<void> {
+  const from = incident.status as CallStatus;
+  if (from === status) return;
+  if (!canTransition(from, status)) throw invalidTransition(from, status);
+  await writes.tx.$executeRaw`UPDATE incidents SET status = ${status}, updated_at = CURRENT_TIMESTAMP WHERE id = ${incident.id}`;
+  const movable = STATUSES.filter((callStatus) => canTransition(callStatus, status));
+  await writes.setIncidentCallsStatus(incident.id, movable, status, actor);
+  await recordAudit(writes.tx, actor, {
+    action: "incident.status_changed",
+    target: { kind: "incident", id: incident.id },
+    before: { status: from },
+    after: { status },
   });
-  return getIncident(id);
 }

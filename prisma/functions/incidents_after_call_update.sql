@@ -1,5 +1,6 @@
 -- Trigger calls_incidents_update: calls that moved grow their new incident, and the incidents
--- they left, or whose calls changed what the aggregates read, are recomputed.
+-- they left, or whose calls changed what the aggregates read (a dispatcher's correction of type,
+-- severity or location among them), are recomputed.
 CREATE OR REPLACE FUNCTION "incidents_after_call_update"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   PERFORM incidents_add_calls(ARRAY(
@@ -12,7 +13,8 @@ BEGIN
     WHERE n.incident_id IS NOT DISTINCT FROM o.incident_id
       AND (n.severity IS DISTINCT FROM o.severity OR n.occurred_at IS DISTINCT FROM o.occurred_at
         OR n.latitude IS DISTINCT FROM o.latitude OR n.longitude IS DISTINCT FROM o.longitude
-        OR n.grouping_pending IS DISTINCT FROM o.grouping_pending)));
+        OR n.grouping_pending IS DISTINCT FROM o.grouping_pending
+        OR n.emergency_type IS DISTINCT FROM o.emergency_type OR n.location IS DISTINCT FROM o.location)));
   RETURN NULL;
 END;
 $$;

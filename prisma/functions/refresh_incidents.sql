@@ -1,5 +1,6 @@
 -- Recomputes incidents from their calls (after calls left them or changed), and removes an
--- incident left without calls.
+-- incident left without calls. An incident of one call takes that call's type and location text
+-- (a dispatcher may have corrected them); a larger one keeps its first call's.
 CREATE OR REPLACE FUNCTION "refresh_incidents"(ids TEXT[]) RETURNS void LANGUAGE plpgsql
 SET plan_cache_mode = force_generic_plan AS $$
 BEGIN
@@ -11,9 +12,9 @@ BEGIN
     located_count = a.located_count,
     latitude = a.latitude,
     longitude = a.longitude,
-    emergency_type = CASE WHEN i.call_count = 0 AND i.emergency_type = '' THEN a.first_type ELSE i.emergency_type END,
-    location = CASE WHEN i.call_count = 0 AND i.location = '' THEN a.first_location ELSE i.location END,
-    location_key = CASE WHEN i.call_count = 0 AND i.location = '' THEN incident_location_key(a.first_location) ELSE i.location_key END,
+    emergency_type = CASE WHEN (i.call_count = 0 AND i.emergency_type = '') OR a.call_count = 1 THEN a.first_type ELSE i.emergency_type END,
+    location = CASE WHEN (i.call_count = 0 AND i.location = '') OR a.call_count = 1 THEN a.first_location ELSE i.location END,
+    location_key = CASE WHEN (i.call_count = 0 AND i.location = '') OR a.call_count = 1 THEN incident_location_key(a.first_location) ELSE i.location_key END,
     simulation = CASE WHEN i.call_count = 0 THEN a.first_simulation ELSE i.simulation END,
     exercise_id = CASE WHEN i.call_count = 0 THEN a.first_exercise_id ELSE i.exercise_id END,
     waiting = a.waiting,

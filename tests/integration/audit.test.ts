@@ -74,7 +74,7 @@ beforeAll(async () => {
 });
 
 describe("the audit trail", () => {
-  it("records each of the 21 actions exactly once, naming the person; the call's history names them too", async () => {
+  it("records each of the 23 actions exactly once, naming the person; the call's history names them too", async () => {
     const before = await count();
     const startedAt = new Date().toISOString();
 
@@ -105,6 +105,11 @@ describe("the audit trail", () => {
     expect((await send(splitRoute, "POST", `/api/incidents/${first.incident_id}/split`, dispatcher, { call_id: "conv_audit_2" }, first.incident_id)).status).toBe(200);
     expect((await send(patchIncidentRoute, "PATCH", `/api/incidents/${first.incident_id}`, dispatcher, { status: "enroute" }, first.incident_id)).status).toBe(200);
     expect((await send(addNoteRoute, "POST", `/api/incidents/${first.incident_id}/notes`, dispatcher, { text: "Engine 12 sent" }, first.incident_id)).status).toBe(201);
+    // Corrections of what the agent heard: one call's severity, then the incident's type.
+    const corrected = await send(patchCallRoute, "PATCH", `/api/calls/conv_audit_2`, dispatcher, { severity: "moderate" }, "conv_audit_2");
+    expect(corrected.status).toBe(200);
+    expect(((await corrected.json()).corrections as { changed_by: string }[]).at(-1)?.changed_by).toBe("Dana Ruiz");
+    expect((await send(patchIncidentRoute, "PATCH", `/api/incidents/${first.incident_id}`, dispatcher, { emergency_type: "gas_leak" }, first.incident_id)).status).toBe(200);
 
     // An exercise through its life (trainer).
     const created = await send(createExerciseRoute, "POST", "/api/exercises", trainer, { scenario: "la_wildfire", duration_minutes: 30, num_calls: 5 });
@@ -148,6 +153,17 @@ describe("the audit trail", () => {
       before: { status: "active" },
       after: { status: "dispatched" },
     });
+    expect(one("call.corrected")).toMatchObject({
+      actor: { kind: "user", id: dispatcher.user.id, name: "Dana Ruiz" },
+      target: { kind: "call", id: "conv_audit_2" },
+      before: { severity: "critical" },
+      after: { severity: "moderate" },
+    });
+    expect(one("incident.corrected")).toMatchObject({
+      actor: { name: "Dana Ruiz" },
+      target: { kind: "incident", id: first.incident_id },
+      after: { emergency_type: "gas_leak", calls_corrected: 1 },
+    });
     expect(one("call.viewed").actor.name).toBe("Dana Ruiz");
     expect(one("incident.note_added")).toMatchObject({ actor: { name: "Dana Ruiz" }, target: { kind: "incident", id: first.incident_id }, after: { text: "Engine 12 sent" } });
     expect(one("call.recording_played").actor.name).toBe("Dana Ruiz");
@@ -163,7 +179,10 @@ describe("the audit trail", () => {
 
     // Filters: by actor, by action, by target.
     expect((await trail(`&actor=${dispatcher.user.id}&since=${encodeURIComponent(startedAt)}`)).map((event) => event.action).sort()).toEqual(
-      ["call.recording_played", "call.status_changed", "call.viewed", "incident.merged", "incident.note_added", "incident.split", "incident.status_changed"],
+      [
+        "call.corrected", "call.recording_played", "call.status_changed", "call.viewed", "incident.corrected", "incident.merged",
+        "incident.note_added", "incident.split", "incident.status_changed",
+      ],
     );
     expect((await trail(`&target=${conversationId}`)).map((event) => event.action).sort()).toEqual(["call.recording_played", "call.status_changed", "call.viewed"]);
     expect(await trail("&action=key.revoked")).toHaveLength(1);

@@ -187,21 +187,21 @@ describe("PATCH /api/calls/{id}", () => {
     expect(await listed()).toContain(call.conversationId);
   });
 
+  const STATUS_MESSAGE = "status must be one of active, dispatched, enroute, resolved, failed";
+  // A body giving none of the fields PATCH takes (docs/calls.md, "Corrections").
+  const NOTHING_MESSAGE = "The body must give at least one of status, emergency_type, severity, location";
   it.each([
-    [{ status: "closed" }],
-    [{ status: "ACTIVE" }],
-    [{}],
-    [{ status: null }],
-    [["dispatched"]],
-    ["\"dispatched\""],
-  ])("answers 400 INVALID_PARAMETER for body %j", async (body) => {
+    [{ status: "closed" }, STATUS_MESSAGE],
+    [{ status: "ACTIVE" }, STATUS_MESSAGE],
+    [{}, NOTHING_MESSAGE],
+    [{ status: null }, STATUS_MESSAGE],
+    [["dispatched"], NOTHING_MESSAGE],
+    ["\"dispatched\"", NOTHING_MESSAGE],
+  ])("answers 400 INVALID_PARAMETER for body %j", async (body, message) => {
     const call = await callIn("active");
     const response = await patch(call.conversationId, body);
     expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({
-      error_code: "INVALID_PARAMETER",
-      message: "status must be one of active, dispatched, enroute, resolved, failed",
-    });
+    expect(await response.json()).toMatchObject({ error_code: "INVALID_PARAMETER", message });
     expect(await history(call.conversationId)).toHaveLength(1);
   });
 

@@ -96,19 +96,17 @@ describe("GET /api/openapi.json", () => {
     expect(byName.simulation).toEqual({ type: "boolean" });
   });
 
-  it("describes the status workflow's body and answers", async () => {
+  it("describes the status workflow's and the corrections' body and answers", async () => {
     const doc = await document();
-    expect(doc.components.schemas.StatusUpdate.properties.status.enum).toEqual([
-      "active",
-      "dispatched",
-      "enroute",
-      "resolved",
-      "failed",
-    ]);
-    expect(Object.keys(doc.paths["/api/calls/{id}"].patch.responses)).toEqual(
-      expect.arrayContaining(["200", "400", "404", "409", "500"]),
-    );
-    expect(doc.components.schemas.CallDetail.required).toEqual(expect.arrayContaining(["history", "conversation_id"]));
+    for (const name of ["CallUpdate", "IncidentUpdate"]) {
+      expect(doc.components.schemas[name].properties.status.enum).toEqual(["active", "dispatched", "enroute", "resolved", "failed"]);
+      expect(doc.components.schemas[name].properties.severity.enum).toEqual(["critical", "high", "moderate"]);
+      expect(doc.components.schemas[name].properties.emergency_type.enum).toHaveLength(17);
+    }
+    expect(doc.components.schemas.CallUpdate.properties.location).toMatchObject({ type: "string", minLength: 1, maxLength: 500 });
+    expect(doc.components.schemas.IncidentUpdate.properties).not.toHaveProperty("location");
+    expect(Object.keys(doc.paths["/api/calls/{id}"].patch.responses)).toEqual(expect.arrayContaining(["200", "400", "404", "409", "500"]));
+    expect(doc.components.schemas.CallDetail.required).toEqual(expect.arrayContaining(["history", "corrections", "conversation_id"]));
   });
 
   it("describes the error bodies respond.ts actually writes", () => {

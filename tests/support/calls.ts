@@ -33,7 +33,8 @@ export const FIXTURE_START_MS = Date.UTC(2026, 2, 1);
 // fixture call gets an incident of its own from the column's default (migration incidents), not grouped.
 export type CallInput = Omit<
   Call,
-  "createdAt" | "updatedAt" | "changeNumber" | "changedAt" | "incidentId" | "simulatedEvent" | "groupingPending" | "groupedAt"
+  | "createdAt" | "updatedAt" | "changeNumber" | "changedAt" | "incidentId" | "simulatedEvent" | "groupingPending" | "groupedAt"
+  | "originalEmergencyType" | "originalSeverity" | "originalLocation"
 >;
 
 /**

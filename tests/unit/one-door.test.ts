@@ -3,8 +3,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 /**
- * The calls' door (lib/calls/write): no other file of the service writes `calls` or
- * `call_status_changes`, in SQL or through Prisma's model methods. Tests and benches set up
+ * The calls' door (lib/calls/write): no other file of the service writes `calls`,
+ * `call_status_changes` or `call_corrections`, in SQL or through Prisma's model methods. Tests and benches set up
  * fixtures as they need; migrations are the history of the schema.
  */
 const ROOT = path.resolve(__dirname, "../..");
@@ -12,8 +12,8 @@ const DOOR = "lib/calls/write/";
 const SCANNED = ["app", "components", "lib", "prisma/functions", "scripts", "instrumentation.ts"];
 const SKIPPED = ["lib/db/generated/"];
 
-const SQL_WRITE = /\b(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM|TRUNCATE(?:\s+TABLE)?)\s+(?:ONLY\s+)?"?(?:calls|call_status_changes)"?(?![\w"])/i;
-const MODEL_WRITE = /\.(?:call|callStatusChange)\s*\.\s*(?:create|createMany|createManyAndReturn|update|updateMany|upsert|delete|deleteMany)\s*\(/;
+const SQL_WRITE = /\b(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM|TRUNCATE(?:\s+TABLE)?)\s+(?:ONLY\s+)?"?(?:calls|call_status_changes|call_corrections)"?(?![\w"])/i;
+const MODEL_WRITE = /\.(?:call|callStatusChange|callCorrection)\s*\.\s*(?:create|createMany|createManyAndReturn|update|updateMany|upsert|delete|deleteMany)\s*\(/;
 
 function writesCalls(source: string): boolean {
   return SQL_WRITE.test(source) || MODEL_WRITE.test(source);
@@ -44,6 +44,8 @@ describe("one door for writing calls", () => {
       'insert into "calls" (id) values (1)',
       "WITH moved AS (UPDATE calls c SET",
       "INSERT INTO call_status_changes (call_id)",
+      "INSERT INTO call_corrections (call_id, field)",
+      "db.callCorrection.create({ data })",
       "DELETE FROM calls WHERE id = 1",
       "TRUNCATE calls",
       "await tx.call.update({ where: { id } })",
@@ -68,7 +70,7 @@ describe("one door for writing calls", () => {
     expect(writers.filter((file) => !file.startsWith(DOOR))).toEqual([]);
     // The scan reaches the door itself: every file of it that writes is found.
     expect(writers.filter((file) => file.startsWith(DOOR)).sort()).toEqual(
-      [`${DOOR}incident.ts`, `${DOOR}received.ts`, `${DOOR}simulated.ts`, `${DOOR}status.ts`].sort(),
+      [`${DOOR}correct.ts`, `${DOOR}incident.ts`, `${DOOR}received.ts`, `${DOOR}simulated.ts`, `${DOOR}status.ts`].sort(),
     );
   });
 });

@@ -1,26 +1,30 @@
 import type { Actor } from "../../access/actor";
 import type { Db } from "../../db/client";
+import { Prisma } from "../../db/generated/client";
 import type { CallStatus } from "../../vocabulary";
 import { bumpCallsVersion } from "../cache";
 import { withCallStore } from "../store";
+import { type CallCorrection, correctCalls, type CorrectedValue } from "./correct";
 import { moveCall, moveIncidentCalls, placeCalls } from "./incident";
 import { lockChangeFeed } from "./lock";
 import { type ReceivedCall, upsertFailedCall, upsertReceivedCalls } from "./received";
 import { insertSimulatedRows, type SimulatedRow } from "./simulated";
 import { setCallStatus, setIncidentCallsStatus } from "./status";
+import { inTurn } from "./turns";
 import type { WebhookCall } from "../../webhook/payload";
 
 /**
  * The one door for writing calls (docs/architecture.md, "Writing calls"): every INSERT and UPDATE
- * of `calls` and `call_status_changes` is in this folder, which owns their column lists, the
- * status history row of every change, the lock order (the change feed's lock, then rows) and what
- * follows a commit (this instance's listing reads the feed's number anew: read-your-write). Other
- * domains call the functions below; tests/unit/one-door.test.ts fails if any other file writes
- * either table.
+ * of `calls`, `call_status_changes` and `call_corrections` is in this folder, which owns their
+ * column lists, the history row of every status change and correction, the lock order (the change
+ * feed's lock, then rows) and what follows a commit (this instance's listing reads the feed's
+ * number anew: read-your-write). Other domains call the functions below;
+ * tests/unit/one-door.test.ts fails if any other file writes these tables.
  */
 
 export type { ReceivedCall } from "./received";
 export type { SimulatedRow } from "./simulated";
+export type { CallCorrection, CorrectedValue } from "./correct";
 export { CHANGE_FEED_LOCK } from "./lock";
 
 /** What a transaction of writeCalls may do to calls, the feed's lock taken before the first write. */
@@ -34,6 +38,10 @@ export interface CallWrites {
   setCallStatus(call: { id: string; status: CallStatus }, status: CallStatus, actor: Actor): Promise<void>;
   /** Moves the incident's calls that are in one of `from` to `status`; answers how many moved. */
   setIncidentCallsStatus(incidentId: string, from: readonly CallStatus[], status: CallStatus, actor: Actor): Promise<number>;
+  /** Corrects one call's type, severity or location (keeping the agent's values), with a call_corrections row per field changed. */
+  correctCall(callId: string, correction: CallCorrection, actor: Actor): Promise<CorrectedValue[]>;
+  /** The same correction of every call of an incident. */
+  correctIncidentCalls(incidentId: string, correction: CallCorrection, actor: Actor): Promise<CorrectedValue[]>;
   moveIncidentCalls(from: string, to: string): Promise<number>;
   moveCall(callId: string, incidentId: string): Promise<void>;
   placeCalls(placed: readonly { id: string; incident_id: string }[]): Promise<void>;
@@ -48,8 +56,9 @@ export interface WriteOptions {
 }
 
 /**
- * Runs `work` in one transaction whose calls writes go through `writes`; once it commits having
- * written, this instance's listing shows the writes on its next read.
+ * Runs `work` in one transaction whose calls writes go through `writes`, when its turn comes
+ * (turns.ts: a few such transactions per process at once); once it commits having written, this
+ * instance's listing shows the writes on its next read.
  */
 export async function writeCalls<T>(work: (writes: CallWrites) => Promise<T>, options: WriteOptions = {}): Promise<T> {
   let wrote = false;
@@ -77,6 +86,10 @@ export async function writeCalls<T>(work: (writes: CallWrites) => Promise<T>, op
           },
           setCallStatus: (call, status, actor) => writing(() => setCallStatus(tx, call, status, actor)),
           setIncidentCallsStatus: (id, from, status, actor) => writing(() => setIncidentCallsStatus(tx, id, from, status, actor)),
+          correctCall: (callId, correction, actor) =>
+            writing(() => correctCalls(tx, Prisma.sql`id = ${callId}`, correction, actor)),
+          correctIncidentCalls: (incidentId, correction, actor) =>
+            writing(() => correctCalls(tx, Prisma.sql`incident_id = ${incidentId}`, correction, actor)),
           moveIncidentCalls: (from, to) => writing(() => moveIncidentCalls(tx, from, to)),
           moveCall: (callId, incidentId) => writing(() => moveCall(tx, callId, incidentId)),
           placeCalls: (placed) => writing(() => placeCalls(tx, placed)),
@@ -85,7 +98,7 @@ export async function writeCalls<T>(work: (writes: CallWrites) => Promise<T>, op
       },
       options.timeout === undefined ? undefined : { timeout: options.timeout },
     );
-  const result = await (options.db ? run(options.db) : withCallStore(run));
+  const result = await inTurn(() => (options.db ? run(options.db) : withCallStore(run)));
   if (wrote) await bumpCallsVersion();
   return result;
 }

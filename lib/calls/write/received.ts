@@ -3,6 +3,7 @@ import { Prisma } from "../../db/generated/client";
 import { uuid7 } from "../../db/uuid7";
 import { groupingEnabled, placementQuery } from "../../incidents/grouping";
 import type { WebhookCall } from "../../webhook/payload";
+import type { CorrectedField } from "../schema";
 
 /** A call the voice platform handed over, ready to store. */
 export interface ReceivedCall {
@@ -14,13 +15,21 @@ export interface ReceivedCall {
   geocoderFailed: boolean;
 }
 
+/** A redelivery's SET of a field a dispatcher may have corrected (lib/calls/write/correct.ts). */
+function corrected(column: CorrectedField): Prisma.Sql {
+  const [value, original] = [Prisma.raw(column), Prisma.raw(`original_${column}`)];
+  return Prisma.sql`${value} = CASE WHEN calls.${original} IS NULL THEN EXCLUDED.${value} ELSE calls.${value} END,
+    ${original} = CASE WHEN calls.${original} IS NULL THEN NULL ELSE EXCLUDED.${value} END`;
+}
+
 /**
  * One record per conversation_id, for calls of distinct conversations, in one statement: insert,
  * or update on a conflict (so two deliveries racing to create a call end as one create and one
  * update), and the creation's history row only when it was an insert (`xmax = 0`).
  * A redelivery refreshes what the platform knows (summary, type, severity, location, coordinates,
  * payload key, caller's number when it has one) but leaves the status alone: a dispatcher may have
- * moved it. When the geocoder failed, a redelivery keeps the earlier point.
+ * moved it. A field a dispatcher corrected keeps the correction (and its location the corrected
+ * point); the redelivered value becomes the agent's original beside it. When the geocoder failed, a redelivery keeps the earlier point.
  * Grouping (docs/incidents.md): the same statement places each new call in its incident
  * (placementQuery, which sees the calls of the batch among themselves), so a call is written
  * once. A call whose geocoding failed waits for the grouper (grouped by its text), and a
@@ -62,13 +71,13 @@ export async function upsertReceivedCalls(db: Pick<Db, "$executeRaw">, received:
       ON CONFLICT (conversation_id) DO UPDATE SET
         occurred_at = EXCLUDED.occurred_at, agent_id = EXCLUDED.agent_id, summary = EXCLUDED.summary,
         call_successful = EXCLUDED.call_successful, duration_secs = EXCLUDED.duration_secs,
-        transcript_length = EXCLUDED.transcript_length, emergency_type = EXCLUDED.emergency_type,
-        location = EXCLUDED.location, severity = EXCLUDED.severity, payload_key = EXCLUDED.payload_key,
+        transcript_length = EXCLUDED.transcript_length, payload_key = EXCLUDED.payload_key,
+        ${corrected("emergency_type")}, ${corrected("severity")}, ${corrected("location")},
         caller_phone = COALESCE(EXCLUDED.caller_phone, calls.caller_phone),
         (latitude, longitude, geocode_source) = (
-          SELECT CASE WHEN i.geocoder_failed THEN calls.latitude ELSE EXCLUDED.latitude END,
-                 CASE WHEN i.geocoder_failed THEN calls.longitude ELSE EXCLUDED.longitude END,
-                 CASE WHEN i.geocoder_failed THEN calls.geocode_source ELSE EXCLUDED.geocode_source END
+          SELECT CASE WHEN i.geocoder_failed OR calls.original_location IS NOT NULL THEN calls.latitude ELSE EXCLUDED.latitude END,
+                 CASE WHEN i.geocoder_failed OR calls.original_location IS NOT NULL THEN calls.longitude ELSE EXCLUDED.longitude END,
+                 CASE WHEN i.geocoder_failed OR calls.original_location IS NOT NULL THEN calls.geocode_source ELSE EXCLUDED.geocode_source END
           FROM input i WHERE i.conversation_id = EXCLUDED.conversation_id),
         updated_at = CURRENT_TIMESTAMP
       RETURNING id, status, (xmax = 0) AS inserted

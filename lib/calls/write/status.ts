@@ -4,12 +4,16 @@ import type { CallStatus } from "../../vocabulary";
 
 type Tx = Pick<Db, "$executeRaw">;
 
-/** One call's move, with its history row naming the actor. */
+/**
+ * One call's move, with its history row naming the actor. A history row's time is when the move
+ * was made (clock_timestamp, under the locks), not when its transaction began: of concurrent moves
+ * of one call, the history lists them in the order they were made.
+ */
 export async function setCallStatus(tx: Tx, call: { id: string; status: CallStatus }, status: CallStatus, actor: Actor): Promise<void> {
   await tx.$executeRaw`
     WITH moved AS (UPDATE calls SET status = ${status}, updated_at = CURRENT_TIMESTAMP WHERE id = ${call.id} RETURNING id)
-    INSERT INTO call_status_changes (call_id, from_status, status, changed_by, changed_by_name)
-    SELECT id, ${call.status}, ${status}, ${actorRef(actor)}, ${actor.name} FROM moved`;
+    INSERT INTO call_status_changes (call_id, from_status, status, changed_at, changed_by, changed_by_name)
+    SELECT id, ${call.status}, ${status}, clock_timestamp(), ${actorRef(actor)}, ${actor.name} FROM moved`;
 }
 
 /** Moves an incident's calls that are in one of `from` to `status`, each with its history row. */
@@ -21,6 +25,6 @@ export async function setIncidentCallsStatus(tx: Tx, incidentId: string, from: r
       WHERE c.id = o.id
       RETURNING c.id, o.status AS from_status
     )
-    INSERT INTO call_status_changes (call_id, from_status, status, changed_by, changed_by_name)
-    SELECT id, from_status, ${status}, ${actorRef(actor)}, ${actor.name} FROM moved`;
+    INSERT INTO call_status_changes (call_id, from_status, status, changed_at, changed_by, changed_by_name)
+    SELECT id, from_status, ${status}, clock_timestamp(), ${actorRef(actor)}, ${actor.name} FROM moved`;
 }

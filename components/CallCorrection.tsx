@@ -1,0 +1,133 @@
+"use client";
+
+import { type FormEvent } from "react";
+import type { CorrectedField } from "@/lib/calls/schema";
+import { EMERGENCY_TYPES, SEVERITIES } from "@/lib/vocabulary";
+import { ApiRequestError, type CallDetail, type CallUpdate } from "./api";
+import { humanize } from "./call-status";
+import { useMayChangeStatus } from "./person";
+import { useCallCorrection } from "./use-calls";
+
+const FIELD_LABEL: Record<CorrectedField, string> = { emergency_type: "Type", severity: "Severity", location: "Location" };
+
+/** How a field's value reads on screen. */
+const shown = (field: CorrectedField, value: string) => (field === "location" ? `“${value}”` : humanize(value));
+
+/**
+ * "corrected from <the agent's value> by <who>" for each field a dispatcher corrected: the agent's
+ * value is the record's original_<field>, the person the latest correction of that field's.
+ */
+export function CorrectionNotes({ call }: { call: CallDetail }) {
+  const originals: [CorrectedField, string | undefined][] = [
+    ["emergency_type", call.original_emergency_type],
+    ["severity", call.original_severity],
+    ["location", call.original_location],
+  ];
+  const notes = originals.flatMap(([field, original]) => {
+    if (original === undefined) return [];
+    const latest = call.corrections.findLast((correction) => correction.field === field);
+    return [{ field, original, by: latest?.changed_by }];
+  });
+  if (notes.length === 0) return null;
+  return (
+    <ul className="correction-notes">
+      {notes.map(({ field, original, by }) => (
+        <li key={field} data-testid={`corrected-${field}`}>
+          {FIELD_LABEL[field]} corrected from {shown(field, original)}
+          {by && <> by {by}</>}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Every correction of the call, oldest first: field, what it was, what it became, who, when. */
+export function CorrectionHistory({ corrections }: { corrections: CallDetail["corrections"] }) {
+  if (corrections.length === 0) return null;
+  return (
+    <>
+      <h4>Corrections</h4>
+      <ol className="correction-history" aria-label="Corrections">
+        {corrections.map((correction, index) => (
+          <li key={`${correction.changed_at}-${index}`}>
+            {FIELD_LABEL[correction.field]}: {shown(correction.field, correction.from)} → {shown(correction.field, correction.to)}, by{" "}
+            {correction.changed_by}, <time dateTime={correction.changed_at}>{new Date(correction.changed_at).toLocaleString()}</time>
+          </li>
+        ))}
+      </ol>
+    </>
+  );
+}
+
+/**
+ * The dispatcher's correction of what the agent heard: type, severity and spoken location, in a
+ * form (labelled fields, keyboard only is enough; Enter submits). Only changed fields are sent;
+ * the server geocodes a new location again. Shown to whoever may move the call.
+ */
+export function CallCorrectionForm({ call }: { call: CallDetail }) {
+  const correction = useCallCorrection(call.conversation_id);
+  const allowed = useMayChangeStatus(call.simulation);
+  if (!allowed) return null;
+  const types: readonly string[] = EMERGENCY_TYPES.includes(call.emergency_type as (typeof EMERGENCY_TYPES)[number])
+    ? EMERGENCY_TYPES
+    : [call.emergency_type, ...EMERGENCY_TYPES];
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const changed: Omit<CallUpdate, "status"> = {};
+    const type = String(form.get("emergency_type"));
+    const severity = String(form.get("severity"));
+    const location = String(form.get("location")).trim();
+    if (type !== call.emergency_type) changed.emergency_type = type as CallUpdate["emergency_type"];
+    if (severity !== call.severity) changed.severity = severity as CallUpdate["severity"];
+    if (location !== call.location) changed.location = location;
+    if (Object.keys(changed).length > 0) correction.mutate(changed);
+  }
+
+  const failure = correction.error;
+  return (
+    <details className="call-correction">
+      <summary>Correct type, severity or location</summary>
+      {/* Keyed by the values shown, so the fields start from the call as it is now. */}
+      <form
+        key={`${call.emergency_type}|${call.severity}|${call.location}`}
+        onSubmit={submit}
+        aria-label={`Correct call ${call.conversation_id}`}
+      >
+        <label>
+          Emergency type
+          <select name="emergency_type" defaultValue={call.emergency_type}>
+            {types.map((type) => (
+              <option key={type} value={type}>
+                {humanize(type)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Severity
+          <select name="severity" defaultValue={call.severity}>
+            {SEVERITIES.map((severity) => (
+              <option key={severity} value={severity}>
+                {humanize(severity)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Location
+          <input name="location" defaultValue={call.location} required maxLength={500} autoComplete="off" />
+        </label>
+        <button type="submit" disabled={correction.isPending}>
+          {correction.isPending ? "Saving…" : "Save correction"}
+        </button>
+        {failure && (
+          <p role="alert" className="form-error">
+            Not corrected: {failure instanceof ApiRequestError ? failure.message : "unexpected error"}
+          </p>
+        )}
+      </form>
+    </details>
+  );
+}

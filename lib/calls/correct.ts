@@ -1,0 +1,52 @@
+import type { Actor } from "../access/actor";
+import { recordAudit } from "../audit/record";
+import { DomainError, invalidParameter } from "../domain-error";
+import { GeocoderUnavailableError, getGeocoder } from "../geocoding";
+import { regroupCorrectedCall } from "../incidents/regroup";
+import type { CallCorrection, CallWrites } from "./write";
+
+/**
+ * A corrected location's point, from the geocoder that places arriving calls (lib/geocoding). A
+ * text no geocoder knows is a 400 (the dispatcher rewords it; a correction never leaves a call
+ * without a point it had); a geocoder that could not answer is GEOCODING_ERROR, worth a retry.
+ * Either way nothing changes.
+ */
+export async function geocodeCorrection(text: string): Promise<NonNullable<CallCorrection["location"]>> {
+  let found;
+  try {
+    found = await getGeocoder().geocode(text);
+  } catch (error) {
+    if (!(error instanceof GeocoderUnavailableError)) throw error;
+    throw new DomainError("GEOCODING_ERROR", "The geocoder could not be reached; nothing was changed, try again", { cause: error });
+  }
+  if (!found) throw invalidParameter("Unknown location", `No place found for location "${text}"; nothing was changed`);
+  return { text, latitude: found.latitude, longitude: found.longitude, source: found.source };
+}
+
+/**
+ * A dispatcher's correction of one call, in the transaction that locked it (docs/calls.md,
+ * "Corrections"): the door keeps the agent's values and writes the correction rows; a new type or
+ * location places the call again by the grouping rule (lib/incidents/regroup.ts); the audit row
+ * names the actor, what changed and the incident the call ended in. Nothing to change: nothing
+ * written.
+ */
+export async function correctCall(
+  writes: CallWrites,
+  call: { id: string; conversationId: string },
+  correction: CallCorrection,
+  actor: Actor,
+): Promise<void> {
+  if (Object.values(correction).every((value) => value === undefined)) return;
+  const changed = await writes.correctCall(call.id, correction, actor);
+  if (changed.length === 0) return;
+  const regroup = changed.some((value) => value.field !== "severity");
+  const incidentId = regroup ? await regroupCorrectedCall(writes, call.id) : undefined;
+  const before = Object.fromEntries(changed.map((value) => [value.field, value.from]));
+  const after = Object.fromEntries(changed.map((value) => [value.field, value.to]));
+  await recordAudit(writes.tx, actor, {
+    action: "call.corrected",
+    target: { kind: "call", id: call.conversationId },
+    before,
+    after: incidentId === undefined ? after : { ...after, incident_id: incidentId },
+  });
+}

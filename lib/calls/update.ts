@@ -1,0 +1,28 @@
+import type { Actor } from "../access/actor";
+import { requireMayChangeStatus } from "../access/status-rule";
+import { notFound } from "../domain-error";
+import { correctCall, geocodeCorrection } from "./correct";
+import { getCall } from "./detail";
+import type { CallDetail, CallUpdate } from "./schema";
+import { changeCallStatus } from "./status";
+import { writeCalls } from "./write";
+
+/**
+ * PATCH /api/calls/{id}: corrections of what the agent heard (type, severity, location) and a
+ * status move, any combination, in one transaction: the change feed's lock, then the call's row,
+ * then the corrections (lib/calls/correct.ts), then the status (lib/calls/status.ts). A new
+ * location is geocoded before the transaction (the lock is never held for the geocoder). Any
+ * refusal (unknown place, workflow) leaves everything as it was.
+ */
+export async function updateCall(conversationId: string, update: CallUpdate, actor: Actor): Promise<CallDetail> {
+  const location = update.location === undefined ? undefined : await geocodeCorrection(update.location);
+  await writeCalls(async (writes) => {
+    const call = await writes.lockCall(conversationId);
+    if (!call) throw notFound(`No call with id ${conversationId}`);
+    requireMayChangeStatus(actor, call.simulation);
+    const target = { ...call, conversationId };
+    await correctCall(writes, target, { emergencyType: update.emergency_type, severity: update.severity, location }, actor);
+    if (update.status !== undefined) await changeCallStatus(writes, target, update.status, actor);
+  });
+  return getCall(conversationId);
+}

@@ -1,0 +1,31 @@
+/**
+ * Transactions that write calls take turns at the change feed's lock anyway (lib/calls/write/lock.ts):
+ * a process holds at most WRITE_TURNS of them open at once, and the others wait here in arrival
+ * order. A burst of dispatcher actions (a thousand corrections at once) then waits in memory
+ * instead of holding every pooled connection idle behind the lock, where the pool's and the
+ * transaction's time limits would fail it, and reads keep connections to answer with.
+ */
+const WRITE_TURNS = 4;
+
+interface Turns {
+  active: number;
+  waiting: (() => void)[];
+}
+
+// One per process, shared by all Next.js route bundles (like the listing cache).
+const holder = globalThis as typeof globalThis & { __maydayCallWriteTurns?: Turns };
+const turns = (holder.__maydayCallWriteTurns ??= { active: 0, waiting: [] });
+
+/** Runs `work` once fewer than WRITE_TURNS others of this process are running. */
+export async function inTurn<T>(work: () => Promise<T>): Promise<T> {
+  if (turns.active < WRITE_TURNS) turns.active += 1;
+  else await new Promise<void>((resolve) => turns.waiting.push(resolve));
+  try {
+    return await work();
+  } finally {
+    // The turn passes straight to the next in line, or is given back.
+    const next = turns.waiting.shift();
+    if (next) next();
+    else turns.active -= 1;
+  }
+}
