@@ -2,6 +2,7 @@
 
 import type { CallRecord } from "./api";
 import { humanize } from "./call-status";
+import type { Platform } from "@/lib/vocabulary";
 import { CallerLink } from "./CallerLink";
 import { formatTime } from "./format";
 import { SeverityBadge } from "./SeverityIcon";
@@ -18,6 +19,8 @@ function Field({ label, value }: { label: string; value: React.ReactNode }) {
     </>
   );
 }
+
+const PLATFORM_NAMES: Record<Platform, string> = { elevenlabs: "ElevenLabs", vapi: "Vapi", retell: "Retell" };
 
 /** The full record of one call, its status history and its summary. */
 export function CallDetail({ id, onClose, onShowOnMap }: { id: string; onClose: () => void; onShowOnMap: (call: CallRecord) => void }) {
@@ -52,6 +55,7 @@ export function CallDetail({ id, onClose, onShowOnMap }: { id: string; onClose: 
               value={call.latitude !== null && call.longitude !== null ? `${call.latitude.toFixed(5)}, ${call.longitude.toFixed(5)}` : "Not located"}
             />
             <Field label="Source" value={call.simulation ? `Simulation: ${call.scenario_name ?? call.scenario}` : `Voice agent ${call.agent_id ?? ""}`} />
+            <Field label="Platform" value={call.simulation ? undefined : <span data-testid="detail-platform">{PLATFORM_NAMES[call.platform]}</span>} />
             <Field label="Table" value={call.table_name} />
             <Field label="Description" value={call.description} />
             <Field label="Caller" value={<CallerLink phone={call.caller_phone} testId="detail-caller" />} />
@@ -61,6 +65,15 @@ export function CallDetail({ id, onClose, onShowOnMap }: { id: string; onClose: 
             <Field label="Call successful" value={call.call_successful === undefined ? undefined : call.call_successful ? "Yes" : "No"} />
             <Field label="Recorded" value={new Date(call.created_at).toLocaleString()} />
           </dl>
+          {!call.recording && call.recording_url && (
+            <>
+              <h4>Recording</h4>
+              {/* The platform's own link: it plays while the platform keeps the audio. */}
+              <a href={call.recording_url} target="_blank" rel="noreferrer noopener" data-testid="recording-link">
+                Recording at {PLATFORM_NAMES[call.platform]}
+              </a>
+            </>
+          )}
           {call.recording && (
             <>
               <h4>Recording</h4>

@@ -1,4 +1,5 @@
 import type { Call, CallStatusChange } from "../db/generated/client";
+import type { Platform } from "../vocabulary";
 import type { CallDetail, CallRecord, CallStatus } from "./schema";
 
 /** The columns a listing reads (everything but the archived simulated record and payload key). */
@@ -29,6 +30,8 @@ export const LISTED_COLUMNS = {
   failureReason: "failure_reason",
   exerciseId: "exercise_id",
   incidentId: "incident_id",
+  platform: "platform",
+  recordingUrl: "recording_url",
 } as const satisfies Partial<Record<keyof Call, string>>;
 
 export type ListedCall = Pick<Call, keyof typeof LISTED_COLUMNS>;
@@ -59,6 +62,7 @@ export function toCallRecord(call: ListedCall): CallRecord {
     scenario_name: call.scenarioName,
     table_name: call.tableName,
     incident_id: call.incidentId,
+    platform: call.platform as Platform,
   };
   if (call.callId !== null) record.call_id = call.callId;
   if (call.area !== null) record.area = call.area;
@@ -66,6 +70,7 @@ export function toCallRecord(call: ListedCall): CallRecord {
   if (call.description !== null) record.description = call.description;
   if (call.failureReason !== null) record.failure_reason = call.failureReason as CallRecord["failure_reason"];
   if (call.exerciseId !== null) record.exercise_id = call.exerciseId;
+  if (call.recordingUrl !== null) record.recording_url = call.recordingUrl;
   return record;
 }
 
