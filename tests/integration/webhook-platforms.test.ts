@@ -251,7 +251,7 @@ describe.each([
 
 describe("vapi specifics", () => {
   it("accepts the secret itself (x-vapi-secret or a Bearer token) and refuses another", async () => {
-    for (const headers of [{ "x-vapi-secret": VAPI_SECRET }, { authorization: `Bearer ${VAPI_SECRET}` }]) {
+    for (const headers of [{ "x-vapi-secret": VAPI_SECRET }, { authorization: `Bearer ${VAPI_SECRET}` }] as Record<string, string>[]) {
       const id = nextId("vapi-secret");
       expect((await post("vapi", JSON.stringify(vapiEndOfCallReport(id)), headers)).status).toBe(200);
       expect((await storedCalls(`vapi:${id}`)).calls).toHaveLength(1);
