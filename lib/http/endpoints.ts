@@ -31,6 +31,7 @@ import { simulationResultSchema } from "../simulation/result";
 import { retellEventSchema } from "../intake/platforms/retell";
 import { vapiMessageSchema } from "../intake/platforms/vapi";
 import { webhookAnswerSchema, webhookEventSchema } from "../webhook/payload";
+import type { ErrorCode } from "./api-error";
 import { type Endpoint, jsonBody, type Method, rawBody } from "./endpoint";
 
 /**
@@ -62,6 +63,19 @@ export const rateLimitPolicies = {
   // Trainers' controls and the dashboard's progress polling (every few seconds per open dashboard).
   exercises: { bucket: "exercises", limit: 300, windowMs: MINUTE, whenStoreDown: "local" },
 } satisfies Record<string, RateLimitPolicy>;
+
+/** What every platform's webhook answers (lib/intake): the same body, the same errors. */
+const webhookAnswer = (description: string) =>
+  ({ 200: { description, body: { name: "WebhookResponse", schema: webhookAnswerSchema } } }) as const;
+const WEBHOOK_ERRORS: ErrorCode[] = [
+  "UNSUPPORTED_MEDIA_TYPE",
+  "PAYLOAD_TOO_LARGE",
+  "INVALID_JSON",
+  "MISSING_FIELDS",
+  "INVALID_SIGNATURE",
+  "STORAGE_ERROR",
+  "GEOCODING_ERROR",
+];
 
 const exerciseProtection = { rateLimit: rateLimitPolicies.exercises } as const;
 const exerciseResponse = { name: "Exercise", schema: exerciseSchema };
@@ -454,24 +468,12 @@ export const endpoints = {
           { name: "WebhookEvent", schema: webhookEventSchema },
           "The signature covers the raw bytes: lib/intake reads and validates the body itself (lib/webhook/payload.ts).",
         ),
-        responses: {
-          200: {
-            description:
-              "Stored: a call (post_call_transcription), a failed call (call_initiation_failure), a recording " +
-              "(post_call_audio); any other type is archived and answered `Event ignored`. A 5xx is never for the content. " +
-              "Also 200 while the database is down: the archived payload is recorded once it is back (docs/webhook.md).",
-            body: { name: "WebhookResponse", schema: webhookAnswerSchema },
-          },
-        },
-        errors: [
-          "UNSUPPORTED_MEDIA_TYPE",
-          "PAYLOAD_TOO_LARGE",
-          "INVALID_JSON",
-          "MISSING_FIELDS",
-          "INVALID_SIGNATURE",
-          "STORAGE_ERROR",
-          "GEOCODING_ERROR",
-        ],
+        responses: webhookAnswer(
+          "Stored: a call (post_call_transcription), a failed call (call_initiation_failure), a recording " +
+            "(post_call_audio); any other type is archived and answered `Event ignored`. A 5xx is never for the content. " +
+            "Also 200 while the database is down: the archived payload is recorded once it is back (docs/webhook.md).",
+        ),
+        errors: WEBHOOK_ERRORS,
       },
     },
   },
@@ -500,15 +502,11 @@ export const endpoints = {
           { name: "VapiServerMessage", schema: vapiMessageSchema },
           "The credential covers the raw bytes: lib/intake reads and maps the body itself (lib/intake/platforms/vapi.ts).",
         ),
-        responses: {
-          200: {
-            description:
-              "Stored: a call (end-of-call-report, one record per call id); any other message type is archived and " +
-              "answered `Event ignored`. Also 200 while the database is down (docs/webhook.md).",
-            body: { name: "WebhookResponse", schema: webhookAnswerSchema },
-          },
-        },
-        errors: ["UNSUPPORTED_MEDIA_TYPE", "PAYLOAD_TOO_LARGE", "INVALID_JSON", "MISSING_FIELDS", "INVALID_SIGNATURE", "STORAGE_ERROR", "GEOCODING_ERROR"],
+        responses: webhookAnswer(
+          "Stored: a call (end-of-call-report, one record per call id); any other message type is archived and " +
+            "answered `Event ignored`. Also 200 while the database is down (docs/webhook.md).",
+        ),
+        errors: WEBHOOK_ERRORS,
       },
     },
   },
@@ -532,15 +530,11 @@ export const endpoints = {
           { name: "RetellWebhookEvent", schema: retellEventSchema },
           "The signature covers the raw bytes: lib/intake reads and maps the body itself (lib/intake/platforms/retell.ts).",
         ),
-        responses: {
-          200: {
-            description:
-              "Stored: call_ended and call_analyzed of one call make one record with its analysis, in either order; any " +
-              "other event is archived and answered `Event ignored`. Also 200 while the database is down (docs/webhook.md).",
-            body: { name: "WebhookResponse", schema: webhookAnswerSchema },
-          },
-        },
-        errors: ["UNSUPPORTED_MEDIA_TYPE", "PAYLOAD_TOO_LARGE", "INVALID_JSON", "MISSING_FIELDS", "INVALID_SIGNATURE", "STORAGE_ERROR", "GEOCODING_ERROR"],
+        responses: webhookAnswer(
+          "Stored: call_ended and call_analyzed of one call make one record with its analysis, in either order; any " +
+            "other event is archived and answered `Event ignored`. Also 200 while the database is down (docs/webhook.md).",
+        ),
+        errors: WEBHOOK_ERRORS,
       },
     },
   },
