@@ -2,9 +2,8 @@
 
 import type { CallRecord } from "./api";
 import { humanize } from "./call-status";
-import type { Platform } from "@/lib/vocabulary";
 import { CallerLink } from "./CallerLink";
-import { formatTime } from "./format";
+import { formatTime, PLATFORM_NAMES } from "./format";
 import { SeverityBadge } from "./SeverityIcon";
 import { StatusBadge } from "./StatusBadge";
 import { StatusActions } from "./StatusActions";
@@ -19,8 +18,6 @@ function Field({ label, value }: { label: string; value: React.ReactNode }) {
     </>
   );
 }
-
-const PLATFORM_NAMES: Record<Platform, string> = { elevenlabs: "ElevenLabs", vapi: "Vapi", retell: "Retell" };
 
 /** The full record of one call, its status history and its summary. */
 export function CallDetail({ id, onClose, onShowOnMap }: { id: string; onClose: () => void; onShowOnMap: (call: CallRecord) => void }) {
