@@ -4,6 +4,8 @@ const port = Number(process.env.E2E_PORT ?? 3100);
 /** The app server's first administrator (ADMIN_EMAIL at start); global-setup.ts signs in as them. */
 export const E2E_ADMIN = { email: "admin@e2e.example.org", password: "e2e administrator password" };
 export const ADMIN_STATE = "test-results/e2e/admin-state.json";
+/** The app server's Vapi credential (POST /api/voiceagent-webhook/vapi). */
+export const E2E_VAPI_SECRET = "e2e-vapi-secret";
 const embeddedPort = port + 1;
 
 // Debian's Chromium: `npx playwright install` cannot download browsers on these machines.
@@ -58,7 +60,7 @@ export default defineConfig({
       NEXT_TELEMETRY_DISABLED: "1",
       ...(serverPort === embeddedPort
         ? { E2E_EMBEDDED: "1" }
-        : { ADMIN_EMAIL: E2E_ADMIN.email, ADMIN_PASSWORD: E2E_ADMIN.password }),
+        : { ADMIN_EMAIL: E2E_ADMIN.email, ADMIN_PASSWORD: E2E_ADMIN.password, VAPI_WEBHOOK_SECRET: E2E_VAPI_SECRET }),
     },
   })),
 });

@@ -38,5 +38,19 @@ export const config = {
         { type: "header", key: "transfer-encoding" },
       ],
     },
+    {
+      source: "/api/voiceagent-webhook/vapi",
+      missing: [
+        { type: "header", key: "content-length" },
+        { type: "header", key: "transfer-encoding" },
+      ],
+    },
+    {
+      source: "/api/voiceagent-webhook/retell",
+      missing: [
+        { type: "header", key: "content-length" },
+        { type: "header", key: "transfer-encoding" },
+      ],
+    },
   ],
 };

@@ -4,12 +4,14 @@
  * of the bench's own (never the machine's shared ones, which other work uses):
  *
  *   npx tsx bench/resilience.ts [--part all|postgres|redis] [--port 3195] [--webhooks 10000]
- *     [--rate 100] [--outage-s 60] [--phase-s 20]
+ *     [--rate 100] [--outage-s 60] [--phase-s 20] [--platform elevenlabs|vapi]
  *
  * postgres: --webhooks signed deliveries paced at --rate a second (16 in flight at most), the
  *   cluster stopped (`pg_ctl stop -m fast`) for --outage-s in the middle. No delivery is retried:
  *   each must be answered 200 the first time. Then: every conversation stored exactly once, every
  *   payload byte-identical, and the time from the cluster's restart to an empty backlog.
+ *   --platform vapi posts Vapi end-of-call reports (HMAC credential) to /api/voiceagent-webhook/vapi
+ *   instead (issue 26: `--part postgres --platform vapi --webhooks 1000 --rate 20 --outage-s 60`).
  * redis: webhooks (16 in flight) and listings (4 in flight) for --phase-s each with Redis up,
  *   stopped, up, paused (SIGSTOP), up: p50, max and errors of each, each outage's p50 over the mean
  *   of the "up" phases around it; and after each restart or resume, the time until a rate-limit
@@ -28,7 +30,9 @@ import { createClient } from "redis";
 import { callPayloadKey } from "../lib/intake";
 import { mapWithConcurrency } from "../lib/simulation/pool";
 import { LocalObjectStore } from "../lib/storage/local";
-import { specCallEvent } from "../lib/webhook/sample-events";
+import { platformAdapters } from "../lib/intake/platforms";
+import { vapiHmacHeaders } from "../lib/intake/platforms/vapi";
+import { specCallEvent, vapiEndOfCallReport } from "../lib/webhook/sample-events";
 import { signatureHeader } from "../lib/webhook/signature";
 import { DisposableRedis } from "../tests/support/redis";
 import { PrivatePostgres } from "./private-postgres";
@@ -44,10 +48,13 @@ const { values } = parseArgs({
     rate: { type: "string", default: "100" },
     "outage-s": { type: "string", default: "60" },
     "phase-s": { type: "string", default: "20" },
+    platform: { type: "string", default: "elevenlabs" },
   },
 });
 
 const SECRET = "wsec_bench_resilience";
+const VAPI_SECRET = "vapi_bench_resilience";
+const VAPI = values.platform === "vapi";
 const WEBHOOK_CLIENTS = 32;
 const LISTING_CLIENTS = 16;
 const REQUEST_TIMEOUT_MS = 60_000;
@@ -95,6 +102,15 @@ interface Delivery {
 function deliveries(run: string, count: number): Delivery[] {
   const eventTimestamp = Math.floor(Date.now() / 1000);
   return Array.from({ length: count }, (_, index) => {
+    if (VAPI) {
+      const report = vapiEndOfCallReport(`${run}_${index}`, {
+        endedAt: Date.now(),
+        location: index % 2 ? "Music Row, Nashville" : "2000 Chestnut St, Marina District",
+      });
+      const body = JSON.stringify(report);
+      const { payloadKey } = platformAdapters.vapi.read(report, Buffer.from(body));
+      return { conversationId: `vapi:${run}_${index}`, key: payloadKey, body, client: `192.0.2.${1 + (index % WEBHOOK_CLIENTS)}` };
+    }
     const conversationId = `${run}_${index}`;
     const event = specCallEvent(conversationId, { eventTimestamp, location: index % 2 ? "Music Row, Nashville" : "2000 Chestnut St, Marina District" });
     return {
@@ -108,12 +124,13 @@ function deliveries(run: string, count: number): Delivery[] {
 
 function sendWebhook(server: Server, delivery: Delivery): Promise<Sample> {
   return timed(() =>
-    fetch(`${server.base}/api/voiceagent-webhook`, {
+    fetch(`${server.base}/api/voiceagent-webhook${VAPI ? "/vapi" : ""}`, {
       method: "POST",
       headers: {
         "content-type": "application/json",
         "x-forwarded-for": delivery.client,
-        "elevenlabs-signature": signatureHeader(SECRET, delivery.body),
+        // Signed as each platform signs, at the moment it is sent.
+        ...(VAPI ? vapiHmacHeaders(VAPI_SECRET, delivery.body) : { "elevenlabs-signature": signatureHeader(SECRET, delivery.body) }),
       },
       body: delivery.body,
       signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
@@ -195,7 +212,7 @@ async function postgresPart(server: Server, postgres: PrivatePostgres, blobDir: 
             (SELECT count(*) FROM call_status_changes h JOIN calls c2 ON c2.id = h.call_id
               WHERE c2.conversation_id LIKE $1 AND h.from_status IS NULL) AS history
        FROM calls c WHERE c.conversation_id LIKE $1`,
-    [`${run}\\_%`],
+    [`${VAPI ? "vapi:" : ""}${run}\\_%`],
   );
   await client.end();
   const store = new LocalObjectStore(blobDir);
@@ -204,6 +221,7 @@ async function postgresPart(server: Server, postgres: PrivatePostgres, blobDir: 
     if ((await store.get(delivery.key))?.toString("utf8") === delivery.body) payloadsMatching++;
   });
   return {
+    platform: VAPI ? "vapi" : "elevenlabs",
     webhooks: total,
     ratePerSecond: rate,
     outageSeconds: outageMs / 1000,
@@ -333,6 +351,7 @@ async function main(): Promise<void> {
       DATA_DIR: dataDir,
       TRUST_PROXY: "1",
       VOICEAGENT_WEBHOOK_SECRET: SECRET,
+      VAPI_WEBHOOK_SECRET: VAPI_SECRET,
       // The backlog is read from health: a fresh count every second at most.
       HEALTH_CHECK_INTERVAL_MS: "1000",
     });

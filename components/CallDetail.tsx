@@ -4,7 +4,7 @@ import type { CallRecord } from "./api";
 import { humanize } from "./call-status";
 import { CallCorrectionForm, CorrectionHistory, CorrectionNotes } from "./CallCorrection";
 import { CallerLink } from "./CallerLink";
-import { formatTime } from "./format";
+import { formatTime, PLATFORM_NAMES } from "./format";
 import { SeverityBadge } from "./SeverityIcon";
 import { StatusBadge } from "./StatusBadge";
 import { StatusActions } from "./StatusActions";
@@ -59,6 +59,7 @@ export function CallDetail({ id, onClose, onShowOnMap }: { id: string; onClose: 
               }
             />
             <Field label="Source" value={call.simulation ? `Simulation: ${call.scenario_name ?? call.scenario}` : `Voice agent ${call.agent_id ?? ""}`} />
+            <Field label="Platform" value={call.simulation ? undefined : <span data-testid="detail-platform">{PLATFORM_NAMES[call.platform]}</span>} />
             <Field label="Table" value={call.table_name} />
             <Field label="Description" value={call.description} />
             <Field label="Caller" value={<CallerLink phone={call.caller_phone} testId="detail-caller" />} />
@@ -68,6 +69,15 @@ export function CallDetail({ id, onClose, onShowOnMap }: { id: string; onClose: 
             <Field label="Call successful" value={call.call_successful === undefined ? undefined : call.call_successful ? "Yes" : "No"} />
             <Field label="Recorded" value={new Date(call.created_at).toLocaleString()} />
           </dl>
+          {!call.recording && call.recording_url && (
+            <>
+              <h4>Recording</h4>
+              {/* The platform's own link: it plays while the platform keeps the audio. */}
+              <a href={call.recording_url} target="_blank" rel="noreferrer noopener" data-testid="recording-link">
+                Recording at {PLATFORM_NAMES[call.platform]}
+              </a>
+            </>
+          )}
           {call.recording && (
             <>
               <h4>Recording</h4>

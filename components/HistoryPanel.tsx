@@ -1,11 +1,11 @@
 "use client";
 
 import { useState, type FormEvent } from "react";
-import { EMERGENCY_TYPES, SEVERITIES, STATUSES } from "@/lib/vocabulary";
+import { EMERGENCY_TYPES, PLATFORMS, SEVERITIES, STATUSES } from "@/lib/vocabulary";
 import { ApiRequestError, callsExportUrl, type CallFilters, type CallRecord } from "./api";
 import { CallDetail } from "./CallDetail";
 import { humanize, STATUS_LABEL } from "./call-status";
-import { callSource, formatTime } from "./format";
+import { callSource, formatTime, PLATFORM_NAMES } from "./format";
 import { HourlyChart } from "./HourlyChart";
 import { SeverityBadge } from "./SeverityIcon";
 import { StatusBadge } from "./StatusBadge";
@@ -16,6 +16,7 @@ const PAGE_SIZE = 25;
 type Draft = Required<{ [K in keyof CallFilters]: string }>;
 const EMPTY: Draft = {
   emergency_type: "", severity: "", status: "", start_date: "", end_date: "", location: "", simulation: "", table_name: "",
+  platform: "",
 };
 
 /** The applied filters: only what was filled in, trimmed. */
@@ -112,6 +113,15 @@ export function HistoryPanel({ onShowOnMap, enabled }: { onShowOnMap: (call: Cal
           </select>
         </label>
         <InputFilter id="table_name" label="Table" type="text" value={draft.table_name} onChange={edit} />
+        <label className="field">
+          <span>Platform</span>
+          <select name="platform" value={draft.platform} onChange={(event) => edit("platform", event.target.value)}>
+            <option value="">Any</option>
+            {PLATFORMS.map((platform) => (
+              <option key={platform} value={platform}>{PLATFORM_NAMES[platform]}</option>
+            ))}
+          </select>
+        </label>
         <div className="filter-buttons">
           <button type="submit" className="primary">Apply filters</button>
           <button type="button" onClick={reset}>Reset</button>

@@ -31,6 +31,7 @@ export interface CallFilters {
   location?: string;
   simulation?: "true" | "false";
   table_name?: string;
+  platform?: string;
 }
 
 export interface SimulateRequest {

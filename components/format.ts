@@ -1,5 +1,6 @@
 /** Display helpers shared by the dashboard's panels. */
 
+import type { Platform } from "@/lib/vocabulary";
 import type { CallRecord } from "./api";
 
 export function formatTime(unixSeconds: number): string {
@@ -27,6 +28,9 @@ export function callersLabel(count: number): string {
 }
 
 /** Where a call came from, in one short phrase (map popup and history table). */
-export function callSource(call: Pick<CallRecord, "simulation" | "scenario_name">): string {
-  return call.simulation ? (call.scenario_name ?? "Simulated") : "Voice agent";
+/** Each voice-agent platform as the dashboard names it. */
+export const PLATFORM_NAMES: Record<Platform, string> = { elevenlabs: "ElevenLabs", vapi: "Vapi", retell: "Retell" };
+
+export function callSource(call: Pick<CallRecord, "simulation" | "scenario_name" | "platform">): string {
+  return call.simulation ? (call.scenario_name ?? "Simulated") : `Voice agent (${PLATFORM_NAMES[call.platform] ?? call.platform})`;
 }

@@ -56,6 +56,13 @@ export const envSchema = z.object({
   ),
   VOICEAGENT_WEBHOOK_SECRET: optionalString,
   VOICEAGENT_REQUIRE_SIGNATURE: booleanFlag,
+  /**
+   * POST /api/voiceagent-webhook/vapi: the secret of the Vapi server URL's credential (a Bearer
+   * token, the legacy `server.secret`, or an HMAC credential's key). Unset: every request is refused.
+   */
+  VAPI_WEBHOOK_SECRET: optionalString,
+  /** POST /api/voiceagent-webhook/retell: the Retell API key with the webhook badge, which signs its webhooks. Unset: every request is refused. */
+  RETELL_API_KEY: optionalString,
   /** An administrator's Bearer key for scripts and benchmarks, working before any account exists. */
   API_KEY: optionalString,
   /** Signs session cookies; unset: one made once and kept in the database (docs/security.md). */

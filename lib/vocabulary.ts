@@ -43,5 +43,9 @@ export const EMERGENCY_TYPES = [
 ] as const;
 export type EmergencyType = (typeof EMERGENCY_TYPES)[number];
 
+/** The voice-agent platforms whose post-call events Mayday takes (docs/webhook.md); `elevenlabs` for every earlier call. */
+export const PLATFORMS = ["elevenlabs", "vapi", "retell"] as const;
+export type Platform = (typeof PLATFORMS)[number];
+
 /** `table_name` of a simulation (docs/interface.md). */
 export const TABLE_NAME_PATTERN = /^[A-Za-z0-9_.-]{3,255}$/;

@@ -10,7 +10,7 @@ import { withCallStore } from "./store";
 export const EXPORT_COLUMNS = [
   "conversation_id", "timestamp", "created_at", "emergency_type", "severity", "status", "location",
   "latitude", "longitude", "simulation", "scenario", "scenario_name", "table_name", "caller_phone",
-  "duration_secs", "summary",
+  "duration_secs", "summary", "platform",
 ] as const satisfies readonly (keyof CallRecord)[];
 
 /** Rows read per query: one batch is all the export holds in memory at a time. */

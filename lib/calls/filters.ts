@@ -5,6 +5,7 @@ import {
   type CallFilterParameterName,
   callFilterParameters,
   type CallStatus,
+  type Platform,
   type FilterEcho,
   ISO_DATE_PATTERN,
   listQueryParameters,
@@ -18,6 +19,7 @@ export interface CallFilters {
   status?: CallStatus;
   simulation?: boolean;
   tableName?: string;
+  platform?: Platform;
   /** Normalised as stored numbers are. */
   callerPhone?: string;
   /** Case-insensitive substring, taken literally. */
@@ -93,7 +95,7 @@ export type ListQueryValues = QueryValues<typeof listQueryParameters>;
 /** The validated filters as conditions; throws INVALID_PARAMETER for an impossible date range. */
 export function filterQueryFrom(values: CallFilterValues): FilterQuery {
   const { emergency_type: emergencyType, severity, status, location, simulation } = values;
-  const { table_name: tableName, start_date: startDate, end_date: endDate } = values;
+  const { table_name: tableName, start_date: startDate, end_date: endDate, platform } = values;
   // A `+` the client did not encode arrives as a space.
   const callerPhoneText = values.caller_phone?.replace(/^ (?=\d)/, "+");
   const callerPhone = callerPhoneText === undefined ? undefined : (normalisePhone(callerPhoneText) ?? undefined);
@@ -115,6 +117,7 @@ export function filterQueryFrom(values: CallFilterValues): FilterQuery {
   };
   if (tableName !== undefined) echo.table_name = tableName;
   if (callerPhone !== undefined) echo.caller_phone = callerPhone;
+  if (platform !== undefined) echo.platform = platform;
 
   return {
     echo,
@@ -124,6 +127,7 @@ export function filterQueryFrom(values: CallFilterValues): FilterQuery {
       status,
       simulation,
       tableName,
+      platform,
       callerPhone,
       location,
       fromSeconds: from?.seconds,

@@ -25,13 +25,15 @@ export function needsRowScan(filters: CallFilters): boolean {
     filters.location !== undefined ||
     filters.fromSeconds !== undefined ||
     filters.toSeconds !== undefined ||
-    filters.callerPhone !== undefined
+    filters.callerPhone !== undefined ||
+    filters.platform !== undefined
   );
 }
 
 export function callConditions(filters: CallFilters): Prisma.Sql[] {
   const conditions = equalityConditions(filters);
   if (filters.callerPhone !== undefined) conditions.push(Prisma.sql`caller_phone = ${filters.callerPhone}`);
+  if (filters.platform !== undefined) conditions.push(Prisma.sql`platform = ${filters.platform}`);
   // `timestamp` is whole seconds: timestamp >= s <=> occurred_at >= s; timestamp <= s <=> occurred_at < s + 1.
   if (filters.fromSeconds !== undefined) {
     conditions.push(Prisma.sql`occurred_at >= ${new Date(filters.fromSeconds * 1000)}`);

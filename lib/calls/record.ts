@@ -1,4 +1,5 @@
 import type { Call, CallCorrection, CallStatusChange } from "../db/generated/client";
+import type { Platform } from "../vocabulary";
 import type { CallDetail, CallRecord, CallStatus, CorrectedField } from "./schema";
 
 /** The columns a listing reads (everything but the archived simulated record and payload key). */
@@ -32,6 +33,8 @@ export const LISTED_COLUMNS = {
   originalEmergencyType: "original_emergency_type",
   originalSeverity: "original_severity",
   originalLocation: "original_location",
+  platform: "platform",
+  recordingUrl: "recording_url",
 } as const satisfies Partial<Record<keyof Call, string>>;
 
 export type ListedCall = Pick<Call, keyof typeof LISTED_COLUMNS>;
@@ -62,6 +65,7 @@ export function toCallRecord(call: ListedCall): CallRecord {
     scenario_name: call.scenarioName,
     table_name: call.tableName,
     incident_id: call.incidentId,
+    platform: call.platform as Platform,
   };
   if (call.callId !== null) record.call_id = call.callId;
   if (call.area !== null) record.area = call.area;
@@ -72,6 +76,7 @@ export function toCallRecord(call: ListedCall): CallRecord {
   if (call.originalEmergencyType !== null) record.original_emergency_type = call.originalEmergencyType;
   if (call.originalSeverity !== null) record.original_severity = call.originalSeverity;
   if (call.originalLocation !== null) record.original_location = call.originalLocation;
+  if (call.recordingUrl !== null) record.recording_url = call.recordingUrl;
   return record;
 }
 

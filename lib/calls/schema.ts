@@ -1,17 +1,18 @@
 import { z } from "zod";
 import { invalidParameter } from "../domain-error";
 import { queryParameter } from "../query-parameters";
-import { EMERGENCY_TYPES, SEVERITIES, STATUSES, TABLE_NAME_PATTERN } from "../vocabulary";
+import { EMERGENCY_TYPES, PLATFORMS, SEVERITIES, STATUSES, TABLE_NAME_PATTERN } from "../vocabulary";
 
 /**
  * The zod schemas of the calls API: they validate requests, type the responses, and are the
  * source of the OpenAPI document (lib/openapi.ts), so the documentation cannot drift.
  */
 
-export { EMERGENCY_TYPES, SEVERITIES, STATUSES, TABLE_NAME_PATTERN, type CallStatus, type Severity } from "../vocabulary";
+export { EMERGENCY_TYPES, PLATFORMS, SEVERITIES, STATUSES, TABLE_NAME_PATTERN, type CallStatus, type Platform, type Severity } from "../vocabulary";
 
 export const severitySchema = z.enum(SEVERITIES);
 export const statusSchema = z.enum(STATUSES);
+export const platformSchema = z.enum(PLATFORMS);
 
 /** ISO 8601 date (`2025-01-31`) or date-time (`2025-01-31T14:05`, seconds, fraction, `Z`/offset optional). */
 export const ISO_DATE_PATTERN =
@@ -78,6 +79,12 @@ export const callFilterParameters = {
       "The caller's number, matched after the same normalisation as stored numbers (E.164 where possible): `+16155550123`, `(615) 555-0123` and `16155550123` find the same calls.",
     label: "Invalid parameter",
     message: "caller_phone must be at most 64 characters",
+  }),
+  platform: queryParameter({
+    schema: platformSchema,
+    description: "The voice-agent platform the call came from (simulated calls count as `elevenlabs`).",
+    label: "Invalid parameter",
+    message: `platform must be one of ${PLATFORMS.join(", ")}`,
   }),
   table_name: queryParameter({
     schema: z.string().regex(TABLE_NAME_PATTERN),
@@ -146,6 +153,11 @@ export const callRecordSchema = z
       .optional()
       .meta({ description: "Calls released by a training exercise (always simulated): the exercise's id" }),
     incident_id: z.string().meta({ description: "The incident the call is grouped into (GET /api/incidents/{id})" }),
+    platform: platformSchema.meta({ description: "The voice-agent platform the call came from; `elevenlabs` for simulated calls" }),
+    recording_url: z
+      .string()
+      .optional()
+      .meta({ description: "The platform's link to the call's audio as it sent it (Vapi, Retell); it may expire with the platform's retention" }),
     original_emergency_type: z
       .string()
       .optional()
@@ -166,6 +178,7 @@ const filterEchoSchema = z.object({
   simulation: z.boolean().nullable(),
   table_name: z.string().optional().meta({ description: "Present only when the filter was given" }),
   caller_phone: z.string().optional().meta({ description: "Present only when the filter was given, as normalised" }),
+  platform: z.string().optional().meta({ description: "Present only when the filter was given" }),
 });
 
 export type FilterEcho = z.infer<typeof filterEchoSchema>;

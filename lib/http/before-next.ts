@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { promisify } from "node:util";
 import { gzip } from "node:zlib";
 import { listCalls } from "../calls/list";
-import { WEBHOOK_MAX_AUDIO_BODY_BYTES } from "../intake";
+import { platformAdapters } from "../intake/platforms";
 import { log } from "../log";
 import { openApiAnswer } from "../openapi";
 import { parseQueryParameters } from "../query-parameters";
@@ -14,7 +14,8 @@ import type { Method } from "./endpoint";
 import { endpoints, type RouteName } from "./endpoints";
 import { guardedAnswer, type JsonAnswer } from "./respond";
 import { deploymentSecurityHeaders } from "./security-headers";
-import { acceptWebhook } from "./webhook";
+import type { Platform } from "../vocabulary";
+import { acceptWebhook, webhookRoutes } from "./webhook";
 
 let securityHeaders: Record<string, string> | undefined;
 
@@ -95,13 +96,17 @@ async function answerStream(request: IncomingMessage, response: ServerResponse, 
 
 /** The operations answered here: each does what its route file does once protected. */
 const directOperations = new Map<string, (request: IncomingMessage, response: ServerResponse, search: string) => Promise<void>>([
-  [
-    `POST ${endpoints.webhook.path}`,
-    (request, response) =>
-      answerJson(request, response, "webhook", (headers) =>
-        acceptWebhook(headers, nodeBodyChunks(request, WEBHOOK_MAX_AUDIO_BODY_BYTES)),
-      ),
-  ],
+  // Every platform's webhook (lib/intake/platforms), each behind its own endpoint's protection.
+  ...Object.entries(webhookRoutes).map(
+    ([platform, route]) =>
+      [
+        `POST ${endpoints[route].path}`,
+        (request: IncomingMessage, response: ServerResponse) =>
+          answerJson(request, response, route, (headers) =>
+            acceptWebhook(platform as Platform, headers, nodeBodyChunks(request, platformAdapters[platform as Platform].maxBodyBytes)),
+          ),
+      ] as const,
+  ),
   [`GET ${endpoints.stream.path}`, answerStream],
   [
     `GET ${endpoints.calls.path}`,
@@ -117,7 +122,7 @@ const directOperations = new Map<string, (request: IncomingMessage, response: Se
  * request handling costs more CPU than the work (docs/performance.md, issue 17):
  * - GET and HEAD /api/openapi.json, from the document in memory, with the route's body, ETag, 304
  *   and headers (about 5 ms of CPU per request through Next);
- * - POST /api/voiceagent-webhook, the endpoint a surge hits, and GET /api/calls, the listing every
+ * - POST /api/voiceagent-webhook (and /vapi, /retell), the endpoint a surge hits, and GET /api/calls, the listing every
  *   client polls: their route files' work (acceptWebhook, listCalls) behind the same protection,
  *   errors and body (guardedAnswer), the webhook's body read straight from the socket;
  * - GET /api/calls/stream, every dashboard's change stream, gzipped event by event (Next drops a

@@ -35,7 +35,10 @@ import {
 import type { RateLimitPolicy } from "../rate-limit";
 import { parseSimulateRequest, simulateRequestSchema } from "../simulation/request";
 import { simulationResultSchema } from "../simulation/result";
+import { retellEventSchema } from "../intake/platforms/retell";
+import { vapiMessageSchema } from "../intake/platforms/vapi";
 import { webhookAnswerSchema, webhookEventSchema } from "../webhook/payload";
+import type { ErrorCode } from "./api-error";
 import { type Endpoint, jsonBody, type Method, rawBody } from "./endpoint";
 
 /**
@@ -54,6 +57,10 @@ export const rateLimitPolicies = {
   simulate: { bucket: "simulate", limit: 100, windowMs: MINUTE, whenStoreDown: "refuse" },
   // A refused delivery may be a lost emergency call: never refuse for want of a counter.
   webhook: { bucket: "webhook", limit: 1000, windowMs: MINUTE, whenStoreDown: "allow" },
+  // Vapi and Retell: a budget of their own each, so a surge on one platform never refuses another's
+  // calls. Vapi does not retry a refused report, and posts from few addresses: room for 50 a second.
+  vapiWebhook: { bucket: "vapi-webhook", limit: 3000, windowMs: MINUTE, whenStoreDown: "allow" },
+  retellWebhook: { bucket: "retell-webhook", limit: 3000, windowMs: MINUTE, whenStoreDown: "allow" },
   // Where a password can be tried without holding one: few tries per client (and per account: lib/access/session.ts).
   session: { bucket: "session", limit: 10, windowMs: MINUTE, whenStoreDown: "local" },
   // Sign-in through the identity provider: two redirects per sign-in, no password to guess here.
@@ -63,6 +70,19 @@ export const rateLimitPolicies = {
   // Trainers' controls and the dashboard's progress polling (every few seconds per open dashboard).
   exercises: { bucket: "exercises", limit: 300, windowMs: MINUTE, whenStoreDown: "local" },
 } satisfies Record<string, RateLimitPolicy>;
+
+/** What every platform's webhook answers (lib/intake): the same body, the same errors. */
+const webhookAnswer = (description: string) =>
+  ({ 200: { description, body: { name: "WebhookResponse", schema: webhookAnswerSchema } } }) as const;
+const WEBHOOK_ERRORS: ErrorCode[] = [
+  "UNSUPPORTED_MEDIA_TYPE",
+  "PAYLOAD_TOO_LARGE",
+  "INVALID_JSON",
+  "MISSING_FIELDS",
+  "INVALID_SIGNATURE",
+  "STORAGE_ERROR",
+  "GEOCODING_ERROR",
+];
 
 const exerciseProtection = { rateLimit: rateLimitPolicies.exercises } as const;
 const exerciseResponse = { name: "Exercise", schema: exerciseSchema };
@@ -509,24 +529,73 @@ export const endpoints = {
           { name: "WebhookEvent", schema: webhookEventSchema },
           "The signature covers the raw bytes: lib/intake reads and validates the body itself (lib/webhook/payload.ts).",
         ),
-        responses: {
-          200: {
-            description:
-              "Stored: a call (post_call_transcription), a failed call (call_initiation_failure), a recording " +
-              "(post_call_audio); any other type is archived and answered `Event ignored`. A 5xx is never for the content. " +
-              "Also 200 while the database is down: the archived payload is recorded once it is back (docs/webhook.md).",
-            body: { name: "WebhookResponse", schema: webhookAnswerSchema },
+        responses: webhookAnswer(
+          "Stored: a call (post_call_transcription), a failed call (call_initiation_failure), a recording " +
+            "(post_call_audio); any other type is archived and answered `Event ignored`. A 5xx is never for the content. " +
+            "Also 200 while the database is down: the archived payload is recorded once it is back (docs/webhook.md).",
+        ),
+        errors: WEBHOOK_ERRORS,
+      },
+    },
+  },
+
+  vapiWebhook: {
+    path: "/api/voiceagent-webhook/vapi",
+    errorFormat: "webhook",
+    protection: { rateLimit: rateLimitPolicies.vapiWebhook },
+    methods: {
+      POST: {
+        operationId: "vapiWebhook",
+        permission: "public",
+        summary: "Server message from Vapi (end-of-call-report makes a call)",
+        headers: {
+          "x-signature": {
+            description: 'HMAC credential: hex HMAC-SHA256 of "<x-timestamp>.<raw body>" keyed by VAPI_WEBHOOK_SECRET',
+            required: false,
+          },
+          "x-timestamp": { description: "HMAC credential: Unix seconds or milliseconds, within 5 minutes", required: false },
+          "x-vapi-secret": {
+            description: "Without an HMAC credential: VAPI_WEBHOOK_SECRET itself (or `Authorization: Bearer <secret>`)",
+            required: false,
           },
         },
-        errors: [
-          "UNSUPPORTED_MEDIA_TYPE",
-          "PAYLOAD_TOO_LARGE",
-          "INVALID_JSON",
-          "MISSING_FIELDS",
-          "INVALID_SIGNATURE",
-          "STORAGE_ERROR",
-          "GEOCODING_ERROR",
-        ],
+        body: rawBody(
+          { name: "VapiServerMessage", schema: vapiMessageSchema },
+          "The credential covers the raw bytes: lib/intake reads and maps the body itself (lib/intake/platforms/vapi.ts).",
+        ),
+        responses: webhookAnswer(
+          "Stored: a call (end-of-call-report, one record per call id); any other message type is archived and " +
+            "answered `Event ignored`. Also 200 while the database is down (docs/webhook.md).",
+        ),
+        errors: WEBHOOK_ERRORS,
+      },
+    },
+  },
+
+  retellWebhook: {
+    path: "/api/voiceagent-webhook/retell",
+    errorFormat: "webhook",
+    protection: { rateLimit: rateLimitPolicies.retellWebhook },
+    methods: {
+      POST: {
+        operationId: "retellWebhook",
+        permission: "public",
+        summary: "Webhook event from Retell (call_ended and call_analyzed make one call)",
+        headers: {
+          "x-retell-signature": {
+            description: '`v=<Unix ms>,d=<hex HMAC-SHA256 of "<raw body><Unix ms>">` keyed by RETELL_API_KEY, within 5 minutes',
+            required: true,
+          },
+        },
+        body: rawBody(
+          { name: "RetellWebhookEvent", schema: retellEventSchema },
+          "The signature covers the raw bytes: lib/intake reads and maps the body itself (lib/intake/platforms/retell.ts).",
+        ),
+        responses: webhookAnswer(
+          "Stored: call_ended and call_analyzed of one call make one record with its analysis, in either order; any " +
+            "other event is archived and answered `Event ignored`. Also 200 while the database is down (docs/webhook.md).",
+        ),
+        errors: WEBHOOK_ERRORS,
       },
     },
   },

@@ -1,13 +1,26 @@
 import { receiveWebhook } from "../intake";
-import { signatureHeaderOf } from "../webhook/signature";
+import type { Platform } from "../vocabulary";
 import { requireJsonContentType } from "./body";
+import type { RouteName } from "./endpoints";
+
+/** Each platform's endpoint in lib/http/endpoints.ts (its adapter: lib/intake/platforms). */
+export const webhookRoutes = {
+  elevenlabs: "webhook",
+  vapi: "vapiWebhook",
+  retell: "retellWebhook",
+} as const satisfies Record<Platform, RouteName>;
 
 /**
- * POST /api/voiceagent-webhook once protected: the work of its route file (Next), and of the
- * production server's direct path (lib/http/before-next.ts), which serves it without Next.
+ * POST /api/voiceagent-webhook (and its /vapi and /retell siblings) once protected: the work of
+ * their route files (Next), and of the production server's direct path (lib/http/before-next.ts),
+ * which serves them without Next.
  */
-export async function acceptWebhook(headers: Headers, body: AsyncIterable<Uint8Array>): Promise<{ status: "success"; message: string }> {
+export async function acceptWebhook(
+  platform: Platform,
+  headers: Headers,
+  body: AsyncIterable<Uint8Array>,
+): Promise<{ status: "success"; message: string }> {
   requireJsonContentType(headers);
-  const outcome = await receiveWebhook({ body, signatureHeader: signatureHeaderOf(headers) });
+  const outcome = await receiveWebhook({ platform, headers, body });
   return { status: "success", message: outcome.kind === "ignored" ? "Event ignored" : "Webhook received" };
 }

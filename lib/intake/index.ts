@@ -1,26 +1,34 @@
 import { createReadStream } from "node:fs";
 import { getConfig } from "../config";
 import { DomainError, parseJson } from "../domain-error";
+import type { Platform } from "../vocabulary";
 import { AUDIO_EVENT_TYPE, parseEvent } from "../webhook/payload";
-import { startSignatureCheck } from "../webhook/signature";
 import { payloadTooLarge, readWebhookBody } from "../webhook/spool";
-import { otherEventKey, payloadKeyOf } from "./keys";
+import type { IntakeEvent } from "./event";
+import { otherEventKey, platformOfPayloadKey } from "./keys";
+import { WEBHOOK_MAX_BODY_BYTES } from "./limits";
 import { type Deferred, recordOrDefer } from "./pending";
+import { platformAdapters } from "./platforms";
 import { archive, type ArchivedEvent, type IntakeOutcome, recordArchived, storeRecording } from "./record";
 
+export type { IntakeEvent } from "./event";
 export { callPayloadKey, recordingKey } from "./keys";
+export { WEBHOOK_MAX_AUDIO_BODY_BYTES, WEBHOOK_MAX_BODY_BYTES } from "./limits";
 export { type ArchivedEvent, type IntakeOutcome, recordArchived } from "./record";
 export { firstOfEachConversation } from "./store";
 
-/** Bodies over this are refused with 413 while they are still being read, but for recordings. */
-export const WEBHOOK_MAX_BODY_BYTES = 5 * 1024 * 1024;
-/** A post_call_audio event (the whole call as base64 MP3) may be this large. */
-export const WEBHOOK_MAX_AUDIO_BODY_BYTES = 64 * 1024 * 1024;
 
 export interface WebhookDelivery {
+  /** Whose event it is: its adapter checks the credentials and reads the event (lib/intake/platforms). */
+  platform: Platform;
+  headers: Headers;
   /** The body exactly as received (held, or as it streams in): the signature covers these bytes. */
   body: Buffer | AsyncIterable<Uint8Array>;
-  signatureHeader: string | null;
+}
+
+/** What an archived payload holds, read back by its platform's adapter (the backlog, lib/reconcile). */
+export function readArchived(payloadKey: string, rawBody: Buffer): IntakeEvent {
+  return platformAdapters[platformOfPayloadKey(payloadKey)].read(parseJson(rawBody.toString("utf8")), rawBody).event;
 }
 
 const geocodingError = (cause: unknown) =>
@@ -52,7 +60,8 @@ function spooledAudioEvent(skeleton: Buffer, marker: string): unknown {
 }
 
 /**
- * The order that loses nothing: verify the signature over the raw bytes, parse, archive the
+ * The order that loses nothing, for every platform: verify the signature over the raw bytes
+ * (the platform's adapter), parse (the adapter maps its event onto a call), archive the
  * payload (the bytes as received), then store what it says. Once the payload is archived, a
  * database that cannot be reached defers the storing (lib/reconcile) and the delivery succeeds;
  * any other failure answers 500 at the step that failed, and the platform's retry then redoes
@@ -61,24 +70,21 @@ function spooledAudioEvent(skeleton: Buffer, marker: string): unknown {
  * (lib/webhook/spool.ts), and published only once the signature checked out.
  */
 export async function receiveWebhook(delivery: WebhookDelivery): Promise<IntakeOutcome | Deferred> {
-  const config = getConfig();
-  const signature = startSignatureCheck(delivery.signatureHeader, {
-    secret: config.VOICEAGENT_WEBHOOK_SECRET,
-    required: config.VOICEAGENT_REQUIRE_SIGNATURE,
-  });
+  const adapter = platformAdapters[delivery.platform];
+  const signature = adapter.startCheck(delivery.headers, getConfig());
   const chunks = Buffer.isBuffer(delivery.body) ? [delivery.body] : delivery.body;
   const body = await readWebhookBody(
     chunks,
-    { memoryBytes: WEBHOOK_MAX_BODY_BYTES, maxBytes: WEBHOOK_MAX_AUDIO_BODY_BYTES },
+    { memoryBytes: WEBHOOK_MAX_BODY_BYTES, maxBytes: adapter.maxBodyBytes },
     (chunk) => signature.update(chunk),
   );
   if (body.kind === "memory") {
     signature.verify();
-    const parsed = parseEvent(parseJson(body.bytes.toString("utf8")));
-    const payloadKey = payloadKeyOf(parsed, body.bytes);
+    const { event, payloadKey } = adapter.read(parseJson(body.bytes.toString("utf8")), body.bytes);
     await archive(payloadKey, body.bytes);
-    return recordOrDefer(payloadKey, () => recordLive({ parsed, payloadKey }));
+    return recordOrDefer(payloadKey, () => recordLive({ parsed: event, payloadKey }));
   }
+  // Spooled: only ElevenLabs' recordings may be larger than WEBHOOK_MAX_BODY_BYTES.
   try {
     signature.verify();
     const skeleton = spooledAudioEvent(body.skeleton, body.marker);

@@ -1,10 +1,14 @@
 import { createHash } from "node:crypto";
+import { PLATFORMS, type Platform } from "../vocabulary";
 import { normaliseIdentifier, type ParsedEvent } from "../webhook/payload";
 
 /**
  * Object-storage keys of what intake archives (docs/interface.md): a call's payloads and recording
  * under `calls/<conversation_id>/`, any other event under `events/<type>/`.
  */
+
+/** The first 16 hex digits of the body's SHA-256: names an object after its bytes. */
+const bodyHash = (rawBody: Buffer) => createHash("sha256").update(rawBody).digest("hex").slice(0, 16);
 
 /** `20260314_091502` for a Unix time, in UTC. */
 function stamp(unixSeconds: number): string {
@@ -20,7 +24,7 @@ export function callPayloadKey(conversationId: string, eventTimestamp: number): 
 /** Other event types are archived beside the calls, named by their type. */
 export function otherEventKey(type: string, rawBody: Buffer, eventTimestamp?: number, conversationId?: string): string {
   const folder = normaliseIdentifier(type).replace(/[^a-z0-9_]/g, "_").slice(0, 64) || "unknown";
-  const name = conversationId ?? createHash("sha256").update(rawBody).digest("hex").slice(0, 16);
+  const name = conversationId ?? bodyHash(rawBody);
   return `events/${folder}/${name}_${stamp(eventTimestamp ?? Math.floor(Date.now() / 1000))}.json`;
 }
 
@@ -38,4 +42,29 @@ export function payloadKeyOf(parsed: ParsedEvent, rawBody: Buffer): string {
     return otherEventKey(parsed.event.type, rawBody, parsed.event.event_timestamp, parsed.event.data.conversation_id);
   }
   return otherEventKey(parsed.type, rawBody, parsed.eventTimestamp, parsed.conversationId);
+}
+
+/**
+ * A call id of another platform as Mayday's conversation_id: `<platform>:<its id>` (`vapi:…`,
+ * `retell:…`), so two platforms' ids never meet, and an archived payload's key names its platform.
+ */
+export function platformConversationId(platform: Exclude<Platform, "elevenlabs">, callId: string): string {
+  return `${platform}:${callId}`;
+}
+
+/**
+ * Where another platform's call event is archived: beside the call's other payloads, named by the
+ * event (Retell's call_ended and call_analyzed of one call are two objects) and its time, or the
+ * body's hash when it has none; a redelivery of the same event overwrites its object.
+ */
+export function platformEventKey(conversationId: string, event: string, eventSeconds: number | null, rawBody: Buffer): string {
+  const name = normaliseIdentifier(event).replace(/[^a-z0-9_]/g, "_").slice(0, 64) || "event";
+  return `calls/${conversationId}/${conversationId}_${name}_${eventSeconds === null ? bodyHash(rawBody) : stamp(eventSeconds)}.json`;
+}
+
+/** The platform whose event an archived payload is (the backlog reads it back with that platform's adapter). */
+export function platformOfPayloadKey(payloadKey: string): Platform {
+  const match = /^calls\/([a-z]+):/.exec(payloadKey);
+  const platform = PLATFORMS.find((name) => name === match?.[1]);
+  return platform ?? "elevenlabs";
 }

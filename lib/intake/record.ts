@@ -7,14 +7,15 @@ import { groupSoon } from "../incidents/grouper";
 import { groupingEnabled } from "../incidents/grouping";
 import { log } from "../log";
 import { getObjectStore, type ObjectBody } from "../storage";
-import { type AudioEvent, type ParsedEvent, toFailedCall } from "../webhook/payload";
+import type { AudioEvent } from "../webhook/payload";
 import { storeWithOthers } from "./call-writer";
+import type { IntakeEvent } from "./event";
 import { recordingKey } from "./keys";
 import { type PreparedCall, prepareCall } from "./store";
 
 /** An event whose raw payload is archived under `payloadKey`: what both sources of intake hand over. */
 export interface ArchivedEvent {
-  parsed: ParsedEvent;
+  parsed: IntakeEvent;
   payloadKey: string;
 }
 
@@ -63,18 +64,20 @@ function storedCallOutcome({ call, payloadKey, geocode, geocodeFailure }: Prepar
     log.warn({ conversationId, payloadKey, err: geocodeFailure }, "webhook call stored without coordinates: geocoder failed");
     return { kind: "stored_unlocated", conversationId, payloadKey, cause: geocodeFailure };
   }
-  log.info({ conversationId, payloadKey, geocode: geocode?.precision ?? null }, "webhook call stored");
+  // An analysis that followed its call (Retell's call_analyzed) marks the call for the grouper (lib/calls/write/received.ts).
+  if (call.hasAnalysis && call.platform !== "elevenlabs" && groupingEnabled()) groupSoon();
+  log.info({ conversationId, platform: call.platform, payloadKey, geocode: geocode?.precision ?? null }, "webhook call stored");
   return { kind: "stored", conversationId, payloadKey, geocode };
 }
 
-async function recordOther(parsed: Exclude<ParsedEvent, { kind: "call" }>, payloadKey: string): Promise<IntakeOutcome> {
+async function recordOther(parsed: Exclude<IntakeEvent, { kind: "call" }>, payloadKey: string): Promise<IntakeOutcome> {
   switch (parsed.kind) {
     case "audio": {
       const audio = Buffer.from(parsed.event.data.full_audio, "base64");
       return storeRecording(parsed.event, audio, audio.length, payloadKey);
     }
     case "failure": {
-      const call = toFailedCall(parsed.event);
+      const { call } = parsed;
       await storeFailedCall(call, payloadKey);
       log.info({ conversationId: call.conversationId, payloadKey, reason: call.failureReason }, "webhook failed call stored");
       return { kind: "stored", conversationId: call.conversationId, payloadKey, geocode: null };
@@ -95,7 +98,7 @@ async function recordOther(parsed: Exclude<ParsedEvent, { kind: "call" }>, paylo
  */
 export async function recordArchived(events: readonly ArchivedEvent[]): Promise<PromiseSettledResult<IntakeOutcome>[]> {
   const prepared = await Promise.allSettled(
-    events.map(({ parsed, payloadKey }) => (parsed.kind === "call" ? prepareCall(parsed.event, payloadKey) : undefined)),
+    events.map(({ parsed, payloadKey }) => (parsed.kind === "call" ? prepareCall(parsed.call, payloadKey) : undefined)),
   );
   const calls = prepared.flatMap((entry) => (entry.status === "fulfilled" && entry.value ? [entry.value] : []));
   const stored = storeWithOthers(calls);

@@ -1,7 +1,7 @@
 import { type ReceivedCall, storeReceivedCalls } from "../calls/write";
 import { driverErrorCause } from "../db/driver-error";
 import { getGeocoder, type GeocodeResult } from "../geocoding";
-import { type CallEvent, toWebhookCall, type WebhookCall } from "../webhook/payload";
+import type { WebhookCall } from "../webhook/payload";
 import { GEOCODE_TEXT_LIMIT } from "../webhook/sanitise";
 
 /** A call event made ready to store: parsed, and geocoded from its text when it has no coordinates. */
@@ -18,8 +18,7 @@ export interface PreparedCall {
  * Geocodes before storing, so that the call is written once, with its coordinates and in its
  * incident. The payload is already archived: a geocoder that fails loses nothing.
  */
-export async function prepareCall(event: CallEvent, payloadKey: string): Promise<PreparedCall> {
-  const call = toWebhookCall(event);
+export async function prepareCall(call: WebhookCall, payloadKey: string): Promise<PreparedCall> {
   if (call.reported || call.location === "") return { call, payloadKey, geocode: null };
   try {
     // Bounded work per field: no real address is longer, and a megabyte would take seconds.

@@ -1,10 +1,9 @@
 import { type DatabaseKind, type Db, getDatabaseKind, getDb } from "../db/client";
-import { DomainError, parseJson } from "../domain-error";
-import { type ArchivedEvent, firstOfEachConversation, recordArchived } from "../intake";
+import { DomainError } from "../domain-error";
+import { type ArchivedEvent, firstOfEachConversation, readArchived, recordArchived } from "../intake";
 import { isDatabaseUnavailable, listPending, type PendingMarker } from "../intake/pending";
 import { log } from "../log";
 import { getObjectStore, type ObjectStore } from "../storage";
-import { parseEvent } from "../webhook/payload";
 
 /**
  * Records pending payloads (lib/intake/pending.ts) once the database answers again: in arrival
@@ -130,7 +129,7 @@ async function recordBatch(batch: PendingMarker[][], store: ObjectStore): Promis
     }
     done.push(group);
     try {
-      events.push({ parsed: parseEvent(parseJson(raw.toString("utf8"))), payloadKey });
+      events.push({ parsed: readArchived(payloadKey, raw), payloadKey });
     } catch (error) {
       settleFailure(payloadKey, error);
     }

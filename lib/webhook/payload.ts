@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { DomainError } from "../domain-error";
-import { EMERGENCY_TYPES, type Severity, severityOrFallback } from "../vocabulary";
+import { EMERGENCY_TYPES, type Platform, type Severity, severityOrFallback } from "../vocabulary";
 import { cleanText, INT4_MAX, integerInColumn, normaliseIdentifier, normalisePhone, TEXT_LIMITS } from "./sanitise";
 
 /**
@@ -133,7 +133,8 @@ const envelopeSchema = z.object({
   data: z.object({ conversation_id: conversationId.optional().catch(undefined) }).optional().catch(undefined),
 });
 
-function missingFields(paths: string[]): DomainError {
+/** 400 MISSING_FIELDS naming the fields. */
+export function missingFields(paths: string[]): DomainError {
   const unique = [...new Set(paths)];
   return new DomainError("MISSING_FIELDS", `Missing or invalid fields: ${unique.join(", ")}`);
 }
@@ -185,6 +186,7 @@ function collected(results: Record<string, unknown>, key: string): unknown {
   return entry;
 }
 
+/** The text of a collected field, cleaned and bounded. */
 function collectedText(results: Record<string, unknown>, key: string, maxLength: number): string {
   const value = collected(results, key);
   return typeof value === "string" ? cleanText(value.trim(), maxLength).trim() : "";
@@ -197,6 +199,31 @@ function collectedCoordinate(results: Record<string, unknown>, key: string, limi
 }
 
 export { normaliseIdentifier };
+
+/** What a call's analysis says of the emergency, whatever the platform calls the analysis. */
+export interface CollectedFields {
+  emergencyType: string;
+  severity: Severity;
+  location: string;
+  reported: { latitude: number; longitude: number } | null;
+}
+
+/**
+ * The fields the agent collected (`emergency_type`, `severity`, `location`, `latitude`,
+ * `longitude`), each a bare value or `{value, rationale}`, normalised as docs/webhook.md says.
+ */
+export function collectedFields(results: Record<string, unknown>): CollectedFields {
+  const latitude = collectedCoordinate(results, "latitude", 90);
+  const longitude = collectedCoordinate(results, "longitude", 180);
+  const rawEmergencyType = collected(results, "emergency_type");
+  const rawSeverity = collected(results, "severity");
+  return {
+    emergencyType: typeof rawEmergencyType === "string" ? normaliseEmergencyType(rawEmergencyType) : "unknown",
+    severity: normaliseSeverity(typeof rawSeverity === "string" ? rawSeverity : ""),
+    location: collectedText(results, "location", TEXT_LIMITS.location),
+    reported: latitude !== null && longitude !== null ? { latitude, longitude } : null,
+  };
+}
 
 const severitySynonyms: Record<string, Severity> = {
   life_threatening: "critical",
@@ -261,6 +288,15 @@ export interface WebhookCall {
   /** E.164 when it could be normalised; null for a web call. */
   callerPhone: string | null;
   failureReason: FailureReason | null;
+  /** Where the call came from (lib/intake/platforms). */
+  platform: Platform;
+  /** The platform's link to the call's audio, when it sends one. */
+  recordingUrl: string | null;
+  /**
+   * false: the event carries no analysis (Retell's call_ended), so summary, type, severity,
+   * location and coordinates are placeholders that never overwrite a stored analysis.
+   */
+  hasAnalysis: boolean;
 }
 
 /** A loop, not Math.max(...times): a 5 MB body can hold more turns than a call's arguments may. */
@@ -279,7 +315,7 @@ function transcriptSpanSecs(event: CallEvent): number | null {
 }
 
 /** A Unix time the record can hold (year 0 to 9999), else null. */
-function unixTime(value: number | null | undefined): Date | null {
+export function unixTime(value: number | null | undefined): Date | null {
   return typeof value === "number" && Number.isFinite(value) && value >= 0 && value <= 253_402_300_799
     ? new Date(Math.floor(value) * 1000)
     : null;
@@ -287,14 +323,9 @@ function unixTime(value: number | null | undefined): Date | null {
 
 export function toWebhookCall(event: CallEvent): WebhookCall {
   const { data } = event;
-  const results = data.analysis.data_collection_results;
-  const latitude = collectedCoordinate(results, "latitude", 90);
-  const longitude = collectedCoordinate(results, "longitude", 180);
   const successful = data.analysis.call_successful;
   const duration =
     integerInColumn(data.metadata?.call_duration_secs) ?? integerInColumn(transcriptSpanSecs(event)) ?? 0;
-  const rawEmergencyType = collected(results, "emergency_type");
-  const rawSeverity = collected(results, "severity");
   return {
     conversationId: data.conversation_id,
     agentId: cleanText(data.agent_id, TEXT_LIMITS.agentId),
@@ -303,15 +334,15 @@ export function toWebhookCall(event: CallEvent): WebhookCall {
     callSuccessful: successful === true || successful === "success",
     durationSecs: duration,
     transcriptLength: Math.min(data.transcript.length, INT4_MAX),
-    emergencyType: typeof rawEmergencyType === "string" ? normaliseEmergencyType(rawEmergencyType) : "unknown",
-    severity: normaliseSeverity(typeof rawSeverity === "string" ? rawSeverity : ""),
-    location: collectedText(results, "location", TEXT_LIMITS.location),
-    reported: latitude !== null && longitude !== null ? { latitude, longitude } : null,
+    ...collectedFields(data.analysis.data_collection_results),
     status: normaliseIdentifier(data.status) === "failed" ? "failed" : "active",
     callerPhone:
       normalisePhone(data.metadata?.phone_call?.external_number) ??
       normalisePhone(data.conversation_initiation_client_data?.dynamic_variables?.system__caller_id),
     failureReason: null,
+    platform: "elevenlabs",
+    recordingUrl: null,
+    hasAnalysis: true,
   };
 }
 
@@ -342,5 +373,8 @@ export function toFailedCall(event: FailureEvent): WebhookCall {
     status: "failed",
     callerPhone: number ?? null,
     failureReason: reason,
+    platform: "elevenlabs",
+    recordingUrl: null,
+    hasAnalysis: true,
   };
 }

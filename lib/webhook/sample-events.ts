@@ -144,3 +144,101 @@ export function elevenLabsCallEvent(conversationId: string, options: { location?
     },
   };
 }
+
+/**
+ * A Vapi `end-of-call-report` server message in the documented shape (docs/webhook.md, "Vapi"):
+ * the call with its customer's number, times, ended reason, the analysis' summary and structured
+ * data (the names Mayday's ElevenLabs agent collects), the artifact's messages and recording.
+ */
+export function vapiEndOfCallReport(callId: string, options: { location?: string; endedAt?: number; endedReason?: string } = {}) {
+  const endedMs = options.endedAt ?? 1_767_225_600_000; // 2026-01-01T00:00:00Z
+  const startedMs = endedMs - 97_000;
+  return {
+    message: {
+      timestamp: endedMs + 1_500,
+      type: "end-of-call-report",
+      endedReason: options.endedReason ?? "customer-ended-call",
+      call: {
+        id: callId,
+        orgId: "org_5d0e0a4c",
+        type: "inboundPhoneCall",
+        assistantId: "asst_911_overflow",
+        customer: { number: "+16155550142" },
+        status: "ended",
+      },
+      customer: { number: "+16155550142" },
+      startedAt: new Date(startedMs).toISOString(),
+      endedAt: new Date(endedMs).toISOString(),
+      durationSeconds: 97.2,
+      cost: 0.11,
+      analysis: {
+        summary: "Caller reported a house fire next door. Fire units dispatched.",
+        structuredData: {
+          emergency_type: "structure fire",
+          location: options.location ?? "1200 Sunset Blvd, Pacific Palisades",
+          severity: "critical",
+        },
+        successEvaluation: "true",
+      },
+      artifact: {
+        transcript: "AI: 911, what is your emergency?\nUser: There is a fire on our street.\n",
+        messages: [
+          { role: "system", message: "You are a 911 overflow agent.", time: startedMs, secondsFromStart: 0 },
+          { role: "bot", message: "911, what is your emergency?", time: startedMs + 1_000, endTime: startedMs + 2_500, secondsFromStart: 1 },
+          { role: "user", message: "There is a fire on our street.", time: startedMs + 4_000, endTime: startedMs + 7_000, secondsFromStart: 4 },
+        ],
+        recordingUrl: `https://storage.vapi.ai/${callId}-mono.wav`,
+        recording: { mono: { combinedUrl: `https://storage.vapi.ai/${callId}-mono.wav` } },
+      },
+    },
+  };
+}
+
+/**
+ * A Retell webhook event in the documented shape (docs/webhook.md, "Retell"): `call_ended`
+ * carries the call object without `call_analysis`, `call_analyzed` the same with it.
+ */
+export function retellCallEvent(
+  event: "call_ended" | "call_analyzed" | "call_started",
+  callId: string,
+  options: { location?: string; endMs?: number; disconnectionReason?: string } = {},
+) {
+  const endMs = options.endMs ?? 1_767_225_600_000;
+  const notConnected = options.disconnectionReason?.startsWith("dial_") ?? false;
+  const call: Record<string, unknown> = {
+    call_type: "phone_call",
+    from_number: "(615) 555-0177",
+    to_number: "+16155550911",
+    direction: "inbound",
+    call_id: callId,
+    agent_id: "agent_retell_911",
+    call_status: notConnected ? "not_connected" : "ended",
+    metadata: {},
+    retell_llm_dynamic_variables: {},
+    start_timestamp: endMs - 97_000,
+    end_timestamp: endMs,
+    duration_ms: 97_000,
+    disconnection_reason: options.disconnectionReason ?? "user_hangup",
+    transcript: "Agent: 911, what is your emergency?\nUser: There is a fire on our street.\n",
+    transcript_object: [
+      { role: "agent", content: "911, what is your emergency?", words: [] },
+      { role: "user", content: "There is a fire on our street.", words: [] },
+    ],
+    recording_url: `https://dxc03zgurdly9.cloudfront.net/${callId}/recording.wav`,
+    public_log_url: `https://dxc03zgurdly9.cloudfront.net/${callId}/public.log`,
+  };
+  if (event === "call_analyzed") {
+    call.call_analysis = {
+      call_summary: "Caller reported a house fire next door. Fire units dispatched.",
+      in_voicemail: false,
+      user_sentiment: "Negative",
+      call_successful: true,
+      custom_analysis_data: {
+        emergency_type: "Structure Fire",
+        location: options.location ?? "1200 Sunset Blvd, Pacific Palisades",
+        severity: "Critical",
+      },
+    };
+  }
+  return { event, call };
+}

@@ -16,7 +16,7 @@ export function signatureHeaderOf(headers: Headers): string | null {
   return null;
 }
 
-const invalidSignature = (message: string) => new DomainError("INVALID_SIGNATURE", message);
+export const invalidSignature = (message: string) => new DomainError("INVALID_SIGNATURE", message);
 
 interface ParsedHeader {
   timestamp?: string;
@@ -46,7 +46,8 @@ export function signatureHeader(secret: string, rawBody: Buffer | string, timest
   return `t=${timestamp},v0=${computeSignature(secret, timestamp, rawBody)}`;
 }
 
-function matches(expected: Buffer, candidate: string): boolean {
+/** Whether `candidate` is the hex form of the HMAC-SHA256 `expected`, compared in constant time. */
+export function matches(expected: Buffer, candidate: string): boolean {
   if (!/^[0-9a-f]{64}$/i.test(candidate)) return false;
   return timingSafeEqual(expected, Buffer.from(candidate, "hex"));
 }

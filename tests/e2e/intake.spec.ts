@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
-import { elevenLabsCallEvent } from "@/lib/webhook/sample-events";
+import { elevenLabsCallEvent, vapiEndOfCallReport } from "@/lib/webhook/sample-events";
+import { E2E_VAPI_SECRET } from "../../playwright.config";
 import { silentMp3 } from "../support/mp3";
 import { incidentOf, openDashboard, queuedIncident, tilesOffline } from "./dashboard-helpers";
 
@@ -88,4 +89,26 @@ test("a repeat caller's number, the earlier call, a 20 MB recording that plays, 
   await page.locator(`.history-table tr[data-call-id="${web}"]`).getByRole("button").click();
   await expect(panel.getByTestId("detail-caller")).toHaveText("web call");
   expect(await panel.getByTestId("detail-caller").getAttribute("href")).toBeNull();
+});
+
+test("a Vapi call: its platform in the history and the call detail, filterable, with the platform's recording link", async ({ page, request }) => {
+  const id = `e2e-vapi-${Date.now()}`;
+  const report = vapiEndOfCallReport(id, { endedAt: Date.now() });
+  const posted = await request.post("/api/voiceagent-webhook/vapi", { data: report, headers: { "x-vapi-secret": E2E_VAPI_SECRET } });
+  expect(posted.status(), await posted.text()).toBe(200);
+
+  await tilesOffline(page);
+  await openDashboard(page);
+  const filters = page.getByRole("form", { name: "History filters" });
+  await filters.getByLabel("Platform").selectOption("vapi");
+  await filters.getByRole("button", { name: "Apply filters" }).click();
+  const row = page.locator(`.history-table tr[data-call-id="vapi:${id}"]`);
+  await expect(row).toContainText("Voice agent (Vapi)");
+  // Only Vapi calls under the filter: the ElevenLabs calls of the other test are gone.
+  await expect(page.locator(".history-table tbody tr")).toHaveCount(1);
+
+  await row.getByRole("button").click();
+  const panel = page.locator(".call-detail");
+  await expect(panel.getByTestId("detail-platform")).toHaveText("Vapi");
+  await expect(panel.getByTestId("recording-link")).toHaveAttribute("href", `https://storage.vapi.ai/${id}-mono.wav`);
 });

@@ -5,7 +5,7 @@ import { getDb } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import { callPayloadKey } from "@/lib/intake";
 import { prepareCall, storeEach } from "@/lib/intake/store";
-import { parseEvent } from "@/lib/webhook/payload";
+import { parseEvent, toWebhookCall } from "@/lib/webhook/payload";
 import { specCallEvent } from "@/lib/webhook/sample-events";
 import { webhookRequest } from "../support/webhook-request";
 import { withWebhookSecret } from "../support/webhook-secret";
@@ -18,7 +18,7 @@ const runId = randomInt(1_000_000);
 async function prepared(conversationId: string) {
   const parsed = parseEvent(specCallEvent(conversationId));
   if (parsed.kind !== "call") throw new Error("not a call event");
-  return prepareCall(parsed.event, callPayloadKey(conversationId, parsed.event.event_timestamp));
+  return prepareCall(toWebhookCall(parsed.event), callPayloadKey(conversationId, parsed.event.event_timestamp));
 }
 
 describe("webhook calls stored together (group commit)", () => {

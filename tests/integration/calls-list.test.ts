@@ -40,6 +40,7 @@ interface ModelQuery {
   location?: string;
   simulation?: "true" | "false";
   table_name?: string;
+  platform?: string;
   /** Inclusive bounds in milliseconds, as the ISO texts below mean them. */
   start?: { text: string; ms: number };
   end?: { text: string; ms: number };
@@ -54,6 +55,7 @@ function matches(call: CallInput, query: ModelQuery): boolean {
     (query.status === undefined || call.status === query.status) &&
     (query.simulation === undefined || String(call.simulation) === query.simulation) &&
     (query.table_name === undefined || call.tableName === query.table_name) &&
+    (query.platform === undefined || call.platform === query.platform) &&
     (query.location === undefined || call.location.toLowerCase().includes(query.location.toLowerCase())) &&
     (query.start === undefined || timestampMs >= query.start.ms) &&
     (query.end === undefined || timestampMs <= query.end.ms)
@@ -137,6 +139,8 @@ describe("GET /api/calls", () => {
       description: simulated.description,
       // Added by incidents (docs/incidents.md): each fixture call has an incident of its own.
       incident_id: expect.any(String),
+      // Added by issue 26: simulated calls count as elevenlabs.
+      platform: "elevenlabs",
     });
     const shownVoice = body.calls.find((call) => call.conversation_id === voice.conversationId)!;
     expect(shownVoice).toMatchObject({ agent_id: "agent_911", simulation: false, scenario: null, scenario_name: null, table_name: "calls" });
@@ -159,6 +163,9 @@ describe("GET /api/calls", () => {
       { table_name: "calls" },
       { table_name: "tornado_drill.2026" },
       { table_name: "no-such-table" },
+      { platform: "elevenlabs" },
+      { platform: "vapi" },
+      { platform: "retell" },
       { location: "malibu" },
       { location: "MAIN" },
       { location: "0%" },
@@ -187,6 +194,7 @@ describe("GET /api/calls", () => {
         [{ simulation: "true" }, { simulation: "false" }],
         [{ table_name: "calls" }, { table_name: "wildfire-simulation-calls" }],
         [{ location: "pacific" }, { location: "district" }],
+        [{ platform: "vapi" }, { platform: "elevenlabs" }],
         [{ start: { text: day(1), ms: FIXTURE_START_MS + DAY_MS } }],
         [{ end: { text: day(1), ms: FIXTURE_START_MS + 2 * DAY_MS - 1 } }],
       ];

@@ -5,13 +5,17 @@ import type { AddressInfo } from "node:net";
 import { createGunzip } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as listRoute } from "@/app/api/calls/route";
+import { POST as retellRoute } from "@/app/api/voiceagent-webhook/retell/route";
 import { POST as webhookRoute } from "@/app/api/voiceagent-webhook/route";
+import { POST as vapiRoute } from "@/app/api/voiceagent-webhook/vapi/route";
 import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { answerBeforeNext } from "@/lib/http/before-next";
 import { appendPeer } from "@/lib/http/client-address";
 import { signatureHeader } from "@/lib/webhook/signature";
-import { specCallEvent } from "@/lib/webhook/sample-events";
+import { retellSignatureHeader } from "@/lib/intake/platforms/retell";
+import { vapiHmacHeaders } from "@/lib/intake/platforms/vapi";
+import { retellCallEvent, specCallEvent, vapiEndOfCallReport } from "@/lib/webhook/sample-events";
 import { withWebhookSecret } from "../support/webhook-secret";
 import { webhookRequest } from "../support/webhook-request";
 
@@ -101,6 +105,57 @@ describe("the production server's own answer to POST /api/voiceagent-webhook", (
     for (const method of ["GET", "PUT", "DELETE"]) {
       expect((await fetch(`${base}/api/voiceagent-webhook`, { method })).status, method).toBe(418);
     }
+  });
+});
+
+describe("the production server's own answer to POST /api/voiceagent-webhook/vapi and /retell", () => {
+  const VAPI_SECRET = "direct-path-vapi";
+  const RETELL_KEY = "direct-path-retell";
+  beforeAll(() => {
+    process.env.VAPI_WEBHOOK_SECRET = VAPI_SECRET;
+    process.env.RETELL_API_KEY = RETELL_KEY;
+    resetConfigForTests();
+  });
+  afterAll(() => {
+    delete process.env.VAPI_WEBHOOK_SECRET;
+    delete process.env.RETELL_API_KEY;
+    resetConfigForTests();
+  });
+
+  const platforms = [
+    {
+      platform: "vapi",
+      route: vapiRoute,
+      body: (id: string) => JSON.stringify(vapiEndOfCallReport(id)),
+      sign: (body: string) => vapiHmacHeaders(VAPI_SECRET, body),
+    },
+    {
+      platform: "retell",
+      route: retellRoute,
+      body: (id: string) => JSON.stringify(retellCallEvent("call_analyzed", id)),
+      sign: (body: string) => ({ "x-retell-signature": retellSignatureHeader(RETELL_KEY, body) }),
+    },
+  ] as const;
+
+  it.each(platforms)("$platform: stores the call once and answers as its route file, with its own rate limit", async ({ platform, route, body, sign }) => {
+    const post = (raw: string, headers: Record<string, string>) =>
+      fetch(`${base}/api/voiceagent-webhook/${platform}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: raw });
+    const viaRoute = (raw: string, headers: Record<string, string>) =>
+      route(new Request(`http://localhost/api/voiceagent-webhook/${platform}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: raw }), undefined);
+
+    const id = `direct-${runId}-${++counter}`;
+    const raw = body(id);
+    const first = await comparable(await post(raw, sign(raw)));
+    expect(first).toMatchObject({ status: 200, body: { status: "success", message: "Webhook received" }, limited: "3000" });
+    expect((await post(raw, sign(raw))).status).toBe(200);
+    expect(await storedCount(`${platform}:${id}`)).toBe(1);
+    const other = body(`direct-${runId}-${++counter}`);
+    expect(await comparable(await viaRoute(other, sign(other)))).toEqual(first);
+
+    const refused = body(`direct-${runId}-${++counter}`);
+    const forged = await comparable(await post(refused, sign(`${refused} `)));
+    expect(forged).toEqual(await comparable(await viaRoute(refused, sign(`${refused} `))));
+    expect(forged).toMatchObject({ status: 401, body: { error_code: "INVALID_SIGNATURE" } });
   });
 });
 

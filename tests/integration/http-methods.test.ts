@@ -5,6 +5,7 @@ import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { proxy } from "@/proxy";
 import { resetConfigForTests } from "@/lib/config";
+import { retellSignatureHeader } from "@/lib/intake/platforms/retell";
 import type { Endpoint } from "@/lib/http/endpoint";
 import { allowedMethods, declaredMethods, endpoints } from "@/lib/http/endpoints";
 import { setRateLimiterForTests } from "@/lib/rate-limit";
@@ -18,12 +19,29 @@ const routeFile = (endpoint: Endpoint) =>
 /** Route files present in this checkout (other endpoints arrive from other branches). */
 const present = table.filter(([, endpoint]) => existsSync(routeFile(endpoint)));
 
+const VAPI_SECRET = "vapi_http_methods_secret";
+const RETELL_KEY = "key_http_methods_retell";
+
+/** Vapi's and Retell's webhooks check their credential before the body: a request that passes it. */
+function credentials(name: string, body: string): Record<string, string> {
+  if (name === "vapiWebhook") return { "x-vapi-secret": VAPI_SECRET };
+  if (name === "retellWebhook") return { "x-retell-signature": retellSignatureHeader(RETELL_KEY, body) };
+  return {};
+}
+
 beforeAll(() => {
   process.env.API_KEY = TEST_API_KEY;
+  process.env.VAPI_WEBHOOK_SECRET = VAPI_SECRET;
+  process.env.RETELL_API_KEY = RETELL_KEY;
   resetConfigForTests();
   setRateLimiterForTests(new MemoryRateLimiter());
 });
-afterAll(() => setRateLimiterForTests(undefined));
+afterAll(() => {
+  delete process.env.VAPI_WEBHOOK_SECRET;
+  delete process.env.RETELL_API_KEY;
+  resetConfigForTests();
+  setRateLimiterForTests(undefined);
+});
 
 describe("405 for methods an endpoint does not have", () => {
   const cases = table.flatMap(([name, endpoint]) =>
@@ -75,11 +93,15 @@ describe("415 and 413 on every POST and PATCH that takes a body", () => {
     expect((await response.json()).error_code).toBe("UNSUPPORTED_MEDIA_TYPE");
   });
 
-  it.each(bodied)("%s %s: 413 for a body over the limit", async (_name, method, endpoint) => {
+  it.each(bodied)("%s %s: 413 for a body over the limit", async (name, method, endpoint) => {
     const handler = (await import(routeFile(endpoint)))[method];
     const body = JSON.stringify({ padding: "x".repeat(6 * 1024 * 1024) });
     const response: Response = await handler(
-      apiRequest(`http://localhost${samplePath(endpoint)}`, { method, body, headers: { "content-type": "application/json" } }),
+      apiRequest(`http://localhost${samplePath(endpoint)}`, {
+        method,
+        body,
+        headers: { "content-type": "application/json", ...credentials(name, body) },
+      }),
       { params: Promise.resolve({ id: "CALL-1" }) },
     );
     expect(response.status).toBe(413);

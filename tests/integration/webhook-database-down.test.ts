@@ -5,6 +5,8 @@ import path from "node:path";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { POST } from "@/app/api/voiceagent-webhook/route";
+import { POST as retellPost } from "@/app/api/voiceagent-webhook/retell/route";
+import { POST as vapiPost } from "@/app/api/voiceagent-webhook/vapi/route";
 import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { PrismaClient } from "@/lib/db/generated/client";
@@ -14,16 +16,34 @@ import { countPending, reconcilePending } from "@/lib/reconcile";
 import { listPending } from "@/lib/intake/pending";
 import { type ObjectStore, setObjectStoreForTests } from "@/lib/storage";
 import { LocalObjectStore } from "@/lib/storage/local";
-import { specCallEvent } from "@/lib/webhook/sample-events";
+import { retellSignatureHeader } from "@/lib/intake/platforms/retell";
+import { vapiHmacHeaders } from "@/lib/intake/platforms/vapi";
+import { retellCallEvent, specCallEvent, vapiEndOfCallReport } from "@/lib/webhook/sample-events";
 import { admin } from "../setup/test-database";
 import { webhookRequest } from "../support/webhook-request";
 
 const SECRET = "wsec_db_down_secret";
+const VAPI_SECRET = "vapi_db_down_secret";
+const RETELL_KEY = "key_db_down_retell";
 let counter = 0;
 const nextId = (label: string) => `conv_dbdown_${label}_${++counter}`;
 
 async function post(body: unknown) {
   const response = await POST(webhookRequest(body, { secret: SECRET }), undefined);
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+/** A Vapi report or a Retell event, signed as the platform signs it. */
+async function postPlatform(platform: "vapi" | "retell", body: unknown) {
+  const raw = JSON.stringify(body);
+  const headers =
+    platform === "vapi" ? vapiHmacHeaders(VAPI_SECRET, raw) : { "x-retell-signature": retellSignatureHeader(RETELL_KEY, raw) };
+  const request = new Request(`http://localhost/api/voiceagent-webhook/${platform}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: raw,
+  });
+  const response = await (platform === "vapi" ? vapiPost : retellPost)(request, undefined);
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
@@ -64,6 +84,8 @@ describe.skipIf(inject("testDatabase").kind !== "postgresql")("webhooks while Po
 
   beforeAll(() => {
     process.env.VOICEAGENT_WEBHOOK_SECRET = SECRET;
+    process.env.VAPI_WEBHOOK_SECRET = VAPI_SECRET;
+    process.env.RETELL_API_KEY = RETELL_KEY;
     resetConfigForTests();
   });
 
@@ -82,7 +104,48 @@ describe.skipIf(inject("testDatabase").kind !== "postgresql")("webhooks while Po
 
   afterAll(() => {
     delete process.env.VOICEAGENT_WEBHOOK_SECRET;
+    delete process.env.VAPI_WEBHOOK_SECRET;
+    delete process.env.RETELL_API_KEY;
     resetConfigForTests();
+  });
+
+  it("Vapi reports are acknowledged and kept while it is down, and recorded once each when it is back", async () => {
+    // Vapi sends a report once and does not retry: the first answer has to be the one that keeps it.
+    const ids = Array.from({ length: 30 }, (_, i) => nextId(`vapi${i}`));
+    await takeDatabaseDown();
+    for (const id of ids) {
+      expect(await postPlatform("vapi", vapiEndOfCallReport(id, { endedAt: 1_767_225_600_000 + counter * 1000 }))).toEqual({
+        status: 200,
+        body: { status: "success", message: "Webhook received" },
+      });
+    }
+    expect(await countPending(store)).toBe(ids.length);
+
+    await bringDatabaseBack();
+    expect(await reconcilePending({ store, batchSize: 7 })).toEqual({ ran: true, recorded: ids.length, remaining: 0 });
+    const conversationIds = ids.map((id) => `vapi:${id}`);
+    expect(await creations(conversationIds)).toEqual(conversationIds);
+    const calls = await (await getDb()).call.findMany({ where: { conversationId: { in: conversationIds } } });
+    expect(calls.every((call) => call.platform === "vapi" && call.emergencyType === "structure_fire")).toBe(true);
+  });
+
+  it("Retell's call_ended and call_analyzed deferred in either order make one record with the analysis", async () => {
+    const first = nextId("retell-a");
+    const second = nextId("retell-b");
+    await takeDatabaseDown();
+    for (const [id, events] of [
+      [first, ["call_ended", "call_analyzed", "call_ended"]],
+      [second, ["call_analyzed", "call_ended", "call_analyzed"]],
+    ] as const) {
+      for (const event of events) expect((await postPlatform("retell", retellCallEvent(event, id))).status).toBe(200);
+    }
+    await bringDatabaseBack();
+    expect((await reconcilePending({ store })).remaining).toBe(0);
+    for (const id of [first, second]) {
+      const call = await (await getDb()).call.findUnique({ where: { conversationId: `retell:${id}` } });
+      expect(call).toMatchObject({ platform: "retell", emergencyType: "structure_fire", severity: "critical", awaitingAnalysis: false });
+      expect(await creations([`retell:${id}`])).toHaveLength(1);
+    }
   });
 
   it("answers 200 with the payload archived and pending, then records each call once, in arrival order", async () => {

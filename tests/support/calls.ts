@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Db } from "@/lib/db/client";
 import type { Call } from "@/lib/db/generated/client";
 import { EMERGENCY_TYPES, SEVERITIES, STATUSES } from "@/lib/calls/schema";
+import { PLATFORMS } from "@/lib/vocabulary";
 
 /** A deterministic pseudo-random sequence (mulberry32), so a failing case can be replayed. */
 export function random(seed: number): () => number {
@@ -33,7 +34,7 @@ export const FIXTURE_START_MS = Date.UTC(2026, 2, 1);
 // fixture call gets an incident of its own from the column's default (migration incidents), not grouped.
 export type CallInput = Omit<
   Call,
-  | "createdAt" | "updatedAt" | "changeNumber" | "changedAt" | "incidentId" | "simulatedEvent" | "groupingPending" | "groupedAt"
+  | "createdAt" | "updatedAt" | "changeNumber" | "changedAt" | "incidentId" | "simulatedEvent" | "groupingPending" | "groupedAt" | "awaitingAnalysis"
   | "originalEmergencyType" | "originalSeverity" | "originalLocation"
 >;
 
@@ -85,6 +86,9 @@ export function makeCalls(count: number, seed = 1): CallInput[] {
       payloadKey: simulated ? null : `calls/conv_${index}/payload.json`,
       failureReason: null,
       exerciseId: null,
+      // Voice-agent calls from each platform in turn (simulated calls keep the column's default).
+      platform: simulated ? "elevenlabs" : PLATFORMS[index % PLATFORMS.length],
+      recordingUrl: null,
     });
   }
   return calls;

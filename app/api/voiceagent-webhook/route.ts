@@ -11,5 +11,5 @@ export const dynamic = "force-dynamic";
  * this file serves it under `next dev` and `next start`.
  */
 export const POST = apiRoute("webhook", "POST", async ({ request }) =>
-  json(await acceptWebhook(request.headers, bodyChunks(request, WEBHOOK_MAX_AUDIO_BODY_BYTES))),
+  json(await acceptWebhook("elevenlabs", request.headers, bodyChunks(request, WEBHOOK_MAX_AUDIO_BODY_BYTES))),
 );

@@ -15,11 +15,15 @@ export interface ReceivedCall {
   geocoderFailed: boolean;
 }
 
-/** A redelivery's SET of a field a dispatcher may have corrected (lib/calls/write/correct.ts). */
+/**
+ * A redelivery's new value and original of a field a dispatcher may have corrected
+ * (lib/calls/write/correct.ts), for the update's row `i` of the input: an event without the
+ * analysis changes neither; a corrected field keeps the correction, the agent's value its original.
+ */
 function corrected(column: CorrectedField): Prisma.Sql {
   const [value, original] = [Prisma.raw(column), Prisma.raw(`original_${column}`)];
-  return Prisma.sql`${value} = CASE WHEN calls.${original} IS NULL THEN EXCLUDED.${value} ELSE calls.${value} END,
-    ${original} = CASE WHEN calls.${original} IS NULL THEN NULL ELSE EXCLUDED.${value} END`;
+  return Prisma.sql`CASE WHEN NOT i.has_analysis OR calls.${original} IS NOT NULL THEN calls.${value} ELSE EXCLUDED.${value} END,
+    CASE WHEN NOT i.has_analysis OR calls.${original} IS NULL THEN calls.${original} ELSE EXCLUDED.${value} END`;
 }
 
 /**
@@ -27,13 +31,20 @@ function corrected(column: CorrectedField): Prisma.Sql {
  * or update on a conflict (so two deliveries racing to create a call end as one create and one
  * update), and the creation's history row only when it was an insert (`xmax = 0`).
  * A redelivery refreshes what the platform knows (summary, type, severity, location, coordinates,
- * payload key, caller's number when it has one) but leaves the status alone: a dispatcher may have
- * moved it. A field a dispatcher corrected keeps the correction (and its location the corrected
- * point); the redelivered value becomes the agent's original beside it. When the geocoder failed, a redelivery keeps the earlier point.
+ * payload key, caller's number and recording link when it has one) but leaves the status alone: a
+ * dispatcher may have moved it. A field a dispatcher corrected keeps the correction (and its
+ * location the corrected point); the redelivered value becomes the agent's original beside it.
+ * When the geocoder failed, a redelivery keeps the earlier point.
+ * An event without the analysis (`hasAnalysis` false: Retell's call_ended, which comes before or
+ * after its call_analyzed) never overwrites the analysis' fields (summary, call_successful, type,
+ * severity, location, point, and their originals): whichever order the two arrive in, and however
+ * often, the record ends with the analysis.
  * Grouping (docs/incidents.md): the same statement places each new call in its incident
  * (placementQuery, which sees the calls of the batch among themselves), so a call is written
  * once. A call whose geocoding failed waits for the grouper (grouped by its text), and a
- * redelivery is not regrouped. A delivery of the same conversation committed by another instance
+ * redelivery is not regrouped. A call stored without its analysis is not placed (an incident of
+ * its own, `awaiting_analysis`) until the analysis arrives; then it waits for the grouper, which
+ * places it by what the analysis says. A delivery of the same conversation committed by another instance
  * between this statement's start and its turn at the feed lock makes it fail on the incident's
  * foreign key at commit; the caller then stores the calls one by one.
  */
@@ -50,34 +61,45 @@ export async function upsertReceivedCalls(db: Pick<Db, "$executeRaw">, received:
       ${column(({ point }) => point?.source ?? null)}::text[],
       ${column(({ call }) => call.severity)}::text[], ${column(({ call }) => call.status)}::text[],
       ${column(({ payloadKey }) => payloadKey)}::text[], ${column(({ call }) => call.callerPhone)}::text[],
-      ${column(({ call }) => call.failureReason)}::text[], ${column(({ geocoderFailed }) => geocoderFailed)}::boolean[]
+      ${column(({ call }) => call.failureReason)}::text[], ${column(({ geocoderFailed }) => geocoderFailed)}::boolean[],
+      ${column(({ call }) => call.platform)}::text[], ${column(({ call }) => call.recordingUrl)}::text[],
+      ${column(({ call }) => call.hasAnalysis)}::boolean[]
     ) WITH ORDINALITY AS t(id, conversation_id, occurred_at, agent_id, summary, call_successful, duration_secs,
            transcript_length, emergency_type, location, latitude, longitude, geocode_source, severity, status,
-           payload_key, caller_phone, failure_reason, geocoder_failed, seq)
+           payload_key, caller_phone, failure_reason, geocoder_failed, platform, recording_url, has_analysis, seq)
   )`;
   const grouping = groupingEnabled();
   const write = Prisma.sql`upserted AS (
       INSERT INTO calls (id, conversation_id, occurred_at, agent_id, summary, call_successful, duration_secs,
                          transcript_length, emergency_type, location, latitude, longitude, geocode_source,
                          severity, status, simulation, table_name, payload_key, caller_phone, failure_reason,
-                         incident_id, grouped_at, grouping_pending)
+                         platform, recording_url, awaiting_analysis, incident_id, grouped_at, grouping_pending)
       SELECT id, conversation_id, occurred_at, agent_id, summary, call_successful, duration_secs, transcript_length,
         emergency_type, location, latitude, longitude, geocode_source, severity, status, false, 'calls', payload_key,
-        caller_phone, failure_reason,
+        caller_phone, failure_reason, platform, recording_url, NOT has_analysis,
         ${grouping ? Prisma.sql`(SELECT p.incident_id FROM placed p WHERE p.id = input.id)` : Prisma.sql`NULL`},
-        CASE WHEN ${grouping} AND NOT geocoder_failed THEN now() END,
-        ${grouping} AND geocoder_failed
+        CASE WHEN ${grouping} AND NOT geocoder_failed AND has_analysis THEN now() END,
+        ${grouping} AND geocoder_failed AND has_analysis
       FROM input
       ON CONFLICT (conversation_id) DO UPDATE SET
-        occurred_at = EXCLUDED.occurred_at, agent_id = EXCLUDED.agent_id, summary = EXCLUDED.summary,
-        call_successful = EXCLUDED.call_successful, duration_secs = EXCLUDED.duration_secs,
-        transcript_length = EXCLUDED.transcript_length, payload_key = EXCLUDED.payload_key,
-        ${corrected("emergency_type")}, ${corrected("severity")}, ${corrected("location")},
+        occurred_at = EXCLUDED.occurred_at, agent_id = EXCLUDED.agent_id,
+        duration_secs = EXCLUDED.duration_secs, transcript_length = EXCLUDED.transcript_length,
+        payload_key = EXCLUDED.payload_key,
         caller_phone = COALESCE(EXCLUDED.caller_phone, calls.caller_phone),
-        (latitude, longitude, geocode_source) = (
-          SELECT CASE WHEN i.geocoder_failed OR calls.original_location IS NOT NULL THEN calls.latitude ELSE EXCLUDED.latitude END,
-                 CASE WHEN i.geocoder_failed OR calls.original_location IS NOT NULL THEN calls.longitude ELSE EXCLUDED.longitude END,
-                 CASE WHEN i.geocoder_failed OR calls.original_location IS NOT NULL THEN calls.geocode_source ELSE EXCLUDED.geocode_source END
+        recording_url = COALESCE(EXCLUDED.recording_url, calls.recording_url),
+        failure_reason = COALESCE(calls.failure_reason, EXCLUDED.failure_reason),
+        (summary, call_successful, emergency_type, original_emergency_type, severity, original_severity, location,
+         original_location, latitude, longitude, geocode_source, awaiting_analysis, grouping_pending) = (
+          SELECT
+            CASE WHEN i.has_analysis THEN EXCLUDED.summary ELSE calls.summary END,
+            CASE WHEN i.has_analysis THEN EXCLUDED.call_successful ELSE calls.call_successful END,
+            ${corrected("emergency_type")}, ${corrected("severity")}, ${corrected("location")},
+            CASE WHEN i.geocoder_failed OR NOT i.has_analysis OR calls.original_location IS NOT NULL THEN calls.latitude ELSE EXCLUDED.latitude END,
+            CASE WHEN i.geocoder_failed OR NOT i.has_analysis OR calls.original_location IS NOT NULL THEN calls.longitude ELSE EXCLUDED.longitude END,
+            CASE WHEN i.geocoder_failed OR NOT i.has_analysis OR calls.original_location IS NOT NULL THEN calls.geocode_source ELSE EXCLUDED.geocode_source END,
+            calls.awaiting_analysis AND NOT i.has_analysis,
+            -- The analysis arrived for a call stored without it: the grouper places it now.
+            calls.grouping_pending OR (${grouping} AND calls.awaiting_analysis AND i.has_analysis)
           FROM input i WHERE i.conversation_id = EXCLUDED.conversation_id),
         updated_at = CURRENT_TIMESTAMP
       RETURNING id, status, (xmax = 0) AS inserted
@@ -94,7 +116,8 @@ export async function upsertReceivedCalls(db: Pick<Db, "$executeRaw">, received:
         SELECT t.id, t.id AS own, t.seq, t.emergency_type AS type, t.occurred_at AS at, t.latitude AS lat,
           t.longitude AS lon, t.location, false AS simulation, NULL::text AS exercise_id
         FROM input t
-        WHERE NOT t.geocoder_failed AND NOT EXISTS (SELECT 1 FROM calls c WHERE c.conversation_id = t.conversation_id)`,
+        WHERE NOT t.geocoder_failed AND t.has_analysis
+          AND NOT EXISTS (SELECT 1 FROM calls c WHERE c.conversation_id = t.conversation_id)`,
       { before: input, then: Prisma.sql`, ${write}` },
     ),
   );

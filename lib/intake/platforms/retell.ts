@@ -1,0 +1,141 @@
+import { createHmac } from "node:crypto";
+import { z } from "zod";
+import { collectedFields, missingFields } from "../../webhook/payload";
+import { INT4_MAX, normalisePhone, TEXT_LIMITS } from "../../webhook/sanitise";
+import { invalidSignature, matches } from "../../webhook/signature";
+import { otherEventKey, platformConversationId, platformEventKey } from "../keys";
+import { failureReasonOf, type Fields, instantAt, linkAt, notConnectedSummary, numberAt, objectAt, secondsIn, textAt } from "./fields";
+import { WEBHOOK_MAX_BODY_BYTES } from "../limits";
+import type { PlatformAdapter } from "./platform";
+
+/** Retell's events that make a call (docs/webhook.md, "Retell"); `call_started` and the rest are archived and acknowledged. */
+export const RETELL_CALL_EVENTS = ["call_ended", "call_analyzed"] as const;
+
+export const RETELL_SIGNATURE_HEADER = "x-retell-signature";
+/** How far the signature's timestamp may be from our clock, either way (retell-sdk's verify uses the same). */
+export const RETELL_SIGNATURE_TOLERANCE_MS = 5 * 60_000;
+
+/** Retell's call ids as they may appear in a conversation_id (`retell:<id>`, at most 200 characters). */
+const CALL_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,192}$/;
+
+/** `disconnection_reason`s of an outbound call that never connected (its `call_status` is `not_connected`). */
+const NEVER_CONNECTED = /^dial_|^invalid_destination$|^telephony_provider_permission_denied$/;
+
+/** The documented shape, for the OpenAPI document; the adapter reads it leniently (./fields.ts). */
+export const retellEventSchema = z
+  .object({
+    event: z.string().meta({ description: "`call_ended` and `call_analyzed` make (one) call; any other event is archived and acknowledged" }),
+    call: z.object({
+      call_id: z.string().meta({ description: "Retell's call id; the call's conversation_id is `retell:<call_id>`" }),
+      agent_id: z.string().optional(),
+      call_status: z.string().optional().meta({ description: "`not_connected`: a failed call" }),
+      direction: z.enum(["inbound", "outbound"]).optional(),
+      from_number: z.string().optional().meta({ description: "The caller (inbound calls)" }),
+      to_number: z.string().optional().meta({ description: "The caller (outbound calls)" }),
+      start_timestamp: z.number().optional().meta({ description: "Unix milliseconds" }),
+      end_timestamp: z.number().optional().meta({ description: "Unix milliseconds" }),
+      duration_ms: z.number().optional(),
+      transcript: z.string().optional(),
+      transcript_object: z.array(z.unknown()).optional(),
+      recording_url: z.string().optional(),
+      disconnection_reason: z.string().optional(),
+      call_analysis: z
+        .object({
+          call_summary: z.string().optional(),
+          call_successful: z.boolean().optional(),
+          custom_analysis_data: z.record(z.string(), z.unknown()).optional().meta({
+            description: "emergency_type, severity, location, latitude, longitude",
+          }),
+        })
+        .optional()
+        .meta({ description: "call_analyzed only" }),
+    }),
+  })
+  .meta({ description: "A Retell webhook event; fields beyond these are kept in the archived payload" });
+
+/** A header value as Retell sends it (retell-sdk's `sign`); for tests and the bench. */
+export function retellSignatureHeader(apiKey: string, rawBody: Buffer | string, timestampMs = Date.now()): string {
+  return `v=${timestampMs},d=${createHmac("sha256", apiKey).update(rawBody).update(String(timestampMs)).digest("hex")}`;
+}
+
+/** Turns of a transcript: its items, or the lines of its text (counted, not split: it may be megabytes). */
+function transcriptTurns(call: Fields): number {
+  if (Array.isArray(call.transcript_object)) return Math.min(call.transcript_object.length, INT4_MAX);
+  if (typeof call.transcript !== "string" || call.transcript.trim() === "") return 0;
+  let lines = 1;
+  for (let at = call.transcript.indexOf("\n"); at >= 0; at = call.transcript.indexOf("\n", at + 1)) lines++;
+  return lines;
+}
+
+/**
+ * POST /api/voiceagent-webhook/retell. `x-retell-signature: v=<Unix ms>,d=<hex HMAC-SHA256>`,
+ * keyed by the Retell API key (RETELL_API_KEY) over the raw body followed by the timestamp's
+ * digits, as retell-sdk's `Retell.verify` computes it; the timestamp within 5 minutes of ours.
+ */
+export const retell: PlatformAdapter = {
+  platform: "retell",
+  maxBodyBytes: WEBHOOK_MAX_BODY_BYTES,
+  startCheck(headers, config, nowMs = Date.now()) {
+    const key = config.RETELL_API_KEY;
+    if (!key) throw invalidSignature("RETELL_API_KEY is not configured: no Retell request can be verified");
+    const header = headers.get(RETELL_SIGNATURE_HEADER);
+    if (header === null) throw invalidSignature(`${RETELL_SIGNATURE_HEADER} is required`);
+    const match = /^v=(\d{1,15}),d=([0-9a-fA-F]{64})$/.exec(header.trim());
+    if (!match) throw invalidSignature(`${RETELL_SIGNATURE_HEADER} must be v=<timestamp>,d=<signature>`);
+    const [, timestamp, digest] = match;
+    if (Math.abs(nowMs - Number(timestamp)) > RETELL_SIGNATURE_TOLERANCE_MS) {
+      throw invalidSignature("Signature timestamp is more than 5 minutes from now");
+    }
+    const hmac = createHmac("sha256", key);
+    return {
+      update: (chunk) => hmac.update(chunk),
+      verify() {
+        if (!matches(hmac.update(timestamp).digest(), digest)) throw invalidSignature("Signature does not match");
+      },
+    };
+  },
+  read(body, rawBody) {
+    const root = objectAt(body);
+    const { event } = root;
+    if (typeof event !== "string" || event === "") throw missingFields(["event"]);
+    const call = objectAt(root.call);
+    if (!(RETELL_CALL_EVENTS as readonly string[]).includes(event)) {
+      return { event: { kind: "other", type: `retell ${event}` }, payloadKey: otherEventKey(`retell_${event}`, rawBody) };
+    }
+    if (typeof call.call_id !== "string" || !CALL_ID.test(call.call_id)) throw missingFields(["call.call_id"]);
+    const conversationId = platformConversationId("retell", call.call_id);
+    const analysis = call.call_analysis !== null && typeof call.call_analysis === "object" ? objectAt(call.call_analysis) : null;
+    const startedAt = instantAt(call.start_timestamp);
+    const endedAt = instantAt(call.end_timestamp);
+    const span = startedAt && endedAt && endedAt >= startedAt ? (endedAt.getTime() - startedAt.getTime()) / 1000 : null;
+    const reason = typeof call.disconnection_reason === "string" ? call.disconnection_reason : "";
+    const failed = call.call_status === "not_connected" || NEVER_CONNECTED.test(reason);
+    const summary = textAt(analysis?.call_summary, TEXT_LIMITS.summary);
+    const eventAt = endedAt ?? startedAt;
+    return {
+      event: {
+        kind: "call",
+        call: {
+          conversationId,
+          agentId: textAt(call.agent_id, TEXT_LIMITS.agentId),
+          occurredAt: startedAt ?? endedAt ?? new Date(),
+          summary: summary || (failed ? notConnectedSummary(reason || "not_connected") : ""),
+          callSuccessful: !failed && analysis?.call_successful === true,
+          durationSecs: secondsIn(numberAt(call.duration_ms), 0.001) ?? secondsIn(span) ?? 0,
+          transcriptLength: transcriptTurns(call),
+          ...collectedFields(objectAt(analysis?.custom_analysis_data)),
+          // As ElevenLabs' failed calls: nobody spoke, so nothing to triage first.
+          ...(failed ? { severity: "moderate" as const } : {}),
+          status: failed ? "failed" : "active",
+          callerPhone: normalisePhone(call.direction === "outbound" ? call.to_number : call.from_number),
+          failureReason: failed ? failureReasonOf(reason) : null,
+          platform: "retell",
+          recordingUrl: linkAt(call.recording_url),
+          // A call that never connected has nothing to wait for.
+          hasAnalysis: analysis !== null || failed,
+        },
+      },
+      payloadKey: platformEventKey(conversationId, event, eventAt && Math.floor(eventAt.getTime() / 1000), rawBody),
+    };
+  },
+};

@@ -1,0 +1,181 @@
+import { createHmac } from "node:crypto";
+import { z } from "zod";
+import { collectedFields, missingFields } from "../../webhook/payload";
+import { normalisePhone, TEXT_LIMITS } from "../../webhook/sanitise";
+import { invalidSignature, matches } from "../../webhook/signature";
+import { platformConversationId, otherEventKey, platformEventKey } from "../keys";
+import {
+  failureReasonOf,
+  instantAt,
+  linkAt,
+  notConnectedSummary,
+  numberAt,
+  objectAt,
+  sameSecret,
+  secondsIn,
+  textAt,
+} from "./fields";
+import { WEBHOOK_MAX_BODY_BYTES } from "../limits";
+import type { PlatformAdapter } from "./platform";
+
+/**
+ * Vapi's server messages (docs/webhook.md, "Vapi"): the body is `{"message": {...}}`; only
+ * `end-of-call-report` makes a call, every other type is archived and acknowledged.
+ */
+export const VAPI_REPORT_TYPE = "end-of-call-report";
+
+/** How far an HMAC credential's x-timestamp may be from our clock. */
+export const VAPI_SIGNATURE_TOLERANCE_MS = 5 * 60_000;
+
+/** Vapi's call ids (UUIDs) as they may appear in a conversation_id (`vapi:<id>`, at most 200 characters). */
+const CALL_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,194}$/;
+
+/**
+ * `endedReason`s of a call that never connected: the customer's line was busy or did not answer,
+ * or the call could not be started or bridged. Anything else (the customer or the assistant hung
+ * up, a voicemail, a pipeline error mid-call) is a call that happened.
+ */
+const NEVER_CONNECTED = /^customer-busy$|^customer-did-not-answer$|failed-to-connect|^call\.start\.error|^call-start-error/;
+
+/** The documented shape, for the OpenAPI document; the adapter reads it leniently (./fields.ts). */
+export const vapiMessageSchema = z
+  .object({
+    message: z.object({
+      type: z.string().meta({ description: "`end-of-call-report` makes a call; any other type is archived and acknowledged" }),
+      timestamp: z.number().optional().meta({ description: "Unix milliseconds (a numeric string is read too)" }),
+      call: z.object({
+        id: z.string().meta({ description: "Vapi's call id; the call's conversation_id is `vapi:<id>`" }),
+        assistantId: z.string().optional(),
+        customer: z.object({ number: z.string().optional() }).optional().meta({ description: "`number` is the caller" }),
+      }),
+      startedAt: z.string().optional().meta({ description: "ISO 8601" }),
+      endedAt: z.string().optional().meta({ description: "ISO 8601" }),
+      endedReason: z.string().optional().meta({ description: "`customer-busy`, `customer-did-not-answer`, `*-failed-to-connect*`: a failed call" }),
+      durationSeconds: z.number().optional(),
+      analysis: z
+        .object({
+          summary: z.string().optional(),
+          structuredData: z.record(z.string(), z.unknown()).optional().meta({
+            description: "emergency_type, severity, location, latitude, longitude (bare values or {value})",
+          }),
+          successEvaluation: z.string().optional().meta({ description: "`true`/`pass` (or the boolean true): call_successful" }),
+        })
+        .optional(),
+      artifact: z
+        .object({
+          transcript: z.string().optional(),
+          messages: z.array(z.unknown()).optional(),
+          recordingUrl: z.string().optional(),
+          recording: z.object({ mono: z.object({ combinedUrl: z.string().optional() }).optional() }).optional(),
+        })
+        .optional(),
+    }),
+  })
+  .meta({ description: "A Vapi server message; fields beyond these are kept in the archived payload" });
+
+/** The headers of Vapi's HMAC credential with its defaults (sha256, hex, `{timestamp}.{body}`); for tests and the bench. */
+export function vapiHmacHeaders(secret: string, rawBody: Buffer | string, timestampMs = Date.now()): Record<string, string> {
+  const timestamp = String(timestampMs);
+  return {
+    "x-timestamp": timestamp,
+    "x-signature": createHmac("sha256", secret).update(`${timestamp}.`).update(rawBody).digest("hex"),
+  };
+}
+
+function bearerToken(authorization: string | null): string | null {
+  const match = authorization === null ? null : /^Bearer\s+(.+)$/i.exec(authorization.trim());
+  return match ? match[1] : null;
+}
+
+const successful = (value: unknown) =>
+  value === true || (typeof value === "string" && ["true", "pass", "passed", "success", "successful"].includes(value.trim().toLowerCase()));
+
+/**
+ * POST /api/voiceagent-webhook/vapi. Credentials, as Vapi's server authentication sends them,
+ * all keyed by VAPI_WEBHOOK_SECRET: an HMAC credential (`x-signature`: hex HMAC-SHA256 of
+ * `<x-timestamp>.<raw body>`, optionally prefixed `sha256=`, the timestamp within 5 minutes), or
+ * the secret itself (`x-vapi-secret`, the legacy `server.secret`; or a Bearer Token credential).
+ */
+export const vapi: PlatformAdapter = {
+  platform: "vapi",
+  maxBodyBytes: WEBHOOK_MAX_BODY_BYTES,
+  startCheck(headers, config, nowMs = Date.now()) {
+    const secret = config.VAPI_WEBHOOK_SECRET;
+    if (!secret) throw invalidSignature("VAPI_WEBHOOK_SECRET is not configured: no Vapi request can be verified");
+    const signature = headers.get("x-signature");
+    if (signature !== null) {
+      const timestamp = headers.get("x-timestamp")?.trim() ?? "";
+      if (!/^\d{1,15}$/.test(timestamp)) throw invalidSignature("x-timestamp must be a Unix time");
+      // Seconds or milliseconds, told apart by their size (seconds have 10 digits until 2286).
+      const sentMs = Number(timestamp) * (timestamp.length > 11 ? 1 : 1000);
+      if (Math.abs(nowMs - sentMs) > VAPI_SIGNATURE_TOLERANCE_MS) {
+        throw invalidSignature("Signature timestamp is more than 5 minutes from now");
+      }
+      const hmac = createHmac("sha256", secret).update(`${timestamp}.`);
+      return {
+        update: (chunk) => hmac.update(chunk),
+        verify() {
+          if (!matches(hmac.digest(), signature.trim().replace(/^sha256=/i, ""))) throw invalidSignature("Signature does not match");
+        },
+      };
+    }
+    const sent = headers.get("x-vapi-secret") ?? headers.get("x-vapi-signature") ?? bearerToken(headers.get("authorization"));
+    if (sent === null) throw invalidSignature("No credential: x-signature, x-vapi-secret or Authorization: Bearer is required");
+    if (!sameSecret(sent, secret)) throw invalidSignature("Credential does not match");
+    return { update() {}, verify() {} };
+  },
+  read(body, rawBody) {
+    const message = objectAt(objectAt(body).message);
+    const type = message.type;
+    if (typeof type !== "string" || type === "") throw missingFields(["message.type"]);
+    const sentAt = instantAt(message.timestamp);
+    const call = objectAt(message.call);
+    if (type !== VAPI_REPORT_TYPE) {
+      const seconds = sentAt && Math.floor(sentAt.getTime() / 1000);
+      return { event: { kind: "other", type: `vapi ${type}` }, payloadKey: otherEventKey(`vapi_${type}`, rawBody, seconds ?? undefined) };
+    }
+    if (typeof call.id !== "string" || !CALL_ID.test(call.id)) throw missingFields(["message.call.id"]);
+    const conversationId = platformConversationId("vapi", call.id);
+    const analysis = objectAt(message.analysis ?? call.analysis);
+    const artifact = objectAt(message.artifact);
+    const startedAt = instantAt(message.startedAt ?? call.startedAt);
+    const endedAt = instantAt(message.endedAt ?? call.endedAt);
+    const span = startedAt && endedAt && endedAt >= startedAt ? (endedAt.getTime() - startedAt.getTime()) / 1000 : null;
+    const messages = [artifact.messages, message.messages].find(Array.isArray) ?? [];
+    const endedReason = typeof message.endedReason === "string" ? message.endedReason : typeof call.endedReason === "string" ? call.endedReason : "";
+    const failed = NEVER_CONNECTED.test(endedReason);
+    const summary = textAt(analysis.summary ?? message.summary, TEXT_LIMITS.summary);
+    const eventAt = sentAt ?? endedAt ?? startedAt;
+    return {
+      event: {
+        kind: "call",
+        call: {
+          conversationId,
+          agentId: textAt(call.assistantId ?? objectAt(message.assistant).id, TEXT_LIMITS.agentId),
+          occurredAt: startedAt ?? endedAt ?? sentAt ?? new Date(),
+          summary: summary || (failed ? notConnectedSummary(endedReason) : ""),
+          callSuccessful: !failed && successful(analysis.successEvaluation),
+          durationSecs:
+            secondsIn(numberAt(message.durationSeconds)) ?? secondsIn(numberAt(message.durationMs), 0.001) ?? secondsIn(span) ?? 0,
+          transcriptLength: messages.length,
+          ...collectedFields(objectAt(analysis.structuredData)),
+          // As ElevenLabs' failed calls: nobody spoke, so nothing to triage first.
+          ...(failed ? { severity: "moderate" as const } : {}),
+          status: failed ? "failed" : "active",
+          callerPhone: normalisePhone(objectAt(call.customer).number) ?? normalisePhone(objectAt(message.customer).number),
+          failureReason: failed ? failureReasonOf(endedReason) : null,
+          platform: "vapi",
+          recordingUrl: linkAt(
+            artifact.recordingUrl,
+            objectAt(objectAt(artifact.recording).mono).combinedUrl,
+            message.recordingUrl,
+            artifact.stereoRecordingUrl,
+            message.stereoRecordingUrl,
+          ),
+          hasAnalysis: true,
+        },
+      },
+      payloadKey: platformEventKey(conversationId, type, eventAt && Math.floor(eventAt.getTime() / 1000), rawBody),
+    };
+  },
+};
