@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GET as getCallRoute } from "@/app/api/calls/[id]/route";
+import { GET as getCallRoute, PATCH as patchCallRoute } from "@/app/api/calls/[id]/route";
 import { GET as listCallsRoute } from "@/app/api/calls/route";
 import { POST as retellPost } from "@/app/api/voiceagent-webhook/retell/route";
 import { POST as vapiPost } from "@/app/api/voiceagent-webhook/vapi/route";
@@ -346,6 +346,26 @@ describe("retell specifics", () => {
       ),
       { numRuns: 25 },
     );
+  });
+
+  it("a dispatcher's correction outlives the platform's later events, its analysis kept as the original", async () => {
+    const id = nextId("retell-corrected");
+    expect((await post("retell", JSON.stringify(retellCallEvent("call_analyzed", id)))).status).toBe(200);
+    const conversationId = `retell:${id}`;
+    const patched = await patchCallRoute(
+      apiRequest(`http://localhost/api/calls/${encodeURIComponent(conversationId)}`, {
+        method: "PATCH",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ severity: "moderate" }),
+      }),
+      { params: Promise.resolve({ id: conversationId }) },
+    );
+    expect(patched.status).toBe(200);
+    for (const event of ["call_ended", "call_analyzed", "call_ended"] as const) {
+      expect((await post("retell", JSON.stringify(retellCallEvent(event, id)))).status).toBe(200);
+    }
+    const [call] = (await storedCalls(conversationId)).calls;
+    expect(call).toMatchObject({ severity: "moderate", originalSeverity: "critical", emergencyType: "structure_fire", originalEmergencyType: null });
   });
 
   it("call_ended alone is stored and waits for its analysis", async () => {
