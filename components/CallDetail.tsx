@@ -7,6 +7,7 @@ import { formatTime } from "./format";
 import { SeverityBadge } from "./SeverityIcon";
 import { StatusBadge } from "./StatusBadge";
 import { StatusActions } from "./StatusActions";
+import { Transcript } from "./Transcript";
 import { useCallDetail } from "./use-calls";
 
 function Field({ label, value }: { label: string; value: React.ReactNode }) {
@@ -19,7 +20,7 @@ function Field({ label, value }: { label: string; value: React.ReactNode }) {
   );
 }
 
-/** The full record of one call, its status history and its summary. */
+/** The full record of one call, its summary, transcript and status history. */
 export function CallDetail({ id, onClose, onShowOnMap }: { id: string; onClose: () => void; onShowOnMap: (call: CallRecord) => void }) {
   const { data: call, error, isPending } = useCallDetail(id);
   return (
@@ -43,6 +44,8 @@ export function CallDetail({ id, onClose, onShowOnMap }: { id: string; onClose: 
           <StatusActions id={call.conversation_id} status={call.status} training={call.simulation} />
           <h4>Transcript summary</h4>
           <p className="detail-summary">{call.summary || "No summary."}</p>
+          <h4>Transcript</h4>
+          <Transcript turns={call.transcript} />
           <dl className="detail-fields">
             <Field label="Time" value={formatTime(call.timestamp)} />
             <Field label="Location" value={call.location} />

@@ -12,13 +12,17 @@ export const OTHER_CALLS_FROM_NUMBER = 20;
  * GET /api/calls/{id}: {id} is the record's conversation_id (a simulated call's call_id), the
  * identifier every listing shows. The detail adds the other calls from the caller's number (repeat
  * callers are common in a disaster; read through the caller_phone index) and the recording, which
- * is linked by conversation_id so that audio that arrived first is found once the call exists.
+ * is linked by conversation_id so that audio that arrived first is found once the call exists,
+ * and the transcript's turns as stored with the call (call_transcripts).
  */
 export async function getCall(conversationId: string): Promise<CallDetail> {
   return withCallStore(async (db) => {
     const call = await db.call.findUnique({
       where: { conversationId },
-      include: { history: { orderBy: [{ changedAt: "asc" }, { id: "asc" }] } },
+      include: {
+        history: { orderBy: [{ changedAt: "asc" }, { id: "asc" }] },
+        transcript: { select: { turns: true } },
+      },
     });
     if (!call) throw notFound(`No call with id ${conversationId}`);
     const [otherCalls, recording] = await Promise.all([
@@ -32,7 +36,7 @@ export async function getCall(conversationId: string): Promise<CallDetail> {
           }),
       db.callRecording.findUnique({ where: { conversationId }, select: { contentType: true, sizeBytes: true } }),
     ]);
-    return toCallDetail(call, { history: call.history, otherCalls, recording });
+    return toCallDetail(call, { history: call.history, otherCalls, recording, transcript: call.transcript?.turns ?? [] });
   });
 }
 

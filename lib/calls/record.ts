@@ -1,4 +1,4 @@
-import type { Call, CallStatusChange } from "../db/generated/client";
+import type { Call, CallStatusChange, Prisma } from "../db/generated/client";
 import type { CallDetail, CallRecord, CallStatus } from "./schema";
 
 /** The columns a listing reads (everything but the archived simulated record and payload key). */
@@ -73,6 +73,8 @@ export interface CallDetailParts {
   history: CallStatusChange[];
   otherCalls: Pick<Call, "conversationId" | "occurredAt" | "emergencyType" | "severity" | "status">[];
   recording: { contentType: string; sizeBytes: bigint } | null;
+  /** call_transcripts.turns as stored (lib/calls/write/received.ts), or [] without a transcript. */
+  transcript: Prisma.JsonValue;
 }
 
 /** Where the dashboard plays a call's recording. */
@@ -81,6 +83,7 @@ export const recordingPath = (conversationId: string) => `/api/calls/${encodeURI
 export function toCallDetail(call: Call, parts: CallDetailParts): CallDetail {
   const detail: CallDetail = {
     ...toCallRecord(call),
+    transcript: Array.isArray(parts.transcript) ? (parts.transcript as CallDetail["transcript"]) : [],
     history: parts.history.map((change) => ({
       status: change.status as CallStatus,
       changed_at: change.changedAt.toISOString(),

@@ -2,7 +2,7 @@ import type { Db } from "../../db/client";
 import { Prisma } from "../../db/generated/client";
 import { uuid7 } from "../../db/uuid7";
 import { groupingEnabled, placementQuery } from "../../incidents/grouping";
-import type { WebhookCall } from "../../webhook/payload";
+import type { TranscriptTurn, WebhookCall } from "../../webhook/payload";
 
 /** A call the voice platform handed over, ready to store. */
 export interface ReceivedCall {
@@ -14,6 +14,9 @@ export interface ReceivedCall {
   geocoderFailed: boolean;
 }
 
+/** What GET /api/calls?q= searches of a transcript: every turn's text, one line each. */
+export const transcriptText = (turns: readonly TranscriptTurn[]): string => turns.map((turn) => turn.text).join("\n");
+
 /**
  * One record per conversation_id, for calls of distinct conversations, in one statement: insert,
  * or update on a conflict (so two deliveries racing to create a call end as one create and one
@@ -23,7 +26,8 @@ export interface ReceivedCall {
  * moved it. When the geocoder failed, a redelivery keeps the earlier point.
  * Grouping (docs/incidents.md): the same statement places each new call in its incident
  * (placementQuery, which sees the calls of the batch among themselves), so a call is written
- * once. A call whose geocoding failed waits for the grouper (grouped by its text), and a
+ * once. The transcript's turns and text go into call_transcripts in the same statement (a
+ * redelivery replaces them). A call whose geocoding failed waits for the grouper (grouped by its text), and a
  * redelivery is not regrouped. A delivery of the same conversation committed by another instance
  * between this statement's start and its turn at the feed lock makes it fail on the incident's
  * foreign key at commit; the caller then stores the calls one by one.
@@ -41,10 +45,12 @@ export async function upsertReceivedCalls(db: Pick<Db, "$executeRaw">, received:
       ${column(({ point }) => point?.source ?? null)}::text[],
       ${column(({ call }) => call.severity)}::text[], ${column(({ call }) => call.status)}::text[],
       ${column(({ payloadKey }) => payloadKey)}::text[], ${column(({ call }) => call.callerPhone)}::text[],
-      ${column(({ call }) => call.failureReason)}::text[], ${column(({ geocoderFailed }) => geocoderFailed)}::boolean[]
+      ${column(({ call }) => call.failureReason)}::text[], ${column(({ geocoderFailed }) => geocoderFailed)}::boolean[],
+      ${column(({ call }) => (call.transcript.length > 0 ? JSON.stringify(call.transcript) : null))}::text[],
+      ${column(({ call }) => transcriptText(call.transcript))}::text[]
     ) WITH ORDINALITY AS t(id, conversation_id, occurred_at, agent_id, summary, call_successful, duration_secs,
            transcript_length, emergency_type, location, latitude, longitude, geocode_source, severity, status,
-           payload_key, caller_phone, failure_reason, geocoder_failed, seq)
+           payload_key, caller_phone, failure_reason, geocoder_failed, turns, transcript_text, seq)
   )`;
   const grouping = groupingEnabled();
   const write = Prisma.sql`upserted AS (
@@ -71,10 +77,16 @@ export async function upsertReceivedCalls(db: Pick<Db, "$executeRaw">, received:
                  CASE WHEN i.geocoder_failed THEN calls.geocode_source ELSE EXCLUDED.geocode_source END
           FROM input i WHERE i.conversation_id = EXCLUDED.conversation_id),
         updated_at = CURRENT_TIMESTAMP
-      RETURNING id, status, (xmax = 0) AS inserted
+      RETURNING id, conversation_id, status, (xmax = 0) AS inserted
+    ),
+    history AS (
+      INSERT INTO call_status_changes (call_id, from_status, status, changed_by)
+      SELECT id, NULL, status, 'webhook' FROM upserted WHERE inserted
     )
-    INSERT INTO call_status_changes (call_id, from_status, status, changed_by)
-    SELECT id, NULL, status, 'webhook' FROM upserted WHERE inserted`;
+    INSERT INTO call_transcripts (call_id, turns, text)
+    SELECT u.id, i.turns::jsonb, i.transcript_text FROM upserted u JOIN input i ON i.conversation_id = u.conversation_id
+    WHERE i.turns IS NOT NULL
+    ON CONFLICT (call_id) DO UPDATE SET turns = EXCLUDED.turns, text = EXCLUDED.text`;
   if (!grouping) {
     await db.$executeRaw`WITH ${input}, ${write}`;
     return;
