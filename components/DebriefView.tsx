@@ -45,7 +45,13 @@ function DebriefBody({ id }: { id: string }) {
           <dt>Longest queue</dt><dd>{data.longest_queue} calls</dd>
           <dt>Longest wait</dt><dd>{seconds(data.longest_wait_seconds)}</dd>
         </dl>
-        <p><a href={debriefCsvUrl(id)} download>Download CSV</a></p>
+        <p>
+          <a href={debriefCsvUrl(id)} download>Download CSV</a>{" "}
+          {/* The same rule (docs/reports.md), with the split by type and the share within 60 s; the window ends after as_of. */}
+          <Link href={`/reports?exercise_id=${encodeURIComponent(id)}&to=${new Date(Date.parse(data.as_of) + 60_000).toISOString().slice(0, 16)}`}>
+            Dispatch intervals report
+          </Link>
+        </p>
       </section>
       <section className="panel" aria-labelledby="dispatch-title">
         <h2 id="dispatch-title">Time from call to dispatch</h2>
