@@ -43,8 +43,6 @@ function scopeConditions(scope: IntervalScope): Prisma.Sql[] {
   const conditions = [scope.calls === "real" ? real : scope.calls === "exercise" ? exercise : Prisma.sql`(${real} OR ${exercise})`];
   if (scope.from) conditions.push(Prisma.sql`c.occurred_at >= ${scope.from}`);
   if (scope.to) conditions.push(Prisma.sql`c.occurred_at <= ${scope.to}`);
-  conditions.push(Prisma.sql`NOT EXISTS (
-    SELECT 1 FROM call_status_changes h WHERE h.call_id = c.id AND h.from_status IS NULL AND h.status = 'failed')`);
   return conditions;
 }
 
@@ -65,13 +63,15 @@ interface GroupRow {
 export async function dispatchIntervals(db: Pick<Db, "$queryRaw">, scope: IntervalScope): Promise<IntervalGroups> {
   const rows = await db.$queryRaw<GroupRow[]>`
     WITH timed AS (
-      SELECT c.emergency_type, c.severity,
-        EXTRACT(EPOCH FROM (
-          SELECT min(h.changed_at) FROM call_status_changes h
-          WHERE h.call_id = c.id AND h.status = ANY(${DISPATCHED_STATUSES}::text[])
-        ) - c.occurred_at)::float8 AS seconds
+      SELECT c.emergency_type, c.severity, EXTRACT(EPOCH FROM h.dispatched_at - c.occurred_at)::float8 AS seconds
       FROM calls c
-      WHERE ${Prisma.join(scopeConditions(scope), " AND ")}
+      -- One probe of the call's history (call_id, changed_at) for both facts.
+      CROSS JOIN LATERAL (
+        SELECT min(h.changed_at) FILTER (WHERE h.status = ANY(${DISPATCHED_STATUSES}::text[])) AS dispatched_at,
+          bool_or(h.from_status IS NULL AND h.status = 'failed') AS created_failed
+        FROM call_status_changes h WHERE h.call_id = c.id
+      ) h
+      WHERE ${Prisma.join(scopeConditions(scope), " AND ")} AND h.created_failed IS NOT TRUE
     )
     SELECT emergency_type, severity, GROUPING(emergency_type, severity)::int AS level,
       count(*)::int AS calls, count(seconds)::int AS dispatched,
