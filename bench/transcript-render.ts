@@ -5,12 +5,13 @@
  *   BENCH_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres npx tsx bench/transcript-render.ts
  *
  * Two calls are posted to the webhook as the platform sends them: one of 500 turns, one of 3 (the
- * comparison). Each run opens a fresh dashboard, clicks the call's row in the call history and
+ * comparison). Each run opens a fresh dashboard (a new page of one signed-in context), clicks the call's row in the call history and
  * reads in the page (performance.now() of the page): the click, the end of the detail's response
  * (resource timing of GET /api/calls/{id}) and the first frame after the transcript's last turn is
  * in the DOM (a MutationObserver, then requestAnimationFrame + a task: the frame was painted).
  * "render" is response end to painted (React, layout, paint); "click to painted" adds the request.
  */
+import { TILE_PATTERN } from "../tests/e2e/dashboard-helpers";
 import { launchBenchBrowser, newDashboardPage } from "./browser";
 import { benchAuth, startProductionServer } from "./production-server";
 import { withScratchClient } from "./scratch-database";
@@ -73,10 +74,14 @@ async function main(): Promise<void> {
       for (const entry of cases) {
         const render: number[] = [];
         const total: number[] = [];
+        // One signed-in context (sign-in is limited per account), a new page (a new app) per run.
+        const { context, page: first } = await newDashboardPage(browser, app.base);
+        await context.addInitScript(`window.__expectedTurns = ${entry.turns};`);
+        await context.addInitScript(PROBE);
+        await context.route(TILE_PATTERN, (route) => route.abort("internetdisconnected"));
+        await first.close();
         for (let run = 0; run < RUNS + 2; run++) {
-          const { context, page } = await newDashboardPage(browser, app.base);
-          await page.addInitScript(`window.__expectedTurns = ${entry.turns};`);
-          await page.addInitScript(PROBE);
+          const page = await context.newPage();
           await page.goto(app.base);
           const row = page.locator(`.history-table tr[data-call-id="${entry.id}"] button`);
           await row.waitFor();
@@ -96,8 +101,9 @@ async function main(): Promise<void> {
             render.push(marks.painted - marks.responseEnd);
             total.push(marks.painted - marks.click);
           }
-          await context.close();
+          await page.close();
         }
+        await context.close();
         render.sort((a, b) => a - b);
         total.sort((a, b) => a - b);
         console.log(
