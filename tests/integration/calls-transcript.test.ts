@@ -106,6 +106,21 @@ describe("GET /api/calls?q=", () => {
     expect((await search(`${run} warehouse`, "&severity=moderate&emergency_type=none_such")).body.calls).toEqual([]);
   });
 
+  it("searches a transcript's first 100,000 characters, and the detail keeps every turn", async () => {
+    const id = `conv_${run}_huge`;
+    const event = elevenLabsCallEvent(id) as { data: { transcript: unknown[] } };
+    // 150 turns of 1,000 characters: the first phrase is within the searched text, the last beyond it.
+    event.data.transcript = Array.from({ length: 150 }, (_, index) => ({
+      role: "user",
+      message: `${index === 0 ? `early ${run} phrase` : index === 149 ? `late ${run} phrase` : "filler"} `.padEnd(1000, "x"),
+      time_in_call_secs: index,
+    }));
+    await deliver(event);
+    expect((await detail(id)).transcript).toHaveLength(150);
+    expect(ids((await search(`early ${run} phrase`)).body)).toEqual([id]);
+    expect((await search(`late ${run} phrase`)).body.calls).toEqual([]);
+  });
+
   it("refuses a q shorter than 3 or longer than 200 characters", async () => {
     for (const q of ["ab", "x".repeat(201)]) {
       const { status, body } = await search(q);

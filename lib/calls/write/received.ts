@@ -3,6 +3,7 @@ import { Prisma } from "../../db/generated/client";
 import { uuid7 } from "../../db/uuid7";
 import { groupingEnabled, placementQuery } from "../../incidents/grouping";
 import type { TranscriptTurn, WebhookCall } from "../../webhook/payload";
+import { cleanText } from "../../webhook/sanitise";
 
 /** A call the voice platform handed over, ready to store. */
 export interface ReceivedCall {
@@ -14,8 +15,14 @@ export interface ReceivedCall {
   geocoderFailed: boolean;
 }
 
-/** What GET /api/calls?q= searches of a transcript: every turn's text, one line each. */
-export const transcriptText = (turns: readonly TranscriptTurn[]): string => turns.map((turn) => turn.text).join("\n");
+/**
+ * What GET /api/calls?q= searches of a transcript: every turn's text, one line each, at most
+ * SEARCHED_TRANSCRIPT_LIMIT characters (a real call's is a few thousand; a 5 MB payload of 100,000
+ * turns would otherwise cost its trigram index entry megabytes). The turns are kept whole.
+ */
+export const SEARCHED_TRANSCRIPT_LIMIT = 100_000;
+export const transcriptText = (turns: readonly TranscriptTurn[]): string =>
+  cleanText(turns.map((turn) => turn.text).join("\n"), SEARCHED_TRANSCRIPT_LIMIT);
 
 /**
  * One record per conversation_id, for calls of distinct conversations, in one statement: insert,
