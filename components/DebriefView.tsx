@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { humanize } from "./call-status";
 import { debriefCsvUrl, type Debrief, getDebrief } from "./exercise-api";
-import { Providers } from "./providers";
+import { FigurePage } from "./FigurePage";
 
 const seconds = (value: number | null) => (value === null ? "–" : `${Math.round(value)} s`);
 
@@ -78,14 +78,8 @@ function DebriefBody({ id }: { id: string }) {
 /** The debrief of one exercise (GET /api/exercises/{id}/debrief), for the trainer. */
 export function DebriefView({ id }: { id: string }) {
   return (
-    <Providers>
-      <main className="debrief">
-        <header className="panel-head">
-          <h1>Exercise debrief</h1>
-          <Link href="/">Back to the dashboard</Link>
-        </header>
-        <DebriefBody id={id} />
-      </main>
-    </Providers>
+    <FigurePage title="Exercise debrief">
+      <DebriefBody id={id} />
+    </FigurePage>
   );
 }

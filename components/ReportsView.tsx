@@ -1,11 +1,10 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import Link from "next/link";
 import { useState } from "react";
 import { humanize } from "./call-status";
 import { listExercises } from "./exercise-api";
-import { Providers } from "./providers";
+import { FigurePage } from "./FigurePage";
 import { getIntervals, intervalsCsvUrl, type IntervalsQuery, type IntervalsReport } from "./report-api";
 
 const TARGET_SECONDS = 60;
@@ -125,15 +124,9 @@ function ReportForm({ initial, onShow }: { initial: IntervalsQuery; onShow: (que
 export function ReportsView({ initial }: { initial: IntervalsQuery }) {
   const [query, setQuery] = useState(initial);
   return (
-    <Providers>
-      <main className="debrief report">
-        <header className="panel-head">
-          <h1>Dispatch intervals</h1>
-          <Link href="/">Back to the dashboard</Link>
-        </header>
-        <ReportForm initial={initial} onShow={setQuery} />
-        <ReportBody query={query} />
-      </main>
-    </Providers>
+    <FigurePage title="Dispatch intervals">
+      <ReportForm initial={initial} onShow={setQuery} />
+      <ReportBody query={query} />
+    </FigurePage>
   );
 }
