@@ -13,7 +13,8 @@ const minuteUtc = (ms: number) => new Date(ms).toISOString().slice(0, 16);
 /** The form's first values: the link's, else the last 24 hours of real calls (an exercise's when one is named). */
 function initialQuery(params: SearchParams): IntervalsQuery {
   const now = Date.now();
-  const to = (first(params.to) ?? minuteUtc(now)).slice(0, 16);
+  // The minute after now: a time without seconds is that instant, and the calls of this minute count.
+  const to = (first(params.to) ?? minuteUtc(now + 60_000)).slice(0, 16);
   const toMs = Date.parse(`${to}Z`);
   const from = (first(params.from) ?? minuteUtc((Number.isNaN(toMs) ? now : toMs) - 86_400_000)).slice(0, 16);
   const exerciseId = first(params.exercise_id) ?? "";
