@@ -53,10 +53,12 @@ test.describe("transcript and dispatch intervals", () => {
     const overall = page.getByTestId("report-overall");
     await expect(overall).toBeVisible();
     await expect(page.getByRole("img", { name: /Seconds from arrival to first dispatch per severity/ })).toBeVisible();
-    await expect(page.getByRole("table")).toContainText("Power lines down");
+    // The dispatched call's type: the row's Dispatched cell counts it.
+    const row = page.getByRole("row").filter({ hasText: "Power lines down" }).first();
+    await expect(row.getByRole("cell").nth(3)).not.toHaveText("0");
 
     // Keyboard only: focus the calls filter, choose "Both", submit with Enter.
-    const calls = page.getByLabel("Calls");
+    const calls = page.getByRole("combobox", { name: /^Calls/ });
     await calls.focus();
     await page.keyboard.press("ArrowDown");
     await page.keyboard.press("ArrowDown");
