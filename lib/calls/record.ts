@@ -73,8 +73,8 @@ export interface CallDetailParts {
   history: CallStatusChange[];
   otherCalls: Pick<Call, "conversationId" | "occurredAt" | "emergencyType" | "severity" | "status">[];
   recording: { contentType: string; sizeBytes: bigint } | null;
-  /** call_transcripts.turns as stored (lib/calls/write/received.ts), or [] without a transcript. */
-  transcript: Prisma.JsonValue;
+  /** call_transcripts.turns as stored (lib/calls/write/received.ts) or read from the archive; [] without a transcript. */
+  transcript: Prisma.JsonValue | CallDetail["transcript"];
 }
 
 /** Where the dashboard plays a call's recording. */

@@ -4,6 +4,7 @@ import { GET as getCallRoute } from "@/app/api/calls/[id]/route";
 import { GET as listRoute } from "@/app/api/calls/route";
 import { POST } from "@/app/api/voiceagent-webhook/route";
 import { callDetailSchema, type CallList } from "@/lib/calls/schema";
+import { getDb } from "@/lib/db/client";
 import { elevenLabsCallEvent, specCallEvent } from "@/lib/webhook/sample-events";
 import { webhookRequest } from "../support/webhook-request";
 
@@ -78,6 +79,16 @@ describe("the transcript in the call detail", () => {
     expect(ids((await search(`redelivered ${run}`)).body)).toEqual([eleven]);
     await deliver(elevenLabsCallEvent(eleven));
     expect((await search(`redelivered ${run}`)).body.calls).toEqual([]);
+  });
+
+  it("reads the turns of a call stored before call_transcripts from its archived payload", async () => {
+    const id = `conv_${run}_older`;
+    await deliver(elevenLabsCallEvent(id));
+    const stored = await detail(id);
+    // As a call stored before the table existed: no row of its own.
+    await (await getDb()).$executeRaw`DELETE FROM call_transcripts WHERE call_id = (SELECT id FROM calls WHERE conversation_id = ${id})`;
+    expect((await detail(id)).transcript).toEqual(stored.transcript);
+    expect(stored.transcript).toHaveLength(3);
   });
 });
 
