@@ -8,6 +8,7 @@ import { formatTime, PLATFORM_NAMES } from "./format";
 import { SeverityBadge } from "./SeverityIcon";
 import { StatusBadge } from "./StatusBadge";
 import { StatusActions } from "./StatusActions";
+import { Transcript } from "./Transcript";
 import { useCallDetail } from "./use-calls";
 
 function Field({ label, value }: { label: string; value: React.ReactNode }) {
@@ -20,7 +21,7 @@ function Field({ label, value }: { label: string; value: React.ReactNode }) {
   );
 }
 
-/** The full record of one call, its status history, its corrections (and the form to make one) and its summary. */
+/** The full record of one call, its summary, transcript, status history, its corrections (and the form to make one). */
 export function CallDetail({ id, onClose, onShowOnMap }: { id: string; onClose: () => void; onShowOnMap: (call: CallRecord) => void }) {
   const { data: call, error, isPending } = useCallDetail(id);
   return (
@@ -46,6 +47,8 @@ export function CallDetail({ id, onClose, onShowOnMap }: { id: string; onClose: 
           <CallCorrectionForm call={call} />
           <h4>Transcript summary</h4>
           <p className="detail-summary">{call.summary || "No summary."}</p>
+          <h4>Transcript</h4>
+          <Transcript turns={call.transcript} />
           <dl className="detail-fields">
             <Field label="Time" value={formatTime(call.timestamp)} />
             <Field label="Location" value={<span data-testid="detail-location">{call.location}</span>} />

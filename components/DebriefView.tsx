@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { humanize } from "./call-status";
 import { debriefCsvUrl, type Debrief, getDebrief } from "./exercise-api";
-import { Providers } from "./providers";
+import { FigurePage } from "./FigurePage";
 
 const seconds = (value: number | null) => (value === null ? "–" : `${Math.round(value)} s`);
 
@@ -45,7 +45,13 @@ function DebriefBody({ id }: { id: string }) {
           <dt>Longest queue</dt><dd>{data.longest_queue} calls</dd>
           <dt>Longest wait</dt><dd>{seconds(data.longest_wait_seconds)}</dd>
         </dl>
-        <p><a href={debriefCsvUrl(id)} download>Download CSV</a></p>
+        <p>
+          <a href={debriefCsvUrl(id)} download>Download CSV</a>{" "}
+          {/* The same rule (docs/reports.md), with the split by type and the share within 60 s; the window ends after as_of. */}
+          <Link href={`/reports?exercise_id=${encodeURIComponent(id)}&to=${new Date(Date.parse(data.as_of) + 60_000).toISOString().slice(0, 16)}`}>
+            Dispatch intervals report
+          </Link>
+        </p>
       </section>
       <section className="panel" aria-labelledby="dispatch-title">
         <h2 id="dispatch-title">Time from call to dispatch</h2>
@@ -72,14 +78,8 @@ function DebriefBody({ id }: { id: string }) {
 /** The debrief of one exercise (GET /api/exercises/{id}/debrief), for the trainer. */
 export function DebriefView({ id }: { id: string }) {
   return (
-    <Providers>
-      <main className="debrief">
-        <header className="panel-head">
-          <h1>Exercise debrief</h1>
-          <Link href="/">Back to the dashboard</Link>
-        </header>
-        <DebriefBody id={id} />
-      </main>
-    </Providers>
+    <FigurePage title="Exercise debrief">
+      <DebriefBody id={id} />
+    </FigurePage>
   );
 }

@@ -15,7 +15,7 @@ const PAGE_SIZE = 25;
 
 type Draft = Required<{ [K in keyof CallFilters]: string }>;
 const EMPTY: Draft = {
-  emergency_type: "", severity: "", status: "", start_date: "", end_date: "", location: "", simulation: "", table_name: "",
+  emergency_type: "", severity: "", status: "", start_date: "", end_date: "", location: "", q: "", simulation: "", table_name: "",
   platform: "",
 };
 
@@ -104,6 +104,7 @@ export function HistoryPanel({ onShowOnMap, enabled }: { onShowOnMap: (call: Cal
         <InputFilter id="start_date" label="From" type="date" value={draft.start_date} onChange={edit} />
         <InputFilter id="end_date" label="To" type="date" value={draft.end_date} onChange={edit} />
         <InputFilter id="location" label="Location" type="search" value={draft.location} onChange={edit} />
+        <InputFilter id="q" label="Words said" type="search" value={draft.q} onChange={edit} />
         <label className="field">
           <span>Source</span>
           <select name="simulation" value={draft.simulation} onChange={(event) => edit("simulation", event.target.value)}>

@@ -29,6 +29,8 @@ export interface CallFilters {
   start_date?: string;
   end_date?: string;
   location?: string;
+  /** Text in the summary, location or transcript (3 to 200 characters). */
+  q?: string;
   simulation?: "true" | "false";
   table_name?: string;
   platform?: string;

@@ -49,6 +49,7 @@ export function PersonMenu() {
       <span data-testid="signed-in-person">
         <strong>{person.name}</strong> <span className="role-badge" data-testid="signed-in-role">{person.role ? ROLE_LABEL[person.role] : "Key"}</span>
       </span>
+      <Link href="/reports">Reports</Link>
       {person.permissions.includes("admin") && (
         <nav aria-label="Administration" className="admin-links">
           <Link href="/admin">People and keys</Link>

@@ -1,6 +1,7 @@
 import type { Actor } from "../access/actor";
 import { auditRead } from "../audit/reads";
 import { notFound } from "../domain-error";
+import { archivedTranscript } from "./archived-transcript";
 import { toCallDetail } from "./record";
 import type { CallDetail } from "./schema";
 import { withCallStore } from "./store";
@@ -12,7 +13,9 @@ export const OTHER_CALLS_FROM_NUMBER = 20;
  * GET /api/calls/{id}: {id} is the record's conversation_id (a simulated call's call_id), the
  * identifier every listing shows. The detail adds the other calls from the caller's number (repeat
  * callers are common in a disaster; read through the caller_phone index) and the recording, which
- * is linked by conversation_id so that audio that arrived first is found once the call exists.
+ * is linked by conversation_id so that audio that arrived first is found once the call exists,
+ * and the transcript's turns as stored with the call (call_transcripts), or, for a call stored
+ * before that table, as its archived payload holds them.
  */
 export async function getCall(conversationId: string): Promise<CallDetail> {
   return withCallStore(async (db) => {
@@ -21,6 +24,7 @@ export async function getCall(conversationId: string): Promise<CallDetail> {
       include: {
         history: { orderBy: [{ changedAt: "asc" }, { id: "asc" }] },
         corrections: { orderBy: [{ changedAt: "asc" }, { id: "asc" }] },
+        transcript: { select: { turns: true } },
       },
     });
     if (!call) throw notFound(`No call with id ${conversationId}`);
@@ -35,7 +39,8 @@ export async function getCall(conversationId: string): Promise<CallDetail> {
           }),
       db.callRecording.findUnique({ where: { conversationId }, select: { contentType: true, sizeBytes: true } }),
     ]);
-    return toCallDetail(call, { history: call.history, corrections: call.corrections, otherCalls, recording });
+    const transcript = call.transcript?.turns ?? (call.simulation ? [] : await archivedTranscript(call));
+    return toCallDetail(call, { history: call.history, corrections: call.corrections, otherCalls, recording, transcript });
   });
 }
 

@@ -24,6 +24,8 @@ export interface CallFilters {
   callerPhone?: string;
   /** Case-insensitive substring, taken literally. */
   location?: string;
+  /** Case-insensitive substring of summary, location or transcript, taken literally. */
+  text?: string;
   /** Unix seconds, inclusive bounds on the record's `timestamp`. */
   fromSeconds?: number;
   toSeconds?: number;
@@ -118,6 +120,7 @@ export function filterQueryFrom(values: CallFilterValues): FilterQuery {
   if (tableName !== undefined) echo.table_name = tableName;
   if (callerPhone !== undefined) echo.caller_phone = callerPhone;
   if (platform !== undefined) echo.platform = platform;
+  if (values.q !== undefined) echo.q = values.q;
 
   return {
     echo,
@@ -130,6 +133,7 @@ export function filterQueryFrom(values: CallFilterValues): FilterQuery {
       platform,
       callerPhone,
       location,
+      text: values.q,
       fromSeconds: from?.seconds,
       toSeconds: to?.seconds,
     },

@@ -23,6 +23,7 @@ export function equalityConditions(filters: CallFilters): Prisma.Sql[] {
 export function needsRowScan(filters: CallFilters): boolean {
   return (
     filters.location !== undefined ||
+    filters.text !== undefined ||
     filters.fromSeconds !== undefined ||
     filters.toSeconds !== undefined ||
     filters.callerPhone !== undefined ||
@@ -42,7 +43,21 @@ export function callConditions(filters: CallFilters): Prisma.Sql[] {
     conditions.push(Prisma.sql`occurred_at < ${new Date((filters.toSeconds + 1) * 1000)}`);
   }
   if (filters.location !== undefined) conditions.push(Prisma.sql`location ILIKE ${likeSubstring(filters.location)}`);
+  if (filters.text !== undefined) conditions.push(textCondition(filters.text));
   return conditions;
+}
+
+/**
+ * q=: the text in the summary, the location or the transcript. A union of ids rather than an OR
+ * across the two tables, so that each part is read through its own trigram index
+ * (calls_summary_trgm_idx, calls_location_trgm_idx, call_transcripts_text_trgm_idx) and the cost
+ * follows the number of matches, not the number of calls.
+ */
+function textCondition(text: string): Prisma.Sql {
+  const pattern = likeSubstring(text);
+  return Prisma.sql`id IN (
+    SELECT id FROM calls WHERE summary ILIKE ${pattern} OR location ILIKE ${pattern}
+    UNION SELECT call_id FROM call_transcripts WHERE text ILIKE ${pattern})`;
 }
 
 export function where(conditions: Prisma.Sql[]): Prisma.Sql {

@@ -1,4 +1,4 @@
-import type { Call, CallCorrection, CallStatusChange } from "../db/generated/client";
+import type { Call, CallCorrection, CallStatusChange, Prisma } from "../db/generated/client";
 import type { Platform } from "../vocabulary";
 import type { CallDetail, CallRecord, CallStatus, CorrectedField } from "./schema";
 
@@ -85,6 +85,8 @@ export interface CallDetailParts {
   corrections: CallCorrection[];
   otherCalls: Pick<Call, "conversationId" | "occurredAt" | "emergencyType" | "severity" | "status">[];
   recording: { contentType: string; sizeBytes: bigint } | null;
+  /** call_transcripts.turns as stored (lib/calls/write/received.ts) or read from the archive; [] without a transcript. */
+  transcript: Prisma.JsonValue | CallDetail["transcript"];
 }
 
 /** Where the dashboard plays a call's recording. */
@@ -93,6 +95,7 @@ export const recordingPath = (conversationId: string) => `/api/calls/${encodeURI
 export function toCallDetail(call: Call, parts: CallDetailParts): CallDetail {
   const detail: CallDetail = {
     ...toCallRecord(call),
+    transcript: Array.isArray(parts.transcript) ? (parts.transcript as CallDetail["transcript"]) : [],
     history: parts.history.map((change) => ({
       status: change.status as CallStatus,
       changed_at: change.changedAt.toISOString(),

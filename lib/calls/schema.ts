@@ -67,6 +67,13 @@ export const callFilterParameters = {
     label: "Invalid parameter",
     message: "location must be at most 200 characters",
   }),
+  q: queryParameter({
+    schema: z.string().min(3).max(200),
+    description:
+      "Case-insensitive text, 3 to 200 characters, found in the summary, the location or the transcript (what the caller and the agent said); `%` and `_` match themselves.",
+    label: "Invalid parameter",
+    message: "q must be 3 to 200 characters",
+  }),
   simulation: queryParameter({
     schema: z.stringbool({ truthy: ["true"], falsy: ["false"], case: "sensitive" }),
     description: "`true`: simulated calls only; `false`: real calls only.",
@@ -179,6 +186,7 @@ const filterEchoSchema = z.object({
   table_name: z.string().optional().meta({ description: "Present only when the filter was given" }),
   caller_phone: z.string().optional().meta({ description: "Present only when the filter was given, as normalised" }),
   platform: z.string().optional().meta({ description: "Present only when the filter was given" }),
+  q: z.string().optional().meta({ description: "Present only when the filter was given" }),
 });
 
 export type FilterEcho = z.infer<typeof filterEchoSchema>;
@@ -232,8 +240,18 @@ export const recordingLinkSchema = z.object({
   size_bytes: z.int(),
 });
 
+/** One turn of the conversation (lib/webhook/payload.ts transcriptTurns). */
+export const transcriptTurnSchema = z.object({
+  speaker: z.string().meta({ description: "As the platform named the speaker: `agent`, `user`, `caller`...; `unknown` when it did not" }),
+  time_in_call_secs: z.number().nullable().meta({ description: "Seconds since the conversation's first turn; null when the turn had no time" }),
+  text: z.string(),
+});
+
 export const callDetailSchema = callRecordSchema
   .extend({
+    transcript: z
+      .array(transcriptTurnSchema)
+      .meta({ description: "The conversation turn by turn, in the order spoken; empty when the platform sent none (and for simulated calls)" }),
     history: z.array(statusChangeSchema).meta({ description: "Every status, oldest first, the creation included" }),
     corrections: z
       .array(correctionSchema)

@@ -1,17 +1,19 @@
 import { csvLine, type CsvValue } from "../calls/csv";
 import { notFound } from "../domain-error";
+import { DISPATCHED_STATUSES, dispatchIntervals } from "../reports/intervals";
 import type { Debrief, ExerciseState } from "./schema";
 import { type Clock, exerciseDb, nowOf } from "./store";
 
 /**
  * How the trainees did, from the calls' status history (docs/exercises.md):
  * - a call is dispatched at its first change to dispatched, enroute or resolved (skipping allowed);
+ *   the dispatch times per severity are the dispatch intervals report's (lib/reports/intervals.ts)
+ *   for the exercise's calls;
  * - it waits in the queue from its creation until dispatched or failed, or until `as_of` (the end of
  *   the exercise, or now while it runs);
  * - abandoned calls (failed at creation) never queue and are counted apart.
  */
-const DISPATCHED = ["dispatched", "enroute", "resolved"];
-const OUT_OF_QUEUE = [...DISPATCHED, "failed"];
+const OUT_OF_QUEUE = [...DISPATCHED_STATUSES, "failed"];
 
 interface SummaryRow {
   state: ExerciseState;
@@ -37,7 +39,7 @@ export async function computeDebrief(id: string, clock: Clock = {}): Promise<Deb
       WHERE p.exercise_id = $1
     )
     ${select}`;
-  const parameters = [id, now, DISPATCHED, OUT_OF_QUEUE];
+  const parameters = [id, now, DISPATCHED_STATUSES, OUT_OF_QUEUE];
   const [summary] = await db.$queryRawUnsafe<SummaryRow[]>(
     exerciseCalls(`,
     queue_events AS (
@@ -60,16 +62,15 @@ export async function computeDebrief(id: string, clock: Clock = {}): Promise<Deb
   );
   if (!summary) throw notFound(`No exercise with id ${id}`);
 
-  const dispatchTimes = await db.$queryRawUnsafe<Debrief["dispatch_times"]>(
-    exerciseCalls(`,
-    waits AS (SELECT severity, EXTRACT(EPOCH FROM dispatched_at - occurred_at)::float8 AS seconds FROM timed WHERE NOT abandoned)
-    SELECT severity, count(seconds)::int AS dispatched,
-      percentile_cont(0.5) WITHIN GROUP (ORDER BY seconds) AS p50_seconds,
-      percentile_cont(0.9) WITHIN GROUP (ORDER BY seconds) AS p90_seconds,
-      max(seconds) AS max_seconds
-    FROM waits GROUP BY severity ORDER BY severity`),
-    ...parameters,
-  );
+  // The report's rule (lib/reports/intervals.ts), so the debrief and GET /api/reports/intervals agree.
+  const { by_severity: bySeverity } = await dispatchIntervals(db, { calls: "exercise", exerciseId: id });
+  const dispatchTimes = bySeverity.map(({ severity, dispatched, p50_seconds, p90_seconds, max_seconds }) => ({
+    severity,
+    dispatched,
+    p50_seconds,
+    p90_seconds,
+    max_seconds,
+  }));
 
   const perMinute = await db.$queryRaw<Debrief["calls_per_minute"]>`
     WITH e AS (SELECT duration_minutes FROM exercises WHERE id = ${id})

@@ -33,6 +33,7 @@ import {
   queuePageSchema, queueQueryParameters, streamQueryParameters,
 } from "../live/schema";
 import type { RateLimitPolicy } from "../rate-limit";
+import { intervalsQueryParameters, intervalsReportSchema } from "../reports/schema";
 import { parseSimulateRequest, simulateRequestSchema } from "../simulation/request";
 import { simulationResultSchema } from "../simulation/result";
 import { retellEventSchema } from "../intake/platforms/retell";
@@ -675,6 +676,39 @@ export const endpoints = {
         summary: "The debrief as CSV, one figure per line: metric, severity, minute, value",
         responses: { 200: { description: "The debrief", contentType: "text/csv", body: { schema: z.string() } } },
         errors: ["NOT_FOUND", "DATABASE_ERROR"],
+      },
+    },
+  },
+
+  // Reports (lib/reports, docs/reports.md): read from SQL, read-level.
+  reportIntervals: {
+    path: "/api/reports/intervals",
+    errorFormat: "calls",
+    protection: { rateLimit: rateLimitPolicies.calls },
+    methods: {
+      GET: {
+        operationId: "getDispatchIntervals",
+        permission: "read",
+        summary: "Dispatch intervals: seconds from a call's arrival to its first dispatch, p50/p90 and the share within 60 s, by type and severity",
+        query: intervalsQueryParameters,
+        responses: { 200: { description: "The report", body: { name: "DispatchIntervals", schema: intervalsReportSchema } } },
+        errors: ["INVALID_PARAMETER", "DATABASE_ERROR"],
+      },
+    },
+  },
+
+  reportIntervalsCsv: {
+    path: "/api/reports/intervals.csv",
+    errorFormat: "calls",
+    protection: { rateLimit: rateLimitPolicies.calls },
+    methods: {
+      GET: {
+        operationId: "getDispatchIntervalsCsv",
+        permission: "read",
+        summary: "The dispatch intervals report as CSV, one line per type and severity, per severity and overall",
+        query: intervalsQueryParameters,
+        responses: { 200: { description: "The report, as an attachment", contentType: "text/csv", body: { schema: z.string() } } },
+        errors: ["INVALID_PARAMETER", "DATABASE_ERROR"],
       },
     },
   },

@@ -297,6 +297,46 @@ export interface WebhookCall {
    * location and coordinates are placeholders that never overwrite a stored analysis.
    */
   hasAnalysis: boolean;
+  /** The conversation turn by turn (empty for a call that never connected). */
+  transcript: TranscriptTurn[];
+}
+
+/** One turn of a conversation as the call detail shows it and call_transcripts stores it. */
+export interface TranscriptTurn {
+  /** `agent`, `user`, `caller`...: as the platform named the speaker; `unknown` when it did not. */
+  speaker: string;
+  /** Seconds since the conversation's first turn; null when the turn has no time. */
+  time_in_call_secs: number | null;
+  text: string;
+}
+
+/** A turn's text is bounded like a summary; a speaker's name like an identifier. */
+const TURN_TEXT_LIMIT = TEXT_LIMITS.summary;
+const SPEAKER_LIMIT = 64;
+
+/**
+ * The transcript's turns in the order spoken: `role/message/time_in_call_secs` (ElevenLabs; the
+ * time is already relative) or `speaker/text/timestamp` (documented form; Unix times, made
+ * relative to the earliest turn). Items that are not objects, or have no text, are left out.
+ */
+export function transcriptTurns(items: readonly unknown[]): TranscriptTurn[] {
+  const raw = items.flatMap((item) => {
+    if (item === null || typeof item !== "object") return [];
+    const { speaker, role, text, message, timestamp, time_in_call_secs: timeInCall } = item as Record<string, unknown>;
+    const words = typeof message === "string" ? message : typeof text === "string" ? text : null;
+    if (words === null) return [];
+    const who = typeof role === "string" ? role : typeof speaker === "string" ? speaker : "";
+    const relative = typeof timeInCall === "number" && Number.isFinite(timeInCall) ? timeInCall : null;
+    const absolute = relative === null && typeof timestamp === "number" && Number.isFinite(timestamp) ? timestamp : null;
+    return [{ who, words, relative, absolute }];
+  });
+  let earliest = Infinity;
+  for (const { absolute } of raw) if (absolute !== null) earliest = Math.min(earliest, absolute);
+  return raw.map(({ who, words, relative, absolute }) => ({
+    speaker: normaliseIdentifier(cleanText(who, SPEAKER_LIMIT)) || "unknown",
+    time_in_call_secs: relative ?? (absolute === null ? null : absolute - earliest),
+    text: cleanText(words, TURN_TEXT_LIMIT),
+  }));
 }
 
 /** A loop, not Math.max(...times): a 5 MB body can hold more turns than a call's arguments may. */
@@ -343,6 +383,7 @@ export function toWebhookCall(event: CallEvent): WebhookCall {
     platform: "elevenlabs",
     recordingUrl: null,
     hasAnalysis: true,
+    transcript: transcriptTurns(data.transcript),
   };
 }
 
@@ -376,5 +417,6 @@ export function toFailedCall(event: FailureEvent): WebhookCall {
     platform: "elevenlabs",
     recordingUrl: null,
     hasAnalysis: true,
+    transcript: [],
   };
 }

@@ -391,6 +391,31 @@ describe("retell specifics", () => {
 });
 
 describe("the calls API", () => {
+  it("keeps each platform's conversation turn by turn, the system prompt left out, and finds the caller's words", async () => {
+    const vapiId = nextId("vapi-turns");
+    const retellId = nextId("retell-turns");
+    expect((await post("vapi", JSON.stringify(vapiEndOfCallReport(vapiId)))).status).toBe(200);
+    expect((await post("retell", JSON.stringify(retellCallEvent("call_analyzed", retellId)))).status).toBe(200);
+    const turns = async (conversationId: string) => {
+      const response = await getCallRoute(apiRequest(`http://localhost/api/calls/${encodeURIComponent(conversationId)}`), {
+        params: Promise.resolve({ id: conversationId }),
+      });
+      expect(response.status).toBe(200);
+      return ((await response.json()) as { transcript: { speaker: string; time_in_call_secs: number | null; text: string }[] }).transcript;
+    };
+    expect(await turns(`vapi:${vapiId}`)).toEqual([
+      { speaker: "bot", time_in_call_secs: 1, text: "911, what is your emergency?" },
+      { speaker: "user", time_in_call_secs: 4, text: "There is a fire on our street." },
+    ]);
+    expect((await turns(`retell:${retellId}`)).map(({ speaker, text }) => [speaker, text])).toEqual([
+      ["agent", "911, what is your emergency?"],
+      ["user", "There is a fire on our street."],
+    ]);
+    const found = await listCallsRoute(apiRequest(`http://localhost/api/calls?q=${encodeURIComponent("fire on our street")}&platform=vapi&limit=1000`), undefined);
+    const ids = ((await found.json()) as { calls: { conversation_id: string }[] }).calls.map((call) => call.conversation_id);
+    expect(ids).toContain(`vapi:${vapiId}`);
+  });
+
   it("shows and filters the platform, and the recording link", async () => {
     const vapiId = nextId("vapi-listed");
     const retellId = nextId("retell-listed");

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 
 /**
  * The calls' door (lib/calls/write): no other file of the service writes `calls`,
- * `call_status_changes` or `call_corrections`, in SQL or through Prisma's model methods. Tests and benches set up
+ * `call_status_changes` or `call_corrections` (nor `call_transcripts`, written with its call), in SQL or through Prisma's model methods. Tests and benches set up
  * fixtures as they need; migrations are the history of the schema.
  */
 const ROOT = path.resolve(__dirname, "../..");
@@ -12,8 +12,8 @@ const DOOR = "lib/calls/write/";
 const SCANNED = ["app", "components", "lib", "prisma/functions", "scripts", "instrumentation.ts"];
 const SKIPPED = ["lib/db/generated/"];
 
-const SQL_WRITE = /\b(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM|TRUNCATE(?:\s+TABLE)?)\s+(?:ONLY\s+)?"?(?:calls|call_status_changes|call_corrections)"?(?![\w"])/i;
-const MODEL_WRITE = /\.(?:call|callStatusChange|callCorrection)\s*\.\s*(?:create|createMany|createManyAndReturn|update|updateMany|upsert|delete|deleteMany)\s*\(/;
+const SQL_WRITE = /\b(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM|TRUNCATE(?:\s+TABLE)?)\s+(?:ONLY\s+)?"?(?:calls|call_status_changes|call_corrections|call_transcripts)"?(?![\w"])/i;
+const MODEL_WRITE = /\.(?:call|callStatusChange|callCorrection|callTranscript)\s*\.\s*(?:create|createMany|createManyAndReturn|update|updateMany|upsert|delete|deleteMany)\s*\(/;
 
 function writesCalls(source: string): boolean {
   return SQL_WRITE.test(source) || MODEL_WRITE.test(source);
@@ -46,6 +46,7 @@ describe("one door for writing calls", () => {
       "INSERT INTO call_status_changes (call_id)",
       "INSERT INTO call_corrections (call_id, field)",
       "db.callCorrection.create({ data })",
+      "INSERT INTO call_transcripts (call_id, turns, text)",
       "DELETE FROM calls WHERE id = 1",
       "TRUNCATE calls",
       "await tx.call.update({ where: { id } })",

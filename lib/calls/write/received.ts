@@ -2,7 +2,8 @@ import type { Db } from "../../db/client";
 import { Prisma } from "../../db/generated/client";
 import { uuid7 } from "../../db/uuid7";
 import { groupingEnabled, placementQuery } from "../../incidents/grouping";
-import type { WebhookCall } from "../../webhook/payload";
+import type { TranscriptTurn, WebhookCall } from "../../webhook/payload";
+import { cleanText } from "../../webhook/sanitise";
 import type { CorrectedField } from "../schema";
 
 /** A call the voice platform handed over, ready to store. */
@@ -27,6 +28,15 @@ function corrected(column: CorrectedField): Prisma.Sql {
 }
 
 /**
+ * What GET /api/calls?q= searches of a transcript: every turn's text, one line each, at most
+ * SEARCHED_TRANSCRIPT_LIMIT characters (a real call's is a few thousand; a 5 MB payload of 100,000
+ * turns would otherwise cost its trigram index entry megabytes). The turns are kept whole.
+ */
+export const SEARCHED_TRANSCRIPT_LIMIT = 100_000;
+export const transcriptText = (turns: readonly TranscriptTurn[]): string =>
+  cleanText(turns.map((turn) => turn.text).join("\n"), SEARCHED_TRANSCRIPT_LIMIT);
+
+/**
  * One record per conversation_id, for calls of distinct conversations, in one statement: insert,
  * or update on a conflict (so two deliveries racing to create a call end as one create and one
  * update), and the creation's history row only when it was an insert (`xmax = 0`).
@@ -41,7 +51,9 @@ function corrected(column: CorrectedField): Prisma.Sql {
  * often, the record ends with the analysis.
  * Grouping (docs/incidents.md): the same statement places each new call in its incident
  * (placementQuery, which sees the calls of the batch among themselves), so a call is written
- * once. A call whose geocoding failed waits for the grouper (grouped by its text), and a
+ * once. The transcript's turns and text go into call_transcripts in the same statement (a
+ * redelivery replaces them; an event without the analysis, which carries no conversation, leaves
+ * them). A call whose geocoding failed waits for the grouper (grouped by its text), and a
  * redelivery is not regrouped. A call stored without its analysis is not placed (an incident of
  * its own, `awaiting_analysis`) until the analysis arrives; then it waits for the grouper, which
  * places it by what the analysis says. A delivery of the same conversation committed by another instance
@@ -63,10 +75,13 @@ export async function upsertReceivedCalls(db: Pick<Db, "$executeRaw">, received:
       ${column(({ payloadKey }) => payloadKey)}::text[], ${column(({ call }) => call.callerPhone)}::text[],
       ${column(({ call }) => call.failureReason)}::text[], ${column(({ geocoderFailed }) => geocoderFailed)}::boolean[],
       ${column(({ call }) => call.platform)}::text[], ${column(({ call }) => call.recordingUrl)}::text[],
-      ${column(({ call }) => call.hasAnalysis)}::boolean[]
+      ${column(({ call }) => call.hasAnalysis)}::boolean[],
+      ${column(({ call }) => (call.transcript.length > 0 ? JSON.stringify(call.transcript) : null))}::text[],
+      ${column(({ call }) => transcriptText(call.transcript))}::text[]
     ) WITH ORDINALITY AS t(id, conversation_id, occurred_at, agent_id, summary, call_successful, duration_secs,
            transcript_length, emergency_type, location, latitude, longitude, geocode_source, severity, status,
-           payload_key, caller_phone, failure_reason, geocoder_failed, platform, recording_url, has_analysis, seq)
+           payload_key, caller_phone, failure_reason, geocoder_failed, platform, recording_url, has_analysis,
+           turns, transcript_text, seq)
   )`;
   const grouping = groupingEnabled();
   const write = Prisma.sql`upserted AS (
@@ -102,10 +117,16 @@ export async function upsertReceivedCalls(db: Pick<Db, "$executeRaw">, received:
             calls.grouping_pending OR (${grouping} AND calls.awaiting_analysis AND i.has_analysis)
           FROM input i WHERE i.conversation_id = EXCLUDED.conversation_id),
         updated_at = CURRENT_TIMESTAMP
-      RETURNING id, status, (xmax = 0) AS inserted
+      RETURNING id, conversation_id, status, (xmax = 0) AS inserted
+    ),
+    history AS (
+      INSERT INTO call_status_changes (call_id, from_status, status, changed_by)
+      SELECT id, NULL, status, 'webhook' FROM upserted WHERE inserted
     )
-    INSERT INTO call_status_changes (call_id, from_status, status, changed_by)
-    SELECT id, NULL, status, 'webhook' FROM upserted WHERE inserted`;
+    INSERT INTO call_transcripts (call_id, turns, text)
+    SELECT u.id, i.turns::jsonb, i.transcript_text FROM upserted u JOIN input i ON i.conversation_id = u.conversation_id
+    WHERE i.turns IS NOT NULL
+    ON CONFLICT (call_id) DO UPDATE SET turns = EXCLUDED.turns, text = EXCLUDED.text`;
   if (!grouping) {
     await db.$executeRaw`WITH ${input}, ${write}`;
     return;

@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { z } from "zod";
-import { collectedFields, missingFields } from "../../webhook/payload";
+import { collectedFields, missingFields, type TranscriptTurn, transcriptTurns } from "../../webhook/payload";
 import { INT4_MAX, normalisePhone, TEXT_LIMITS } from "../../webhook/sanitise";
 import { invalidSignature, matches } from "../../webhook/signature";
 import { otherEventKey, platformConversationId, platformEventKey } from "../keys";
@@ -58,8 +58,31 @@ export function retellSignatureHeader(apiKey: string, rawBody: Buffer | string, 
   return `v=${timestampMs},d=${createHmac("sha256", apiKey).update(rawBody).update(String(timestampMs)).digest("hex")}`;
 }
 
+/**
+ * The conversation from `transcript_object` (`{role, content, words: [{start}]}`), else from the
+ * `transcript` text's lines ("Agent: ...", "User: ...").
+ */
+function retellTurns(call: Fields): TranscriptTurn[] {
+  if (Array.isArray(call.transcript_object)) {
+    return transcriptTurns(
+      call.transcript_object.map((item) => {
+        const { role, content, words } = objectAt(item);
+        const first = Array.isArray(words) ? objectAt(words[0]).start : undefined;
+        return { role, message: content, time_in_call_secs: first };
+      }),
+    );
+  }
+  if (typeof call.transcript !== "string") return [];
+  return transcriptTurns(
+    call.transcript.split("\n").flatMap((line) => {
+      const turn = /^\s*([A-Za-z][\w ]{0,30}):\s*(.*)$/.exec(line);
+      return turn ? [{ role: turn[1].toLowerCase(), message: turn[2] }] : line.trim() ? [{ message: line.trim() }] : [];
+    }),
+  );
+}
+
 /** Turns of a transcript: its items, or the lines of its text (counted, not split: it may be megabytes). */
-function transcriptTurns(call: Fields): number {
+function transcriptTurnCount(call: Fields): number {
   if (Array.isArray(call.transcript_object)) return Math.min(call.transcript_object.length, INT4_MAX);
   if (typeof call.transcript !== "string" || call.transcript.trim() === "") return 0;
   let lines = 1;
@@ -122,7 +145,8 @@ export const retell: PlatformAdapter = {
           summary: summary || (failed ? notConnectedSummary(reason || "not_connected") : ""),
           callSuccessful: !failed && analysis?.call_successful === true,
           durationSecs: secondsIn(numberAt(call.duration_ms), 0.001) ?? secondsIn(span) ?? 0,
-          transcriptLength: transcriptTurns(call),
+          transcriptLength: transcriptTurnCount(call),
+          transcript: retellTurns(call),
           ...collectedFields(objectAt(analysis?.custom_analysis_data)),
           // As ElevenLabs' failed calls: nobody spoke, so nothing to triage first.
           ...(failed ? { severity: "moderate" as const } : {}),

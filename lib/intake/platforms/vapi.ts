@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { z } from "zod";
-import { collectedFields, missingFields } from "../../webhook/payload";
+import { collectedFields, missingFields, type TranscriptTurn, transcriptTurns } from "../../webhook/payload";
 import { normalisePhone, TEXT_LIMITS } from "../../webhook/sanitise";
 import { invalidSignature, matches } from "../../webhook/signature";
 import { platformConversationId, otherEventKey, platformEventKey } from "../keys";
@@ -72,6 +72,19 @@ export const vapiMessageSchema = z
     }),
   })
   .meta({ description: "A Vapi server message; fields beyond these are kept in the archived payload" });
+
+/**
+ * The conversation from Vapi's messages (`{role, message, time, secondsFromStart}`): the
+ * assistant's system prompt is not something anybody said.
+ */
+function vapiTurns(messages: readonly unknown[]): TranscriptTurn[] {
+  return transcriptTurns(
+    messages.flatMap((item) => {
+      const { role, message, secondsFromStart } = objectAt(item);
+      return role === "system" ? [] : [{ role, message, time_in_call_secs: secondsFromStart }];
+    }),
+  );
+}
 
 /** The headers of Vapi's HMAC credential with its defaults (sha256, hex, `{timestamp}.{body}`); for tests and the bench. */
 export function vapiHmacHeaders(secret: string, rawBody: Buffer | string, timestampMs = Date.now()): Record<string, string> {
@@ -158,6 +171,7 @@ export const vapi: PlatformAdapter = {
           durationSecs:
             secondsIn(numberAt(message.durationSeconds)) ?? secondsIn(numberAt(message.durationMs), 0.001) ?? secondsIn(span) ?? 0,
           transcriptLength: messages.length,
+          transcript: vapiTurns(messages),
           ...collectedFields(objectAt(analysis.structuredData)),
           // As ElevenLabs' failed calls: nobody spoke, so nothing to triage first.
           ...(failed ? { severity: "moderate" as const } : {}),

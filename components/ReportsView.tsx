@@ -1,0 +1,132 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { humanize } from "./call-status";
+import { listExercises } from "./exercise-api";
+import { FigurePage } from "./FigurePage";
+import { getIntervals, intervalsCsvUrl, type IntervalsQuery, type IntervalsReport } from "./report-api";
+
+const TARGET_SECONDS = 60;
+const seconds = (value: number | null) => (value === null ? "–" : `${Math.round(value)} s`);
+const share = (value: number | null) => (value === null ? "–" : `${(value * 100).toFixed(1)} %`);
+
+/** p50 and p90 per severity as horizontal bars, with the 60 s target as a line. */
+function IntervalsChart({ groups }: { groups: IntervalsReport["by_severity"] }) {
+  const width = 560;
+  const row = 34;
+  const label = 90;
+  const top = Math.max(TARGET_SECONDS * 1.2, ...groups.map((group) => group.p90_seconds ?? 0));
+  const x = (value: number) => label + (value / top) * (width - label - 10);
+  const height = Math.max(1, groups.length) * row + 20;
+  const summary = groups
+    .map((group) => `${group.severity}: p50 ${seconds(group.p50_seconds)}, p90 ${seconds(group.p90_seconds)}`)
+    .join("; ");
+  return (
+    <figure>
+      <svg className="report-chart" viewBox={`0 0 ${width} ${height}`} role="img"
+        aria-label={`Seconds from arrival to first dispatch per severity (p50 and p90, target ${TARGET_SECONDS} s). ${summary || "No calls."}`}>
+        {groups.map((group, index) => (
+          <g key={group.severity} transform={`translate(0, ${index * row + 4})`}>
+            <text x={0} y={17} className="report-label">{humanize(group.severity)}</text>
+            <rect className="p90" x={label} y={2} height={12} width={Math.max(0, x(group.p90_seconds ?? 0) - label)} />
+            <rect className="p50" x={label} y={16} height={12} width={Math.max(0, x(group.p50_seconds ?? 0) - label)} />
+          </g>
+        ))}
+        <line className="target" x1={x(TARGET_SECONDS)} x2={x(TARGET_SECONDS)} y1={0} y2={height - 16} />
+        <text className="report-label" x={x(TARGET_SECONDS) + 3} y={height - 4}>{TARGET_SECONDS} s</text>
+      </svg>
+      <figcaption className="muted">Per severity: p90 (upper bar) and p50 (lower bar), 0 to {Math.round(top)} s; the line is the {TARGET_SECONDS} s target.</figcaption>
+    </figure>
+  );
+}
+
+function ReportBody({ query }: { query: IntervalsQuery }) {
+  const report = useQuery({ queryKey: ["intervals", query], queryFn: () => getIntervals(query) });
+  if (report.isPending) return <p className="muted">Loading the report…</p>;
+  if (report.isError) return <p className="form-error" role="alert">{report.error.message}</p>;
+  const data = report.data;
+  return (
+    <>
+      <section className="panel" aria-labelledby="overall-title">
+        <h2 id="overall-title">All calls in the window</h2>
+        <dl className="sim-figures" data-testid="report-overall">
+          <dt>Calls</dt><dd>{data.overall.calls}</dd>
+          <dt>Dispatched</dt><dd>{data.overall.dispatched}</dd>
+          <dt>p50</dt><dd>{seconds(data.overall.p50_seconds)}</dd>
+          <dt>p90</dt><dd>{seconds(data.overall.p90_seconds)}</dd>
+          <dt>Within {TARGET_SECONDS} s</dt><dd>{share(data.overall.within_60s_share)}</dd>
+        </dl>
+        <p><a href={intervalsCsvUrl(query)} download>Download CSV</a></p>
+        <IntervalsChart groups={data.by_severity} />
+      </section>
+      <section className="panel" aria-labelledby="groups-title">
+        <h2 id="groups-title">By emergency type and severity</h2>
+        <table>
+          <thead>
+            <tr><th>Type</th><th>Severity</th><th>Calls</th><th>Dispatched</th><th>p50</th><th>p90</th><th>Within {TARGET_SECONDS} s</th></tr>
+          </thead>
+          <tbody>
+            {data.by_type_and_severity.map((group) => (
+              <tr key={`${group.emergency_type}/${group.severity}`}>
+                <td>{humanize(group.emergency_type)}</td><td>{humanize(group.severity)}</td><td>{group.calls}</td>
+                <td>{group.dispatched}</td><td>{seconds(group.p50_seconds)}</td><td>{seconds(group.p90_seconds)}</td>
+                <td>{share(group.within_60s_share)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+    </>
+  );
+}
+
+function ReportForm({ initial, onShow }: { initial: IntervalsQuery; onShow: (query: IntervalsQuery) => void }) {
+  const [draft, setDraft] = useState(initial);
+  const exercises = useQuery({ queryKey: ["exercises"], queryFn: listExercises });
+  const set = (field: keyof IntervalsQuery) => (event: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
+    setDraft({ ...draft, [field]: event.target.value });
+  return (
+    <form
+      className="panel report-form"
+      onSubmit={(event) => {
+        event.preventDefault();
+        onShow(draft);
+      }}
+    >
+      <label>From (UTC) <input type="datetime-local" required value={draft.from} onChange={set("from")} /></label>
+      <label>To (UTC) <input type="datetime-local" required value={draft.to} onChange={set("to")} /></label>
+      <label>
+        Calls{" "}
+        <select value={draft.calls} onChange={set("calls")}>
+          <option value="real">Real calls</option>
+          <option value="exercise">Exercise</option>
+          <option value="both">Both</option>
+        </select>
+      </label>
+      <label>
+        Exercise{" "}
+        <select value={draft.exerciseId} onChange={set("exerciseId")} disabled={draft.calls === "real"}>
+          <option value="">Every exercise</option>
+          {exercises.data?.exercises.map((exercise) => (
+            <option key={exercise.id} value={exercise.id}>
+              {exercise.scenario} {exercise.started_at ? new Date(exercise.started_at).toISOString().slice(0, 16).replace("T", " ") : "(planned)"}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button type="submit">Show</button>
+    </form>
+  );
+}
+
+/** Dispatch intervals (GET /api/reports/intervals): how fast calls were dispatched in a window. */
+export function ReportsView({ initial }: { initial: IntervalsQuery }) {
+  const [query, setQuery] = useState(initial);
+  return (
+    <FigurePage title="Dispatch intervals">
+      <ReportForm initial={initial} onShow={setQuery} />
+      <ReportBody query={query} />
+    </FigurePage>
+  );
+}

@@ -1,0 +1,141 @@
+import { parseDateBound } from "../calls/filters";
+import { csvLine, type CsvValue } from "../calls/csv";
+import type { Db } from "../db/client";
+import { Prisma } from "../db/generated/client";
+import { withDatabase } from "../db/with-database";
+import { invalidParameter } from "../domain-error";
+import type { QueryValues } from "../query-parameters";
+import type { CallStatus } from "../vocabulary";
+import { type IntervalFigures, type IntervalsReport, intervalsQueryParameters, type ReportCalls } from "./schema";
+
+/**
+ * Dispatch intervals (docs/reports.md): the one rule for how fast calls were dispatched, used by
+ * GET /api/reports/intervals and by the exercise debrief (lib/exercises/debrief.ts).
+ * - a call counts from its arrival (`occurred_at`, the call's `timestamp`);
+ * - it is dispatched at its first change to dispatched, enroute or resolved (the workflow lets a
+ *   dispatcher skip ahead);
+ * - a call created failed (it never connected, or its caller hung up before an answer: an
+ *   exercise's abandoned calls) never waited for a dispatcher and is left out;
+ * - percentiles are PostgreSQL's percentile_cont over the dispatched calls' seconds.
+ */
+export const DISPATCHED_STATUSES = ["dispatched", "enroute", "resolved"] as const satisfies readonly CallStatus[];
+/** NFPA 1225's target: 90 % of calls dispatched within 60 seconds. */
+export const DISPATCH_TARGET_SECONDS = 60;
+
+export interface IntervalScope {
+  calls: ReportCalls;
+  /** With `exercise` or `both`: that exercise's calls only; undefined: every exercise's. */
+  exerciseId?: string;
+  /** Inclusive bounds on the arrival; undefined: unbounded. */
+  from?: Date;
+  to?: Date;
+}
+
+export interface IntervalGroups {
+  overall: IntervalFigures;
+  by_severity: (IntervalFigures & { severity: string })[];
+  by_type_and_severity: (IntervalFigures & { emergency_type: string; severity: string })[];
+}
+
+function scopeConditions(scope: IntervalScope): Prisma.Sql[] {
+  const exercise = scope.exerciseId === undefined ? Prisma.sql`c.exercise_id IS NOT NULL` : Prisma.sql`c.exercise_id = ${scope.exerciseId}`;
+  const real = Prisma.sql`NOT c.simulation`;
+  const conditions = [scope.calls === "real" ? real : scope.calls === "exercise" ? exercise : Prisma.sql`(${real} OR ${exercise})`];
+  if (scope.from) conditions.push(Prisma.sql`c.occurred_at >= ${scope.from}`);
+  if (scope.to) conditions.push(Prisma.sql`c.occurred_at <= ${scope.to}`);
+  return conditions;
+}
+
+interface GroupRow {
+  emergency_type: string | null;
+  severity: string | null;
+  /** GROUPING(emergency_type, severity), a bit per column left out (emergency_type 2, severity 1): 0 both, 2 severity only, 3 overall. */
+  level: number;
+  calls: number;
+  dispatched: number;
+  p50_seconds: number | null;
+  p90_seconds: number | null;
+  max_seconds: number | null;
+  within_60s: number;
+}
+
+/** The figures of the scope's calls, overall, per severity and per type and severity, in one statement. */
+export async function dispatchIntervals(db: Pick<Db, "$queryRaw">, scope: IntervalScope): Promise<IntervalGroups> {
+  const rows = await db.$queryRaw<GroupRow[]>`
+    WITH timed AS (
+      SELECT c.emergency_type, c.severity, EXTRACT(EPOCH FROM h.dispatched_at - c.occurred_at)::float8 AS seconds
+      FROM calls c
+      -- One probe of the call's history (call_id, changed_at) for both facts.
+      CROSS JOIN LATERAL (
+        SELECT min(h.changed_at) FILTER (WHERE h.status = ANY(${DISPATCHED_STATUSES}::text[])) AS dispatched_at,
+          bool_or(h.from_status IS NULL AND h.status = 'failed') AS created_failed
+        FROM call_status_changes h WHERE h.call_id = c.id
+      ) h
+      WHERE ${Prisma.join(scopeConditions(scope), " AND ")} AND h.created_failed IS NOT TRUE
+    )
+    SELECT emergency_type, severity, GROUPING(emergency_type, severity)::int AS level,
+      count(*)::int AS calls, count(seconds)::int AS dispatched,
+      percentile_cont(0.5) WITHIN GROUP (ORDER BY seconds) AS p50_seconds,
+      percentile_cont(0.9) WITHIN GROUP (ORDER BY seconds) AS p90_seconds,
+      max(seconds) AS max_seconds,
+      count(*) FILTER (WHERE seconds <= ${DISPATCH_TARGET_SECONDS})::int AS within_60s
+    FROM timed
+    GROUP BY GROUPING SETS ((emergency_type, severity), (severity), ())
+    ORDER BY level DESC, severity, emergency_type`;
+  const figures = (row: GroupRow | undefined): IntervalFigures => ({
+    calls: row?.calls ?? 0,
+    dispatched: row?.dispatched ?? 0,
+    p50_seconds: row?.p50_seconds ?? null,
+    p90_seconds: row?.p90_seconds ?? null,
+    max_seconds: row?.max_seconds ?? null,
+    within_60s: row?.within_60s ?? 0,
+    within_60s_share: row && row.calls > 0 ? row.within_60s / row.calls : null,
+  });
+  return {
+    overall: figures(rows.find((row) => row.level === 3)),
+    by_severity: rows.filter((row) => row.level === 2).map((row) => ({ severity: row.severity!, ...figures(row) })),
+    by_type_and_severity: rows
+      .filter((row) => row.level === 0)
+      .map((row) => ({ emergency_type: row.emergency_type!, severity: row.severity!, ...figures(row) })),
+  };
+}
+
+const DAY_MS = 86_400_000;
+
+/** GET /api/reports/intervals: the window (default: the last 24 hours) and the calls it covers. */
+export async function intervalsReport(values: QueryValues<typeof intervalsQueryParameters>, now = new Date()): Promise<IntervalsReport> {
+  const to = values.to === undefined ? now.getTime() : parseDateBound(values.to, "end")?.ms;
+  if (to === undefined) throw invalidParameter("Invalid date format", "to must be a real date");
+  const from = values.from === undefined ? to - DAY_MS : parseDateBound(values.from, "start")?.ms;
+  if (from === undefined) throw invalidParameter("Invalid date format", "from must be a real date");
+  if (from > to) throw invalidParameter("Invalid date range", "from must not be after to");
+  const calls = values.calls ?? (values.exercise_id === undefined ? "real" : "exercise");
+  const exerciseId = calls === "real" ? undefined : values.exercise_id;
+  const scope: IntervalScope = { calls, exerciseId, from: new Date(from), to: new Date(to) };
+  const groups = await withDatabase((db) => dispatchIntervals(db, scope));
+  return {
+    from: scope.from!.toISOString(),
+    to: scope.to!.toISOString(),
+    calls,
+    exercise_id: exerciseId ?? null,
+    ...groups,
+  };
+}
+
+const FIGURE_COLUMNS = ["calls", "dispatched", "p50_seconds", "p90_seconds", "max_seconds", "within_60s", "within_60s_share"] as const;
+
+/** The report as CSV: one line per group (emergency_type and severity empty where the group spans them). */
+export function intervalsCsv(report: IntervalsReport): string {
+  const line = (type: string, severity: string, figures: IntervalFigures): CsvValue[] => [
+    type,
+    severity,
+    ...FIGURE_COLUMNS.map((column) => figures[column]),
+  ];
+  const rows = [
+    ["emergency_type", "severity", ...FIGURE_COLUMNS],
+    ...report.by_type_and_severity.map((group) => line(group.emergency_type, group.severity, group)),
+    ...report.by_severity.map((group) => line("", group.severity, group)),
+    line("", "", report.overall),
+  ];
+  return rows.map(csvLine).join("");
+}

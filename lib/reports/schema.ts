@@ -1,0 +1,63 @@
+import { z } from "zod";
+import { ISO_DATE_PATTERN } from "../calls/schema";
+import { queryParameter } from "../query-parameters";
+
+/** The dispatch intervals report's query and answer (docs/reports.md). */
+
+export const REPORT_CALLS = ["real", "exercise", "both"] as const;
+export type ReportCalls = (typeof REPORT_CALLS)[number];
+
+const isoDate = z.string().regex(ISO_DATE_PATTERN);
+
+export const intervalsQueryParameters = {
+  from: queryParameter({
+    schema: isoDate,
+    description: "Inclusive start of the window on the calls' arrival: ISO 8601 date or date-time (no offset means UTC). Default: 24 hours before `to`.",
+    label: "Invalid date format",
+    message: "from must be in ISO 8601 format",
+  }),
+  to: queryParameter({
+    schema: isoDate,
+    description: "Inclusive end of the window: ISO 8601 date (covers that whole UTC day) or date-time. Default: now.",
+    label: "Invalid date format",
+    message: "to must be in ISO 8601 format",
+  }),
+  calls: queryParameter({
+    schema: z.enum(REPORT_CALLS),
+    description:
+      "`real`: the voice platform's calls; `exercise`: exercise calls (of `exercise_id`, or of every exercise); `both`. Default: `exercise` when `exercise_id` is given, else `real`.",
+    label: "Invalid parameter",
+    message: `calls must be one of ${REPORT_CALLS.join(", ")}`,
+  }),
+  exercise_id: queryParameter({
+    schema: z.string().min(1).max(100),
+    description: "The exercise whose calls count with `calls=exercise` or `both`; absent: every exercise's.",
+    label: "Invalid parameter",
+    message: "exercise_id must be 1 to 100 characters",
+  }),
+};
+
+const seconds = z.number().nullable();
+
+/** One group's figures: its calls, how many were dispatched, and how fast. */
+export const intervalFiguresSchema = z.object({
+  calls: z.int().meta({ description: "Calls that arrived in the window (calls that never connected or were abandoned before an answer are left out)" }),
+  dispatched: z.int().meta({ description: "Of those, calls dispatched (first change to dispatched, enroute or resolved)" }),
+  p50_seconds: seconds.meta({ description: "Median seconds from arrival to first dispatch, of the dispatched calls; null when none" }),
+  p90_seconds: seconds.meta({ description: "90th percentile (interpolated, as PostgreSQL's percentile_cont)" }),
+  max_seconds: seconds,
+  within_60s: z.int().meta({ description: "Calls dispatched within 60 seconds of arrival" }),
+  within_60s_share: z.number().nullable().meta({ description: "within_60s / calls (NFPA 1225: 90 % within 60 s); null without calls" }),
+});
+export type IntervalFigures = z.infer<typeof intervalFiguresSchema>;
+
+export const intervalsReportSchema = z.object({
+  from: z.string().meta({ description: "The window's start, ISO 8601 UTC" }),
+  to: z.string().meta({ description: "The window's end, ISO 8601 UTC (inclusive)" }),
+  calls: z.enum(REPORT_CALLS),
+  exercise_id: z.string().nullable(),
+  overall: intervalFiguresSchema,
+  by_severity: z.array(intervalFiguresSchema.extend({ severity: z.string() })),
+  by_type_and_severity: z.array(intervalFiguresSchema.extend({ emergency_type: z.string(), severity: z.string() })),
+});
+export type IntervalsReport = z.infer<typeof intervalsReportSchema>;
