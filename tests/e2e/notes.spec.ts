@@ -3,9 +3,12 @@ import { expect, test, type APIRequestContext } from "@playwright/test";
 import { specCallEvent } from "../../lib/webhook/sample-events";
 import { openDashboard, tilesOffline } from "./dashboard-helpers";
 
-/** A critical webhook call that has waited longer than any other open one: the most urgent incident. */
+/**
+ * A critical webhook call that has waited longer than any other open one (other tests' sample
+ * calls are of 2026): the most urgent incident, the queue's first.
+ */
 async function mostUrgentCall(request: APIRequestContext, id: string, location: string): Promise<void> {
-  const event = specCallEvent(id, { location, eventTimestamp: Math.floor(Date.now() / 1000) - 24 * 3600 });
+  const event = specCallEvent(id, { location, eventTimestamp: Date.UTC(2020, 0, 1) / 1000 });
   event.data.analysis.data_collection_results.severity.value = "Critical";
   const response = await request.post("/api/voiceagent-webhook", { data: event });
   expect(response.status(), await response.text()).toBe(200);

@@ -53,8 +53,10 @@ test.describe("transcript and dispatch intervals", () => {
     const overall = page.getByTestId("report-overall");
     await expect(overall).toBeVisible();
     await expect(page.getByRole("img", { name: /Seconds from arrival to first dispatch per severity/ })).toBeVisible();
-    // The dispatched call's type: the row's Dispatched cell counts it.
-    const row = page.getByRole("row").filter({ hasText: "Power lines down" }).first();
+    // The dispatched call's type and severity (the sample event's): the row's Dispatched cell counts it.
+    const row = page.getByRole("row").filter({ has: page.getByRole("cell", { name: "Power lines down", exact: true }) }).filter({
+      has: page.getByRole("cell", { name: "High", exact: true }),
+    });
     await expect(row.getByRole("cell").nth(3)).not.toHaveText("0");
 
     // Keyboard only: focus the calls filter, choose "Both", submit with Enter.
