@@ -37,7 +37,7 @@ export function readChanges(after: number, limit: number): Promise<ChangePage> {
 }
 
 /** The newest committed change number (0 before any call): every change up to it is readable. */
-export async function currentCursor(db: Db): Promise<number> {
+export async function currentCursor(db: Pick<Db, "$queryRaw">): Promise<number> {
   const [{ cursor }] = await db.$queryRaw<{ cursor: bigint }[]>`
     SELECT COALESCE(max(change_number), 0)::bigint AS cursor FROM calls`;
   return Number(cursor);
