@@ -31,7 +31,6 @@ export async function createSubscription(request: CreateSubscriptionRequest, act
           secret,
           enabled: request.enabled,
           cursor: head,
-          base: head,
           createdBy: actor.name,
         },
       });

@@ -12,20 +12,24 @@ import type { EventType } from "./schema";
  * Outbound events, derived from the change feed (docs/integrations.md, "Events"). The feed holds
  * each call once, at its latest change; the change trigger also stamps on the row the change at
  * which the call was announced (first written not waiting for the grouper) and the change of its
- * latest status move. A subscription reads the feed after its cursor and compares those stamps
- * with its `base`, the cursor it had when it last reached the head of the feed:
+ * latest status move. Each event sits at one change number, its stamp, and a subscription sends the
+ * events whose stamps fall in its window of changes (cursor, upTo], in stamp order:
  *
- * - call.created        the call's announced change is above base        id evt_<announced>_call.created
- * - call.status_changed its status change is above base and after its announcement
- *                                                                          id evt_<status change>_call.status_changed
- * - incident.*          the call is its incident's latest-changed call (changes of several calls
- *                       of one incident give one incident event, at the last of them):
- *                       incident.created when every call of the incident was announced above base,
- *                       incident.closed when the incident's status is final, else incident.updated
- *                                                                          id evt_<change>_incident.<kind>
+ * - call.created        at the call's announced change                  id evt_<announced>_call.created
+ * - incident.created    at the announced change of the incident's first announced call
+ *                                                                        id evt_<announced>_incident.created
+ * - call.status_changed at the call's latest status change, when after its announcement
+ *                                                                        id evt_<status change>_call.status_changed
+ * - incident.updated    at the incident's latest change (the highest change of its announced calls;
+ *   or .closed          changes of several of its calls give one event, at the last), unless that is
+ *                       its creation; .closed when the incident's status is final
+ *                                                                        id evt_<change>_incident.<kind>
  *
- * Ids depend on the change alone, never on the subscription, so a receiver drops a redelivery by
- * webhook-id. Calls waiting for the grouper give no event yet: they do once the grouper places them.
+ * A stamp lies in exactly one window, and every change up to the feed's head is committed (the
+ * feed is gapless), so each event is sent once, whatever changes folded into the call's row since.
+ * A status that moved twice before it was read gives one event, for the latest move; a call waiting
+ * for the grouper gives none until the grouper places it. Ids depend on the change alone, never on
+ * the subscription: a receiver drops a redelivery (after a replay) by webhook-id.
  */
 
 export interface FeedEntry {
@@ -102,8 +106,14 @@ function toEntry(row: FeedRow): FeedEntry {
   };
 }
 
-/** One page of the change feed (calls with a change number above `after`, in order), with what events need. */
-export async function readFeedEntries(db: Db, after: number, limit: number): Promise<FeedEntry[]> {
+/**
+ * The calls with a stamp in (after, upTo]: changed, announced or moved status there. upTo is at most
+ * `span` changes after `after` and never past the feed's head.
+ */
+export async function readWindow(db: Db, after: number, span: number): Promise<{ entries: FeedEntry[]; upTo: number }> {
+  const [{ head }] = await db.$queryRaw<{ head: bigint }[]>`SELECT COALESCE(max(change_number), 0)::bigint AS head FROM calls`;
+  const upTo = Math.min(Number(head), after + span);
+  if (upTo <= after) return { entries: [], upTo: after };
   const rows = await db.$queryRaw<FeedRow[]>(Prisma.sql`
     SELECT ${selectList}, c.change_number AS "changeNumber", c.changed_at AS "changedAt",
       c.announced_change AS "announcedChange", c.status_change AS "statusChange", c.grouping_pending AS "groupingPending",
@@ -117,26 +127,38 @@ export async function readFeedEntries(db: Db, after: number, limit: number): Pro
       SELECT max(m.change_number) AS latest, min(m.announced_change) AS first_announced
       FROM calls m WHERE m.incident_id = c.incident_id AND NOT m.grouping_pending
     ) o ON true
-    WHERE c.change_number > ${after}
-    ORDER BY c.change_number
-    LIMIT ${limit}`);
-  return rows.map(toEntry);
+    WHERE (c.change_number > ${after} AND c.change_number <= ${upTo})
+      OR (c.announced_change > ${after} AND c.announced_change <= ${upTo})
+      OR (c.status_change > ${after} AND c.status_change <= ${upTo})`);
+  return { entries: rows.map(toEntry), upTo };
 }
 
-/** The events of one feed entry for a subscription whose base is `base`, in the order they are sent. */
-export function eventsOf(entry: FeedEntry, base: number): DerivedEvent[] {
-  if (entry.waiting) return [];
+/** Events of the same stamp go out in this order. */
+const ORDER: Record<EventType, number> = {
+  "call.created": 0,
+  "incident.created": 1,
+  "call.status_changed": 2,
+  "incident.updated": 3,
+  "incident.closed": 4,
+};
+
+/** Every event with a stamp in (after, upTo] of the window's entries, in stamp order. */
+export function eventsOf(entries: readonly FeedEntry[], after: number, upTo: number): DerivedEvent[] {
   const events: DerivedEvent[] = [];
-  const add = (type: EventType, change: number) => events.push({ id: `evt_${change}_${type}`, type, change, entry });
-  const announced = entry.announcedChange;
-  if (announced !== null && announced > base) add("call.created", announced);
-  if (entry.statusChange !== null && entry.statusChange > base && announced !== null && entry.statusChange > announced) {
-    add("call.status_changed", entry.statusChange);
+  const inWindow = (stamp: number | null): stamp is number => stamp !== null && stamp > after && stamp <= upTo;
+  for (const entry of entries) {
+    if (entry.waiting) continue;
+    const add = (type: EventType, change: number) => events.push({ id: `evt_${change}_${type}`, type, change, entry });
+    const announced = entry.announcedChange;
+    if (inWindow(announced)) {
+      add("call.created", announced);
+      if (entry.incident && entry.incidentFirstAnnounced === announced) add("incident.created", announced);
+    }
+    if (inWindow(entry.statusChange) && announced !== null && entry.statusChange > announced) add("call.status_changed", entry.statusChange);
+    const latest = entry.incidentLatest;
+    if (entry.incident && latest === entry.change && inWindow(latest) && latest !== entry.incidentFirstAnnounced) {
+      add((CLOSED_STATUSES as readonly string[]).includes(entry.incident.status) ? "incident.closed" : "incident.updated", latest);
+    }
   }
-  if (entry.incident && entry.incidentLatest === entry.change) {
-    if (entry.incidentFirstAnnounced !== null && entry.incidentFirstAnnounced > base) add("incident.created", entry.change);
-    if ((CLOSED_STATUSES as readonly string[]).includes(entry.incident.status)) add("incident.closed", entry.change);
-    else if (events.at(-1)?.type !== "incident.created") add("incident.updated", entry.change);
-  }
-  return events;
+  return events.sort((a, b) => a.change - b.change || ORDER[a.type] - ORDER[b.type]);
 }

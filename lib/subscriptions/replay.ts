@@ -7,7 +7,7 @@ import type { SubscriptionView } from "./schema";
 import { toSubscriptionView } from "./store";
 
 /**
- * POST /api/subscriptions/{id}/replay?after=<change>: the subscription's cursor and base go back
+ * POST /api/subscriptions/{id}/replay?after=<change>: the subscription's cursor goes back
  * (or forward) to `after`, so every event of the changes after it is sent again (with the same
  * webhook-ids), in change order; a scheduled retry is cleared. A worker serving it stops at its
  * next step (its updates are conditional on the cursor it read).
@@ -22,7 +22,7 @@ export async function replaySubscription(id: string, after: number | undefined, 
       if (!row) throw notFound(`No subscription with id ${id}`);
       const updated = await tx.subscription.update({
         where: { id },
-        data: { cursor: BigInt(after), base: BigInt(after), cursorSent: [], attempt: 0, nextAttemptAt: null, updatedAt: new Date() },
+        data: { cursor: BigInt(after), cursorSent: [], attempt: 0, nextAttemptAt: null, updatedAt: new Date() },
       });
       await recordAudit(tx, actor, {
         action: "subscription.replayed",

@@ -2,7 +2,7 @@ import type { Db } from "../db/client";
 import type { Subscription } from "../db/generated/client";
 import { uuid7 } from "../db/uuid7";
 import { eventBody } from "./body";
-import { type DerivedEvent, eventsOf, readFeedEntries } from "./events";
+import { type DerivedEvent, eventsOf, readWindow } from "./events";
 import type { SubscriptionLocks } from "./lock";
 import { type RetryPolicy, retryDelayMs } from "./retry";
 import type { BodyFormat } from "./schema";
@@ -10,15 +10,16 @@ import { type SendOutcome, sendEvent } from "./send";
 import { signingSecrets, wants } from "./store";
 
 /**
- * Serves one subscription: under its lock, reads the change feed after its cursor, sends each
- * event it wants in order, one at a time, and moves the cursor past a page of changes once all of
- * their events are delivered (the ids delivered meanwhile are kept in cursor_sent, so a retry
+ * Serves one subscription: under its lock, reads the window of changes after its cursor, sends
+ * each event it wants in order, one at a time, and moves the cursor past the window once all of
+ * its events are delivered (the ids delivered meanwhile are kept in cursor_sent, so a retry
  * never sends one twice). The first failure stops it: the attempt is
  * logged, the next one scheduled (lib/subscriptions/retry.ts) and the cursor stays. Every update of
  * the row is conditional on the cursor it read, so a replay that moved the cursor meanwhile wins.
  */
 
-const PAGE = 200;
+/** Changes read per window (lib/subscriptions/events.ts). */
+const WINDOW = 500;
 
 export interface ServeOptions {
   retry: RetryPolicy;
@@ -52,38 +53,31 @@ export async function serveSubscription(db: Db, locks: SubscriptionLocks, id: st
     for (;;) {
       let row = await db.subscription.findUnique({ where: { id } });
       if (!row || !row.enabled || (row.nextAttemptAt && row.nextAttemptAt > clock())) return delivered;
-      const entries = await readFeedEntries(db, Number(row.cursor), PAGE);
-      if (entries.length === 0) {
-        // At the head: later events are those stamped above this cursor (lib/subscriptions/events.ts).
-        if (row.base !== row.cursor) await db.$executeRaw`UPDATE subscriptions SET base = cursor WHERE id = ${id} AND cursor = ${row.cursor}`;
-        return delivered;
-      }
+      const { entries, upTo } = await readWindow(db, Number(row.cursor), WINDOW);
+      if (upTo === Number(row.cursor)) return delivered;
       const sent = new Set(row.cursorSent);
-      for (const entry of entries) {
-        for (const event of eventsOf(entry, Number(row.base))) {
-          if (!wants(row, event) || sent.has(event.id)) continue;
-          if (!locks.holds(id)) return delivered;
-          const now = clock();
-          const body = await eventBody(db, row.bodyFormat as BodyFormat, event);
-          const outcome = await sendEvent(row.url, signingSecrets(row, now), { id: event.id, type: event.type, timestamp: now, body });
-          await logAttempt(db, row, event, outcome);
-          if (!outcome.ok) {
-            await markFailure(db, row, outcome, options, clock());
-            return delivered;
-          }
-          delivered += 1;
-          sent.add(event.id);
-          const moved = await db.$executeRaw`
-            UPDATE subscriptions SET cursor_sent = array_append(cursor_sent, ${event.id}), attempt = 0, failing_since = NULL,
-              next_attempt_at = NULL, last_error = NULL, health = 'ok', last_delivery_at = now()
-            WHERE id = ${id} AND cursor = ${row.cursor}`;
-          if (moved === 0) return delivered;
-          row = { ...row, attempt: 0, failingSince: null, health: "ok" };
+      for (const event of eventsOf(entries, Number(row.cursor), upTo)) {
+        if (!wants(row, event) || sent.has(event.id)) continue;
+        if (!locks.holds(id)) return delivered;
+        const now = clock();
+        const body = await eventBody(db, row.bodyFormat as BodyFormat, event);
+        const outcome = await sendEvent(row.url, signingSecrets(row, now), { id: event.id, type: event.type, timestamp: now, body });
+        await logAttempt(db, row, event, outcome);
+        if (!outcome.ok) {
+          await markFailure(db, row, outcome, options, clock());
+          return delivered;
         }
+        delivered += 1;
+        sent.add(event.id);
+        const kept = await db.$executeRaw`
+          UPDATE subscriptions SET cursor_sent = array_append(cursor_sent, ${event.id}), attempt = 0, failing_since = NULL,
+            next_attempt_at = NULL, last_error = NULL, health = 'ok', last_delivery_at = now()
+          WHERE id = ${id} AND cursor = ${row.cursor}`;
+        if (kept === 0) return delivered;
+        row = { ...row, attempt: 0, failingSince: null, health: "ok" };
       }
-      const last = entries.at(-1)!.change;
       const advanced = await db.$executeRaw`
-        UPDATE subscriptions SET cursor = ${last}, cursor_sent = '{}' WHERE id = ${id} AND cursor = ${row.cursor}`;
+        UPDATE subscriptions SET cursor = ${upTo}, cursor_sent = '{}' WHERE id = ${id} AND cursor = ${row.cursor}`;
       if (advanced === 0) return delivered;
     }
   } finally {

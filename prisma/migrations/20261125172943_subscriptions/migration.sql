@@ -19,7 +19,6 @@ CREATE TABLE "subscriptions" (
     "health" TEXT NOT NULL DEFAULT 'ok',
     "cursor" BIGINT NOT NULL,
     "cursor_sent" TEXT[] DEFAULT ARRAY[]::TEXT[],
-    "base" BIGINT NOT NULL,
     "attempt" INTEGER NOT NULL DEFAULT 0,
     "next_attempt_at" TIMESTAMPTZ(3),
     "failing_since" TIMESTAMPTZ(3),
@@ -53,6 +52,12 @@ CREATE INDEX "subscription_deliveries_subscription_id_at_id_idx" ON "subscriptio
 
 -- CreateIndex
 CREATE INDEX "subscription_deliveries_at_idx" ON "subscription_deliveries"("at");
+
+-- CreateIndex
+CREATE INDEX "calls_announced_change_idx" ON "calls"("announced_change");
+
+-- CreateIndex
+CREATE INDEX "calls_status_change_idx" ON "calls"("status_change");
 
 -- AddForeignKey
 ALTER TABLE "subscription_deliveries" ADD CONSTRAINT "subscription_deliveries_subscription_id_fkey" FOREIGN KEY ("subscription_id") REFERENCES "subscriptions"("id") ON DELETE CASCADE ON UPDATE CASCADE;
