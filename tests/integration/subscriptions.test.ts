@@ -14,6 +14,7 @@ import type { DeliveryPage, SubscriptionView, SubscriptionWithSecret } from "@/l
 import { type DeliveryWorker, startDeliveryWorker } from "@/lib/subscriptions/worker";
 import { specCallEvent } from "@/lib/webhook/sample-events";
 import { apiRequest } from "../support/auth";
+import { validateEido } from "../support/eido-schema";
 import { secondInstance } from "../support/exercise-clock";
 import { webhookRequest } from "../support/webhook-request";
 
@@ -225,6 +226,19 @@ describe("outbound webhooks", () => {
     const created = (target: (typeof targets)[number]) => target.received.filter((entry) => entry.type === "call.created").map((entry) => entry.id);
     expect(created(targets[1])).toEqual(created(targets[0]));
     expect(created(targets[2])).toEqual(created(targets[0]));
+  });
+
+  it("sends the incident as an EIDO to a subscription that asks for EIDO bodies", async () => {
+    const target = await listen();
+    const { body: subscription } = await subscribe({ name: "CAD", url: target.url, event_types: ["incident.created"], body_format: "eido" });
+    const worker = start();
+    const id = await postCall("21 Music Row, Nashville");
+    await until([worker], () => target.received.length === 1);
+    const [entry] = target.received;
+    expect(entry.type).toBe("incident.created");
+    const eido = new Webhook(subscription.secret).verify(entry.body, entry.headers) as { callComponent: { $id: string }[] };
+    expect(validateEido(eido)).toBe(true);
+    expect(eido.callComponent.map((call) => call.$id)).toEqual([`urn:emergency:uid:callid:${id}:mayday`]);
   });
 
   it("keeps events while paused and sends them when enabled again", async () => {
