@@ -11,8 +11,6 @@ import { validateEido } from "../support/eido-schema";
 import { postSimulate } from "../support/simulate-request";
 import { webhookRequest } from "../support/webhook-request";
 
-
-
 async function eidoOf(id: string): Promise<{ status: number; body: Eido }> {
   const response = await eidoRoute(apiRequest(`http://localhost/api/incidents/${id}/eido`), { params: Promise.resolve({ id }) });
   return { status: response.status, body: (await response.json()) as Eido };
