@@ -11,13 +11,15 @@ import type { IncidentDetail } from "@/lib/incidents/schema";
 import type { Board, CallChange, ChangePage, HourlySeries, IncidentMapView, IncidentQueuePage, LiveIncident } from "@/lib/live/schema";
 import type { ExerciseVisibility } from "@/lib/live/visibility";
 import type { SimulationResult as SimulateResult } from "@/lib/simulation/result";
+import type { BodyFormat, EventType } from "@/lib/subscriptions/event-types";
+import type { DeliveryPage, SubscriptionView, SubscriptionWithSecret } from "@/lib/subscriptions/schema";
 import type { CallStatus } from "@/lib/vocabulary";
 
 // The response shapes are the API's own zod schemas (type-only imports: nothing server-side is
 // bundled), so the dashboard cannot drift from what the API sends.
 export type {
   Board, CallChange, CallDetail, CallRecord, CallsPage, ChangePage, HourlySeries, IncidentDetail, IncidentMapView, IncidentQueuePage,
-  LiveIncident, SimulateResult, ApiKeyView, AuditPage, CreatedApiKey, UserView, WhoAmI,
+  LiveIncident, SimulateResult, ApiKeyView, AuditPage, CreatedApiKey, UserView, WhoAmI, DeliveryPage, SubscriptionView, SubscriptionWithSecret,
 };
 
 export interface CallFilters {
@@ -233,4 +235,24 @@ export interface AuditFilters {
 
 export function listAudit(filters: AuditFilters, cursor?: string): Promise<AuditPage> {
   return request(`/api/audit?${query({ ...filters, cursor, limit: 50 })}`);
+}
+
+export function listSubscriptions(): Promise<{ subscriptions: SubscriptionView[] }> {
+  return request("/api/subscriptions");
+}
+
+export function createSubscription(subscription: { name: string; url: string; event_types: EventType[]; body_format: BodyFormat }): Promise<SubscriptionWithSecret> {
+  return request("/api/subscriptions", { method: "POST", body: JSON.stringify(subscription) });
+}
+
+export function setSubscriptionEnabled(id: string, enabled: boolean): Promise<SubscriptionView> {
+  return request(`/api/subscriptions/${encodeURIComponent(id)}`, { method: "PATCH", body: JSON.stringify({ enabled }) });
+}
+
+export function removeSubscription(id: string): Promise<SubscriptionView> {
+  return request(`/api/subscriptions/${encodeURIComponent(id)}`, { method: "DELETE" });
+}
+
+export function listDeliveries(id: string): Promise<DeliveryPage> {
+  return request(`/api/subscriptions/${encodeURIComponent(id)}/deliveries?limit=20`);
 }

@@ -53,6 +53,7 @@ export function PersonMenu() {
         <nav aria-label="Administration" className="admin-links">
           <Link href="/admin">People and keys</Link>
           <Link href="/admin/audit">Audit trail</Link>
+          <Link href="/admin/subscriptions">Webhooks</Link>
         </nav>
       )}
       <button type="button" onClick={leave} disabled={leaving}>Sign out</button>

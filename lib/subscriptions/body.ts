@@ -1,7 +1,7 @@
 import type { Db } from "../db/client";
 import { readIncidentEido } from "../eido/export";
 import type { DerivedEvent } from "./events";
-import type { BodyFormat } from "./schema";
+import type { BodyFormat } from "./event-types";
 
 /**
  * An event's body. mayday: `{ id, type, change, occurred_at, data }` with the call (call events) or

@@ -1,6 +1,7 @@
 import { withDatabase } from "../db/with-database";
 import { notFound } from "../domain-error";
-import type { DeliveryPage, EventType } from "./schema";
+import type { EventType } from "./event-types";
+import type { DeliveryPage } from "./schema";
 
 interface DeliveryRow {
   id: string;

@@ -6,7 +6,7 @@ import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import type { IncidentRecord } from "../incidents/schema";
 import type { CallStatus } from "../vocabulary";
-import type { EventType } from "./schema";
+import type { EventType } from "./event-types";
 
 /**
  * Outbound events, derived from the change feed (docs/integrations.md, "Events"). The feed holds

@@ -3,18 +3,12 @@ import { parseWith } from "../domain-error";
 import { queryParameter } from "../query-parameters";
 import { SCENARIO_IDS } from "../scenarios";
 import { SEVERITIES } from "../vocabulary";
+import { BODY_FORMATS, EVENT_TYPES } from "./event-types";
 
 /**
- * Outbound webhook subscriptions (docs/integrations.md): requests, views and the event types.
+ * Outbound webhook subscriptions (docs/integrations.md): requests and views.
  * Free of the database (the endpoint registry imports it).
  */
-
-export const EVENT_TYPES = ["incident.created", "incident.updated", "incident.closed", "call.created", "call.status_changed"] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
-
-/** mayday: Mayday's own JSON event; eido: the incident as a NENA EIDO (docs/integrations.md). */
-export const BODY_FORMATS = ["mayday", "eido"] as const;
-export type BodyFormat = (typeof BODY_FORMATS)[number];
 
 export const SUBSCRIPTION_HEALTH = ["ok", "failing"] as const;
 

@@ -5,7 +5,7 @@ import { eventBody } from "./body";
 import { type DerivedEvent, eventsOf, readWindow } from "./events";
 import type { SubscriptionLocks } from "./lock";
 import { type RetryPolicy, retryDelayMs } from "./retry";
-import type { BodyFormat } from "./schema";
+import type { BodyFormat } from "./event-types";
 import { type SendOutcome, sendEvent } from "./send";
 import { signingSecrets, wants } from "./store";
 

@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import type { Subscription } from "../db/generated/client";
 import type { Severity } from "../vocabulary";
 import type { DerivedEvent } from "./events";
-import type { BodyFormat, EventType, SubscriptionView } from "./schema";
+import type { BodyFormat, EventType } from "./event-types";
+import type { SubscriptionView } from "./schema";
 
 /** The subscriptions table's rows as the API shows them, and what a row decides about an event. */
 
