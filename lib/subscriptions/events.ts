@@ -114,22 +114,28 @@ export async function readWindow(db: Db, after: number, span: number): Promise<{
   const [{ head }] = await db.$queryRaw<{ head: bigint }[]>`SELECT COALESCE(max(change_number), 0)::bigint AS head FROM calls`;
   const upTo = Math.min(Number(head), after + span);
   if (upTo <= after) return { entries: [], upTo: after };
+  // The incident's latest and first-announced changes are read once per incident of the window.
   const rows = await db.$queryRaw<FeedRow[]>(Prisma.sql`
-    SELECT ${selectList}, c.change_number AS "changeNumber", c.changed_at AS "changedAt",
-      c.announced_change AS "announcedChange", c.status_change AS "statusChange", c.grouping_pending AS "groupingPending",
+    WITH w AS (
+      SELECT ${selectList}, c.change_number AS "changeNumber", c.changed_at AS "changedAt",
+        c.announced_change AS "announcedChange", c.status_change AS "statusChange", c.grouping_pending AS "groupingPending"
+      FROM calls c
+      WHERE (c.change_number > ${after} AND c.change_number <= ${upTo})
+        OR (c.announced_change > ${after} AND c.announced_change <= ${upTo})
+        OR (c.status_change > ${after} AND c.status_change <= ${upTo})
+    ), o AS (
+      SELECT m.incident_id, max(m.change_number) AS latest, min(m.announced_change) AS first_announced
+      FROM calls m WHERE m.incident_id IN (SELECT "incidentId" FROM w) AND NOT m.grouping_pending
+      GROUP BY m.incident_id
+    )
+    SELECT w.*,
       i.emergency_type AS "incidentEmergencyType", i.severity AS "incidentSeverity", i.status AS "incidentStatus",
       i.location AS "incidentLocation", i.latitude AS "incidentLatitude", i.longitude AS "incidentLongitude",
       i.first_call_at AS "incidentFirstCallAt", i.last_call_at AS "incidentLastCallAt", i.call_count AS "incidentCallCount",
       o.latest AS "incidentLatest", o.first_announced AS "incidentFirstAnnounced"
-    FROM calls c
-    LEFT JOIN incidents i ON i.id = c.incident_id
-    LEFT JOIN LATERAL (
-      SELECT max(m.change_number) AS latest, min(m.announced_change) AS first_announced
-      FROM calls m WHERE m.incident_id = c.incident_id AND NOT m.grouping_pending
-    ) o ON true
-    WHERE (c.change_number > ${after} AND c.change_number <= ${upTo})
-      OR (c.announced_change > ${after} AND c.announced_change <= ${upTo})
-      OR (c.status_change > ${after} AND c.status_change <= ${upTo})`);
+    FROM w
+    LEFT JOIN incidents i ON i.id = w."incidentId"
+    LEFT JOIN o ON o.incident_id = w."incidentId"`);
   return { entries: rows.map(toEntry), upTo };
 }
 
