@@ -19,7 +19,7 @@ import { signingSecrets, wants } from "./store";
  */
 
 /** Changes read per window (lib/subscriptions/events.ts). */
-const WINDOW = 500;
+const WINDOW = 100;
 
 export interface ServeOptions {
   retry: RetryPolicy;
