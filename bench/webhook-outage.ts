@@ -136,7 +136,12 @@ async function main(): Promise<void> {
           if ((lastChange.get(event.incident) ?? -1) > event.change) outOfOrder += 1;
           lastChange.set(event.incident, event.change);
         }
-        return { name, accepted: list.length, distinct: ids.size, acceptedTwice: twice, outOfOrderInIncident: outOfOrder, badSignatures: badSignatures.get(name) ?? 0, callsMissing: calls - createdCount(name) };
+        const types: Record<string, number> = {};
+        for (const event of list) {
+          const type = event.id.slice(event.id.indexOf("_", 4) + 1);
+          types[type] = (types[type] ?? 0) + 1;
+        }
+        return { name, accepted: list.length, types, distinct: ids.size, acceptedTwice: twice, outOfOrderInIncident: outOfOrder, badSignatures: badSignatures.get(name) ?? 0, callsMissing: calls - createdCount(name) };
       });
       console.log(JSON.stringify({
         downSeconds, calls, ratePerMinute: rate, instances: PORTS.length, restartedEveryInstance: restarted, subscriptions: subscriptionCount,

@@ -41,18 +41,23 @@ function postgresLocks(connectionString: string): SubscriptionLocks {
     });
     return client;
   };
+  // One statement at a time on the connection (node-postgres no longer queues them itself).
+  let last: Promise<unknown> = Promise.resolve();
+  const serially = <T>(work: (client: pg.Client) => Promise<T>): Promise<T> => {
+    const next = last.catch(() => {}).then(async () => work(await connection()));
+    last = next;
+    return next;
+  };
   return {
     async tryLock(id) {
-      const { rows } = await (await connection()).query<{ locked: boolean }>(
-        "SELECT pg_try_advisory_lock($1, hashtext($2)) AS locked",
-        [SUBSCRIPTION_LOCK_CLASS, id],
-      );
+      const { rows } = await serially((client) =>
+        client.query<{ locked: boolean }>("SELECT pg_try_advisory_lock($1, hashtext($2)) AS locked", [SUBSCRIPTION_LOCK_CLASS, id]));
       if (rows[0].locked) held.add(id);
       return rows[0].locked;
     },
     async unlock(id) {
       if (!held.delete(id)) return;
-      await (await connection()).query("SELECT pg_advisory_unlock($1, hashtext($2))", [SUBSCRIPTION_LOCK_CLASS, id]).catch(() => {});
+      await serially((client) => client.query("SELECT pg_advisory_unlock($1, hashtext($2))", [SUBSCRIPTION_LOCK_CLASS, id])).catch(() => {});
     },
     holds: (id) => held.has(id),
     async close() {
