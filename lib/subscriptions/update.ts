@@ -9,8 +9,8 @@ import { newSecret, ROTATION_GRACE_MS, toSubscriptionView } from "./store";
 /**
  * PATCH /api/subscriptions/{id}: name, target, event types, filters, body format, paused or
  * enabled, and secret rotation (the new secret in this answer only; the previous one keeps signing
- * for 24 hours). Pausing keeps the cursor: nothing is dropped. Enabling again clears a scheduled
- * retry so delivery resumes at once.
+ * for 24 hours). Pausing keeps the cursor: nothing is dropped. Enabling it again, or a new target,
+ * clears a scheduled retry so delivery resumes at once.
  */
 export async function updateSubscription(
   id: string,
@@ -38,7 +38,8 @@ export async function updateSubscription(
             filterSimulation: filters.simulation ?? null,
             filterSeverities: filters.severities ?? [],
           }),
-          ...(request.enabled === true && !current.enabled && { nextAttemptAt: null }),
+          // Resumed, or pointed elsewhere: the next attempt is now, not at the scheduled retry.
+          ...(((request.enabled === true && !current.enabled) || (request.url !== undefined && request.url !== current.url)) && { nextAttemptAt: null }),
           ...(secret && { secret, previousSecret: current.secret, previousSecretUntil: new Date(Date.now() + ROTATION_GRACE_MS) }),
           updatedAt: new Date(),
         },
