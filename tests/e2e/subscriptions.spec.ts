@@ -26,6 +26,6 @@ test("an administrator subscribes a receiver, sees its secret once, pauses it, a
   await form.getByLabel("Name").fill("Metadata");
   await form.getByLabel("URL").fill("http://169.254.169.254/latest/meta-data");
   await form.getByRole("button", { name: "Add subscription" }).click();
-  await expect(page.getByRole("alert")).toContainText("private, loopback or link-local");
+  await expect(page.getByRole("region", { name: "Webhook subscriptions" }).getByRole("alert")).toContainText("private, loopback or link-local");
   await expect(page.getByRole("row", { name: /Metadata/ })).toHaveCount(0);
 });
