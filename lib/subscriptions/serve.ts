@@ -69,11 +69,13 @@ export async function serveSubscription(db: Db, locks: SubscriptionLocks, id: st
         }
         delivered += 1;
         sent.add(event.id);
-        const kept = await db.$executeRaw`
+        // Paused or pointed elsewhere meanwhile: stop after this event (it is recorded as sent).
+        const [kept] = await db.$queryRaw<{ enabled: boolean; url: string }[]>`
           UPDATE subscriptions SET cursor_sent = array_append(cursor_sent, ${event.id}), attempt = 0, failing_since = NULL,
             next_attempt_at = NULL, last_error = NULL, health = 'ok', last_delivery_at = now()
-          WHERE id = ${id} AND cursor = ${row.cursor}`;
-        if (kept === 0) return delivered;
+          WHERE id = ${id} AND cursor = ${row.cursor}
+          RETURNING enabled, url`;
+        if (!kept || !kept.enabled || kept.url !== row.url) return delivered;
         row = { ...row, attempt: 0, failingSince: null, health: "ok" };
       }
       const advanced = await db.$executeRaw`
