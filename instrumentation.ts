@@ -1,6 +1,6 @@
 // Runs once when the server starts: a bad environment stops it with one line naming the variable,
 // the first administrator is made from ADMIN_EMAIL and ADMIN_PASSWORD when nobody exists, deferred payloads start being reconciled, calls waiting
-// to be grouped into incidents are grouped, and the exercise scheduler starts (docs/exercises.md).
+// to be grouped into incidents are grouped, the subscription delivery worker and the exercise scheduler start.
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME === "nodejs") {
     const { exitOnInvalidConfig, getConfig } = await import("./lib/config");
@@ -17,6 +17,11 @@ export async function register(): Promise<void> {
     // Calls stored while no grouper ran (docs/incidents.md) are grouped now, then on a timer.
     const { startGrouper } = await import("./lib/incidents/grouper");
     startGrouper();
+    // Outbound webhooks follow the change feed from every instance, one instance per subscription (docs/integrations.md).
+    if (getConfig().SUBSCRIPTION_WORKER) {
+      const { startDeliveryWorker } = await import("./lib/subscriptions/worker");
+      startDeliveryWorker();
+    }
     const tickMs = getConfig().EXERCISE_TICK_MS;
     if (tickMs > 0) {
       const { startExerciseScheduler } = await import("./lib/exercises/scheduler");

@@ -13,13 +13,16 @@ import type { Board, CallChange, ChangePage, FeedChange, HourlySeries, IncidentM
 import type { ExerciseVisibility } from "@/lib/live/visibility";
 import type { Note, NotesPage } from "@/lib/notes/schema";
 import type { SimulationResult as SimulateResult } from "@/lib/simulation/result";
+import type { BodyFormat, EventType } from "@/lib/subscriptions/event-types";
+import type { DeliveryPage, SubscriptionView, SubscriptionWithSecret } from "@/lib/subscriptions/schema";
 import type { CallStatus } from "@/lib/vocabulary";
 
 // The response shapes are the API's own zod schemas (type-only imports: nothing server-side is
 // bundled), so the dashboard cannot drift from what the API sends.
 export type {
   Board, CallChange, CallDetail, CallRecord, CallsPage, CallUpdate, ChangePage, FeedChange, HourlySeries, IncidentDetail, IncidentMapView,
-  IncidentQueuePage, LiveIncident, Note, NotesPage, SimulateResult, ApiKeyView, AuditPage, CreatedApiKey, UserView, WhoAmI,
+  IncidentQueuePage, LiveIncident, Note, NotesPage, SimulateResult, ApiKeyView, AuditPage, CreatedApiKey, UserView, WhoAmI, DeliveryPage, SubscriptionView,
+  SubscriptionWithSecret,
 };
 
 export interface CallFilters {
@@ -254,4 +257,24 @@ export interface AuditFilters {
 
 export function listAudit(filters: AuditFilters, cursor?: string): Promise<AuditPage> {
   return request(`/api/audit?${query({ ...filters, cursor, limit: 50 })}`);
+}
+
+export function listSubscriptions(): Promise<{ subscriptions: SubscriptionView[] }> {
+  return request("/api/subscriptions");
+}
+
+export function createSubscription(subscription: { name: string; url: string; event_types: EventType[]; body_format: BodyFormat }): Promise<SubscriptionWithSecret> {
+  return request("/api/subscriptions", { method: "POST", body: JSON.stringify(subscription) });
+}
+
+export function setSubscriptionEnabled(id: string, enabled: boolean): Promise<SubscriptionView> {
+  return request(`/api/subscriptions/${encodeURIComponent(id)}`, { method: "PATCH", body: JSON.stringify({ enabled }) });
+}
+
+export function removeSubscription(id: string): Promise<SubscriptionView> {
+  return request(`/api/subscriptions/${encodeURIComponent(id)}`, { method: "DELETE" });
+}
+
+export function listDeliveries(id: string): Promise<DeliveryPage> {
+  return request(`/api/subscriptions/${encodeURIComponent(id)}/deliveries?limit=20`);
 }

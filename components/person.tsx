@@ -1,11 +1,12 @@
 "use client";
 
+import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { createContext, useContext, useState, type ReactNode } from "react";
 import { ROLE_LABEL, type Permission, type Requirement, satisfies } from "@/lib/access/roles";
 import type { WhoAmI } from "@/lib/access/schema";
-import { signOut } from "./api";
+import { listSubscriptions, signOut } from "./api";
 
 /**
  * The signed-in person, as the page's server check found them: the header shows who it is, and
@@ -34,6 +35,17 @@ export function useMayChangeStatus(training: boolean): boolean {
   return dispatch || (training && train);
 }
 
+/** The administrators' link to the webhooks page, saying how many subscriptions are failing. */
+function WebhooksLink() {
+  const subscriptions = useQuery({ queryKey: ["subscriptions"], queryFn: listSubscriptions, refetchInterval: 60_000 });
+  const failing = subscriptions.data?.subscriptions.filter((subscription) => subscription.health === "failing").length ?? 0;
+  return (
+    <Link href="/admin/subscriptions" className={failing > 0 ? "webhooks-failing" : undefined} data-testid="webhooks-link">
+      {failing > 0 ? `Webhooks (${failing} failing)` : "Webhooks"}
+    </Link>
+  );
+}
+
 export function PersonMenu() {
   const person = usePerson();
   const router = useRouter();
@@ -54,6 +66,7 @@ export function PersonMenu() {
         <nav aria-label="Administration" className="admin-links">
           <Link href="/admin">People and keys</Link>
           <Link href="/admin/audit">Audit trail</Link>
+          <WebhooksLink />
         </nav>
       )}
       <button type="button" onClick={leave} disabled={leaving}>Sign out</button>

@@ -135,6 +135,19 @@ export const envSchema = z.object({
   LIVE_FEED_SAFETY_READ_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   /** The exercise scheduler releases due calls this often; 0: no scheduler in this process. */
   EXERCISE_TICK_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
+  /** false: this process runs no outbound delivery worker (docs/integrations.md); another instance serves. */
+  SUBSCRIPTION_WORKER: booleanFlag.default(true),
+  /**
+   * Allow subscription targets on private, loopback and link-local addresses (a receiver on the
+   * centre's own network). Off: refused at creation and at every delivery (docs/security.md).
+   */
+  SUBSCRIPTION_ALLOW_PRIVATE_TARGETS: booleanFlag,
+  /** A delivery's whole request (connect, send, answer) is cut off after this long. */
+  SUBSCRIPTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** Bytes of a receiver's answer read at most; the connection is closed past it. */
+  SUBSCRIPTION_RESPONSE_LIMIT_BYTES: z.coerce.number().int().min(0).max(1_048_576).default(65_536),
+  /** Days the delivery log keeps an attempt (GET /api/subscriptions/{id}/deliveries). */
+  SUBSCRIPTION_DELIVERY_LOG_DAYS: z.coerce.number().int().min(1).max(365).default(7),
 }).refine((env) => env.OIDC_ISSUER === undefined || (env.OIDC_CLIENT_ID !== undefined && env.OIDC_CLIENT_SECRET !== undefined && env.AUTH_URL !== undefined), {
   // The provider sends people back to AUTH_URL, and knows Mayday by its client id and secret.
   message: "needs OIDC_CLIENT_ID, OIDC_CLIENT_SECRET and AUTH_URL",

@@ -1,3 +1,5 @@
+import type { z } from "zod";
+
 /**
  * The one typed error of the domain: a code and a message for the caller, never an HTTP status.
  * lib/http/api-error.ts maps each code to its status; the route's error format writes the body.
@@ -65,4 +67,13 @@ export function parseJson(text: string): unknown {
   } catch {
     throw new DomainError("INVALID_JSON", "Request body is not valid JSON");
   }
+}
+
+/** A JSON body parsed with its zod schema, or INVALID_PARAMETER naming the first bad field. */
+export function parseWith<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const field = issue.path.join(".") || "body";
+  throw invalidParameter(`Invalid ${field}`, `${field}: ${issue.message}`);
 }

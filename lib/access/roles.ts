@@ -14,7 +14,7 @@ export type Role = (typeof ROLES)[number];
  * - read: every call, incident, exercise and the live picture;
  * - dispatch: call and incident status, merge, split;
  * - train: simulations, exercises and the status of training (simulated) calls and incidents;
- * - admin: people, roles, keys and the audit trail.
+ * - admin: people, roles, keys, the audit trail and webhook subscriptions.
  */
 export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
   viewer: ["read"],

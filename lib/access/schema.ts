@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { queryParameter } from "../query-parameters";
-import { invalidParameter } from "../domain-error";
+import { parseWith } from "../domain-error";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "./auth-limits";
 import { PERMISSIONS, ROLES } from "./roles";
 
@@ -11,13 +11,6 @@ const password = z.string().min(MIN_PASSWORD_LENGTH).max(MAX_PASSWORD_LENGTH);
 const personName = z.string().trim().min(1).max(120);
 
 /** zod's first issue as the documented 400, naming the field. */
-function parseWith<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
-  const parsed = schema.safeParse(body);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const field = issue.path.join(".") || "body";
-  throw invalidParameter(`Invalid ${field}`, `${field}: ${issue.message}`);
-}
 
 export const signInSchema = z.object({ email, password: z.string().min(1).max(MAX_PASSWORD_LENGTH) });
 export type SignInRequest = z.output<typeof signInSchema>;

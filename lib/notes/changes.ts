@@ -4,7 +4,7 @@ import { NOTE_COLUMNS, type NoteRow, toNote } from "./record";
 import type { Note } from "./schema";
 
 /** Notes kept or moved after change `after`, in change order, at most `limit` (lib/live/feed.ts merges them with the calls). */
-export async function readNoteChanges(db: Db, after: number, limit: number): Promise<{ change: number; note: Note }[]> {
+export async function readNoteChanges(db: Pick<Db, "$queryRaw">, after: number, limit: number): Promise<{ change: number; note: Note }[]> {
   const rows = await db.$queryRaw<(NoteRow & { change_number: bigint })[]>(Prisma.sql`
     SELECT ${Prisma.raw(NOTE_COLUMNS)}, n.change_number FROM incident_notes n
     WHERE n.change_number > ${after} ORDER BY n.change_number LIMIT ${limit}`);
@@ -12,7 +12,7 @@ export async function readNoteChanges(db: Db, after: number, limit: number): Pro
 }
 
 /** The newest change number a note took (0 before any). */
-export async function lastNoteChange(db: Db): Promise<number> {
+export async function lastNoteChange(db: Pick<Db, "$queryRaw">): Promise<number> {
   const [{ last }] = await db.$queryRaw<{ last: bigint }[]>`SELECT COALESCE(max(change_number), 0)::bigint AS last FROM incident_notes`;
   return Number(last);
 }

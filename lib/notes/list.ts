@@ -1,9 +1,10 @@
+import type { Db } from "../db/client";
 import { withDatabase } from "../db/with-database";
 import { Prisma } from "../db/generated/client";
 import { notFound } from "../domain-error";
 import { NOTE_COLUMNS, type NoteRow, toNote } from "./record";
 import type { QueryValues } from "../query-parameters";
-import type { NotesPage, notesQueryParameters } from "./schema";
+import type { Note, NotesPage, notesQueryParameters } from "./schema";
 
 /** GET /api/incidents/{id}/notes: the incident's notes, newest first, keyset-paginated by id. */
 export async function listNotes(incidentId: string, page: QueryValues<typeof notesQueryParameters>): Promise<NotesPage> {
@@ -19,4 +20,11 @@ export async function listNotes(incidentId: string, page: QueryValues<typeof not
     const notes = rows.slice(0, limit).map(toNote);
     return { notes, next: rows.length > limit ? notes.at(-1)!.id : null };
   });
+}
+
+/** Every note of the incident, oldest first: what its exports carry (lib/eido). */
+export async function notesForExport(db: Pick<Db, "$queryRaw">, incidentId: string): Promise<Note[]> {
+  const rows = await db.$queryRaw<NoteRow[]>(Prisma.sql`
+    SELECT ${Prisma.raw(NOTE_COLUMNS)} FROM incident_notes n WHERE n.incident_id = ${incidentId} ORDER BY n.id`);
+  return rows.map(toNote);
 }

@@ -1,8 +1,21 @@
--- Numbers every written row, under the lock its statement took.
+-- Numbers every written row of the change feed (calls, and incident notes: migration
+-- incident_notes), under the lock its statement took. On a call it also stamps the change at which
+-- the call was first written not waiting for the grouper (announced_change) and the change of its
+-- latest status move (status_change): outbound events derive call.created and
+-- call.status_changed from them (lib/subscriptions/events.ts), whatever later changes fold into
+-- the call's one row of the feed.
 CREATE OR REPLACE FUNCTION "call_change_stamp"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   NEW."change_number" := nextval('calls_change_number_seq');
   NEW."changed_at" := now();
+  IF TG_TABLE_NAME = 'calls' THEN
+    IF NEW."announced_change" IS NULL AND NOT NEW."grouping_pending" THEN
+      NEW."announced_change" := NEW."change_number";
+    END IF;
+    IF TG_OP = 'INSERT' OR NEW."status" IS DISTINCT FROM OLD."status" THEN
+      NEW."status_change" := NEW."change_number";
+    END IF;
+  END IF;
   RETURN NEW;
 END;
 $$;

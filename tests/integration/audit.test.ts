@@ -16,6 +16,9 @@ import { POST as createKeyRoute } from "@/app/api/keys/route";
 import { DELETE as signOutRoute, POST as signInRoute } from "@/app/api/session/route";
 import { POST as simulateRoute } from "@/app/api/simulate/route";
 import { DELETE as removeUserRoute, PATCH as patchUserRoute } from "@/app/api/users/[id]/route";
+import { POST as replaySubscriptionRoute } from "@/app/api/subscriptions/[id]/replay/route";
+import { DELETE as removeSubscriptionRoute, PATCH as patchSubscriptionRoute } from "@/app/api/subscriptions/[id]/route";
+import { POST as createSubscriptionRoute } from "@/app/api/subscriptions/route";
 import { POST as createUserRoute } from "@/app/api/users/route";
 import { POST as webhookRoute } from "@/app/api/voiceagent-webhook/route";
 import { AUDIT_ACTIONS, type AuditEventView, type AuditPage } from "@/lib/audit/schema";
@@ -74,7 +77,7 @@ beforeAll(async () => {
 });
 
 describe("the audit trail", () => {
-  it("records each of the 23 actions exactly once, naming the person; the call's history names them too", async () => {
+  it("records each of the 27 actions exactly once, naming the person; the call's history names them too", async () => {
     const before = await count();
     const startedAt = new Date().toISOString();
 
@@ -124,6 +127,15 @@ describe("the audit trail", () => {
     expect(key.status).toBe(201);
     const keyId = (await key.json()).id as string;
     expect((await send(revokeKeyRoute, "DELETE", `/api/keys/${keyId}`, admin, undefined, keyId)).status).toBe(200);
+    // A webhook subscription through its life (administrator): its secrets never reach the trail.
+    const subscription = await send(createSubscriptionRoute, "POST", "/api/subscriptions", admin, { name: "County CAD", url: "https://93.184.216.34/hook", event_types: ["incident.created"] });
+    expect(subscription.status).toBe(201);
+    const { id: subscriptionId, secret } = (await subscription.json()) as { id: string; secret: string };
+    const rotated = await send(patchSubscriptionRoute, "PATCH", `/api/subscriptions/${subscriptionId}`, admin, { rotate_secret: true, enabled: false }, subscriptionId);
+    expect(rotated.status).toBe(200);
+    const { secret: rotatedSecret } = (await rotated.json()) as { secret: string };
+    expect((await send(replaySubscriptionRoute, "POST", `/api/subscriptions/${subscriptionId}/replay?after=0`, admin, undefined, subscriptionId)).status).toBe(200);
+    expect((await send(removeSubscriptionRoute, "DELETE", `/api/subscriptions/${subscriptionId}`, admin, undefined, subscriptionId)).status).toBe(200);
     const user = await send(createUserRoute, "POST", "/api/users", admin, { name: "Vic Viewer", email: "vic@example.org", password: TEST_PASSWORD, role: "viewer" });
     expect(user.status).toBe(201);
     const userId = (await user.json()).id as string;
@@ -175,7 +187,11 @@ describe("the audit trail", () => {
     expect(one("session.signed_in").actor).toMatchObject({ kind: "user", id: userId, name: "Vic Viewer" });
     expect(one("session.signed_out").actor).toMatchObject({ kind: "user", id: userId });
     // No secret ever reaches the trail.
-    expect(JSON.stringify(events)).not.toMatch(new RegExp(`${TEST_PASSWORD}|wrong password|mdk_`));
+    expect(JSON.stringify(events)).not.toMatch(new RegExp(`${TEST_PASSWORD}|wrong password|mdk_|whsec_`));
+    expect(JSON.stringify(events)).not.toContain(secret.slice(6, 20));
+    expect(JSON.stringify(events)).not.toContain(rotatedSecret.slice(6, 20));
+    expect(one("subscription.updated")).toMatchObject({ actor: { name: "Ada Stone" }, after: { enabled: false, secret_rotated: true } });
+    expect(one("subscription.replayed")).toMatchObject({ target: { kind: "subscription", id: subscriptionId }, after: { cursor: 0 } });
 
     // Filters: by actor, by action, by target.
     expect((await trail(`&actor=${dispatcher.user.id}&since=${encodeURIComponent(startedAt)}`)).map((event) => event.action).sort()).toEqual(

@@ -96,8 +96,9 @@ const unicodeText = fc.oneof(
 );
 const HUGE_TRANSCRIPT = "Caller: there is smoke everywhere, please hurry. ".repeat(40_000); // ~2 MB
 const transcriptText = fc.oneof({ weight: 19, arbitrary: unicodeText }, { weight: 1, arbitrary: fc.constant(HUGE_TRANSCRIPT) });
+/** Fields the platforms may add later: never one of the documented names (a random "call" would replace the call). */
 const unknownFields = fc.dictionary(
-  fc.string({ minLength: 1, maxLength: 12 }).filter((key) => !["__proto__", "constructor"].includes(key)),
+  fc.string({ minLength: 1, maxLength: 12 }).map((key) => `x_${key}`),
   jsonValue,
   { maxKeys: 4 },
 );

@@ -32,10 +32,11 @@ export const FIXTURE_START_MS = Date.UTC(2026, 2, 1);
 
 // The change number and its time are the database's (a trigger assigns them on every write); each
 // fixture call gets an incident of its own from the column's default (migration incidents), not grouped.
+// The outbound events' stamps (announced_change, status_change) are the trigger's too.
 export type CallInput = Omit<
   Call,
   | "createdAt" | "updatedAt" | "changeNumber" | "changedAt" | "incidentId" | "simulatedEvent" | "groupingPending" | "groupedAt" | "awaitingAnalysis"
-  | "originalEmergencyType" | "originalSeverity" | "originalLocation"
+  | "originalEmergencyType" | "originalSeverity" | "originalLocation" | "announcedChange" | "statusChange"
 >;
 
 /**
