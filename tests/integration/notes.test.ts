@@ -2,6 +2,7 @@ import { apiRequest } from "@/tests/support/auth";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { GET as changesRoute } from "@/app/api/calls/changes/route";
 import { GET as streamRoute } from "@/app/api/calls/stream/route";
+import { GET as eidoRoute } from "@/app/api/incidents/[id]/eido/route";
 import { POST as merge } from "@/app/api/incidents/[id]/merge/route";
 import { GET as listNotesRoute, POST as addNoteRoute } from "@/app/api/incidents/[id]/notes/route";
 import { resetConfigForTests } from "@/lib/config";
@@ -193,6 +194,17 @@ describe("incident notes", () => {
     expect(placed.incidentId).toBe(first.incidentId);
     expect(await db.incident.findUnique({ where: { id: waiting.incidentId } })).toBeNull();
     expect((await notesOf(first.incidentId)).notes.map((note) => note.text)).toEqual(["written while the call waited"]);
+  });
+
+  it("is carried in the incident's EIDO export, oldest first, with its author", async () => {
+    const target = await newIncident(false);
+    await postNote(target, { text: "Engine 7 on scene" });
+    await postNote(target, { text: "Fire knocked down" });
+    const response = await eidoRoute(apiRequest(`http://localhost/api/incidents/${target}/eido`), context(target));
+    expect(response.status).toBe(200);
+    const eido = (await response.json()) as { notesComponent: { notesActionComments: string }[] };
+    const comments = eido.notesComponent.map((note) => note.notesActionComments);
+    expect(comments.filter((comment) => /Engine 7|knocked down/.test(comment))).toEqual(["Engine 7 on scene (API_KEY)", "Fire knocked down (API_KEY)"]);
   });
 
   it("never changes what a kept note says, who wrote it or when", async () => {
