@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import { z } from "zod";
 import { invalidParameter } from "./domain-error";
 
 /**
@@ -18,6 +18,14 @@ export type QueryParameters = Record<string, QueryParameter>;
 export type QueryValues<Q extends QueryParameters> = { [K in keyof Q]: z.output<Q[K]["schema"]> | undefined };
 
 export const queryParameter = <S extends z.ZodType>(definition: QueryParameter<S>) => definition;
+
+/** A keyset page's `cursor`: the id (a UUID) of the previous page's last row, its `next_cursor`. */
+export const idCursorParameter = queryParameter({
+  schema: z.string().regex(/^[0-9a-f-]{36}$/).optional(),
+  description: "next_cursor of the previous page",
+  label: "Invalid cursor",
+  message: "cursor must be a next_cursor value",
+});
 
 /**
  * Validates a query string against its parameters, in their declared order, throwing

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { queryParameter } from "../query-parameters";
+import { idCursorParameter, queryParameter } from "../query-parameters";
 
 /** Every action the audit trail records (docs/security.md, "Audit trail"). */
 export const AUDIT_ACTIONS = [
@@ -96,10 +96,5 @@ export const auditQueryParameters = {
     label: "Invalid limit",
     message: "limit must be an integer from 1 to 500",
   }),
-  cursor: queryParameter({
-    schema: z.string().regex(/^[0-9a-f-]{36}$/).optional(),
-    description: "next_cursor of the previous page",
-    label: "Invalid cursor",
-    message: "cursor must be a next_cursor value",
-  }),
+  cursor: idCursorParameter,
 };

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { parseWith } from "../domain-error";
-import { queryParameter } from "../query-parameters";
+import { idCursorParameter, queryParameter } from "../query-parameters";
 import { SCENARIO_IDS } from "../scenarios";
 import { SEVERITIES } from "../vocabulary";
 import { BODY_FORMATS, EVENT_TYPES } from "./event-types";
@@ -123,10 +123,5 @@ export const deliveriesQueryParameters = {
     label: "Invalid limit",
     message: "limit must be an integer from 1 to 500",
   }),
-  cursor: queryParameter({
-    schema: z.string().regex(/^[0-9a-f-]{36}$/).optional(),
-    description: "next_cursor of the previous page",
-    label: "Invalid cursor",
-    message: "cursor must be a next_cursor value",
-  }),
+  cursor: idCursorParameter,
 };
