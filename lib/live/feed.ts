@@ -42,7 +42,8 @@ export function readChanges(after: number, limit: number): Promise<ChangePage> {
 
 /** The newest committed change number (0 before any change): every change up to it is readable. */
 export async function currentCursor(db: Pick<Db, "$queryRaw">): Promise<number> {
-  const [{ cursor }] = await db.$queryRaw<{ cursor: bigint }[]>`
-    SELECT COALESCE(max(change_number), 0)::bigint AS cursor FROM calls`;
-  return Math.max(Number(cursor), await lastNoteChange(db));
+  // One round trip: the board and the listing cache read it on every request.
+  const [{ cursor }] = await db.$queryRaw<{ cursor: bigint }[]>(Prisma.sql`
+    SELECT GREATEST(COALESCE(max(change_number), 0), ${lastNoteChange})::bigint AS cursor FROM calls`);
+  return Number(cursor);
 }

@@ -11,8 +11,5 @@ export async function readNoteChanges(db: Pick<Db, "$queryRaw">, after: number, 
   return rows.map((row) => ({ change: Number(row.change_number), note: toNote(row) }));
 }
 
-/** The newest change number a note took (0 before any). */
-export async function lastNoteChange(db: Pick<Db, "$queryRaw">): Promise<number> {
-  const [{ last }] = await db.$queryRaw<{ last: bigint }[]>`SELECT COALESCE(max(change_number), 0)::bigint AS last FROM incident_notes`;
-  return Number(last);
-}
+/** The newest change number a note took (0 before any), as a scalar subquery for the feed's head. */
+export const lastNoteChange = Prisma.sql`(SELECT COALESCE(max(change_number), 0) FROM incident_notes)`;
