@@ -40,7 +40,7 @@ const AREAS = SCENARIOS.flatMap((scenario) =>
 );
 
 /** A town the scenarios also name as a district is labelled once, as the district, where districts show. */
-const AREA_NAMES = new Set(AREAS.map((area) => area.icon.options.html as string));
+const AREA_NAMES = new Set(SCENARIOS.flatMap((scenario) => scenario.areas.map((area) => area.name)));
 
 function viewOf(map: L.Map): Viewport {
   const bounds = map.getBounds();
@@ -61,12 +61,12 @@ function usePlaceLabels(view: Viewport) {
       view.zoom < PLACE_NAMES_FROM_ZOOM
         ? []
         : (data?.places ?? [])
+            .filter((place) => view.zoom < AREA_NAMES_FROM_ZOOM || !AREA_NAMES.has(place.name))
             .map((place) => ({
               key: `${place.state}:${place.name}:${place.latitude}`,
               position: [place.latitude, place.longitude] as [number, number],
               icon: label(place.name, "place"),
-            }))
-            .filter((place) => view.zoom < AREA_NAMES_FROM_ZOOM || !AREA_NAMES.has(place.icon.options.html as string)),
+            })),
     [data, view.zoom],
   );
 }
