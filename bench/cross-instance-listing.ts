@@ -9,8 +9,8 @@
  */
 import { loadavg } from "node:os";
 import { specCallEvent } from "../lib/webhook/sample-events";
-import { signatureHeader } from "../lib/webhook/signature";
 import { benchAuth, startProductionServer } from "./production-server";
+import { postSigned } from "./post-call";
 import { withScratchClient } from "./scratch-database";
 import { seed } from "./seed-calls";
 import { percentile } from "./stats";
@@ -45,12 +45,7 @@ async function round(a: string, b: string, index: number, label: string): Promis
   // Newer than every stored call and than every earlier round's (the seed's newest is now), so it heads the listing.
   const eventTimestamp = Math.floor(Date.now() / 1000) + 1 + sent++;
   const body = JSON.stringify(specCallEvent(id, { location: "Mission District, San Francisco", eventTimestamp }));
-  const posted = await fetch(`${b}/api/voiceagent-webhook`, {
-    method: "POST",
-    headers: { "content-type": "application/json", "voiceagent-signature": signatureHeader(SECRET, body) },
-    body,
-  });
-  if (posted.status !== 200) throw new Error(`webhook answered ${posted.status}: ${await posted.text()}`);
+  await postSigned(b, SECRET, body);
   const answered = performance.now();
   for (;;) {
     const now = await listing(a);

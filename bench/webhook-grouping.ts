@@ -14,8 +14,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { mapWithConcurrency } from "../lib/simulation/pool";
 import { specCallEvent } from "../lib/webhook/sample-events";
-import { signatureHeader } from "../lib/webhook/signature";
 import { type ProductionServer, startProductionServer } from "./production-server";
+import { postSigned } from "./post-call";
 import { withScratchClient } from "./scratch-database";
 import { seed } from "./seed-calls";
 import { percentile } from "./stats";
@@ -43,22 +43,10 @@ function body(prefix: string, fire: { lat: number; lon: number }): string {
 }
 
 async function round(target: ProductionServer, label: "on" | "off", prefix: string, latencies: number[]): Promise<void> {
-  const url = `${target.base}/api/voiceagent-webhook`;
   const bodies = Array.from({ length: perRound }, (_, index) => ({ payload: body(prefix, EVENTS[label]), index }));
   await mapWithConcurrency(bodies, concurrency, async ({ payload, index }) => {
     const begin = performance.now();
-    const response = await fetch(url, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        "voiceagent-signature": signatureHeader(SECRET, payload),
-        // One of 200 documentation addresses behind one trusted proxy: the limits stay on, not the load.
-        "x-forwarded-for": `198.51.100.${1 + (index % 200)}`,
-      },
-      body: payload,
-    });
-    const answer = await response.text();
-    if (response.status !== 200) throw new Error(`webhook answered ${response.status}: ${answer}`);
+    await postSigned(target.base, SECRET, payload, index);
     latencies.push(performance.now() - begin);
   });
 }

@@ -18,8 +18,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Webhook } from "standardwebhooks";
 import { specCallEvent } from "../lib/webhook/sample-events";
-import { signatureHeader } from "../lib/webhook/signature";
 import { benchAuth, type ProductionServer, startProductionServer } from "./production-server";
+import { postSigned } from "./post-call";
 import { withScratchClient } from "./scratch-database";
 
 const server = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
@@ -104,13 +104,7 @@ async function main(): Promise<void> {
         const id = `outage_${index}`;
         const event = specCallEvent(id, { location: LOCATIONS[index % LOCATIONS.length], eventTimestamp: Math.floor(Date.now() / 1000) });
         const payload = JSON.stringify(event);
-        const response = await fetch(`${servers[index % 2].base}/api/voiceagent-webhook`, {
-          method: "POST",
-          headers: { "content-type": "application/json", "voiceagent-signature": signatureHeader(SECRET, payload), "x-forwarded-for": `198.51.100.${1 + (index % 200)}` },
-          body: payload,
-        });
-        await response.text();
-        if (response.status !== 200) throw new Error(`webhook answered ${response.status}`);
+        await postSigned(servers[index % 2].base, SECRET, payload, index);
         conversations.push(id);
       }
       const remaining = started + downSeconds * 1000 - Date.now();

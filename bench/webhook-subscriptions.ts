@@ -19,8 +19,8 @@ import path from "node:path";
 import { Webhook } from "standardwebhooks";
 import { mapWithConcurrency } from "../lib/simulation/pool";
 import { specCallEvent } from "../lib/webhook/sample-events";
-import { signatureHeader } from "../lib/webhook/signature";
 import { benchAuth, startProductionServer } from "./production-server";
+import { postSigned } from "./post-call";
 import { withScratchClient } from "./scratch-database";
 import { seed } from "./seed-calls";
 import { percentile } from "./stats";
@@ -100,17 +100,7 @@ async function main(): Promise<void> {
         const event = specCallEvent(`${prefix}_${sent++}`, { location: "Mission District, San Francisco", eventTimestamp: Math.floor(Date.now() / 1000) });
         const payload = JSON.stringify(event);
         const begin = performance.now();
-        const response = await fetch(`${app.base}/api/voiceagent-webhook`, {
-          method: "POST",
-          headers: {
-            "content-type": "application/json",
-            "voiceagent-signature": signatureHeader(SECRET, payload),
-            "x-forwarded-for": `198.51.100.${1 + (index % 200)}`,
-          },
-          body: payload,
-        });
-        await response.text();
-        if (response.status !== 200) throw new Error(`webhook answered ${response.status}`);
+        await postSigned(app.base, SECRET, payload, index);
         latencies?.push(performance.now() - begin);
       };
       const round = (label: string, latencies?: number[]) =>
