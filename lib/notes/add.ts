@@ -2,6 +2,7 @@ import { type Actor, actorRef } from "../access/actor";
 import { requireMayAddNote } from "../access/status-rule";
 import { recordAudit } from "../audit/record";
 import { lockChangeFeed } from "../calls/write/lock";
+import { inTurn } from "../calls/write/turns";
 import { withDatabase } from "../db/with-database";
 import { Prisma } from "../db/generated/client";
 import { notFound } from "../domain-error";
@@ -14,7 +15,8 @@ import type { Note } from "./schema";
  * (the note is refused: no incident) or starts after (and moves the note with the others).
  */
 export async function addNote(incidentId: string, text: string, actor: Actor): Promise<Note> {
-  return withDatabase((db) =>
+  // It holds the feed's lock to its commit like a writer of calls, so it takes its turn with them.
+  return inTurn(() => withDatabase((db) =>
     db.$transaction(async (tx) => {
       await lockChangeFeed(tx);
       const [incident] = await tx.$queryRaw<{ simulation: boolean }[]>`SELECT simulation FROM incidents WHERE id = ${incidentId}`;
@@ -28,5 +30,5 @@ export async function addNote(incidentId: string, text: string, actor: Actor): P
       await recordAudit(tx, actor, { action: "incident.note_added", target: { kind: "incident", id: incidentId }, after: { note_id: note.id, text } });
       return note;
     }),
-  );
+  ));
 }

@@ -1,5 +1,6 @@
 /**
- * Transactions that write calls take turns at the change feed's lock anyway (lib/calls/write/lock.ts):
+ * Transactions that write calls (and incident notes, lib/notes/add.ts) take turns at the change
+ * feed's lock anyway (lib/calls/write/lock.ts):
  * a process holds at most WRITE_TURNS of them open at once, and the others wait here in arrival
  * order. A burst of dispatcher actions (a thousand corrections at once) then waits in memory
  * instead of holding every pooled connection idle behind the lock, where the pool's and the
