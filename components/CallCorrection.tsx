@@ -5,7 +5,7 @@ import type { CorrectedField } from "@/lib/calls/schema";
 import { EMERGENCY_TYPES, SEVERITIES } from "@/lib/vocabulary";
 import { ApiRequestError, type CallDetail, type CallUpdate } from "./api";
 import { humanize } from "./call-status";
-import { useMayChangeStatus } from "./person";
+import { useMayAct } from "./person";
 import { useCallCorrection } from "./use-calls";
 
 const FIELD_LABEL: Record<CorrectedField, string> = { emergency_type: "Type", severity: "Severity", location: "Location" };
@@ -66,7 +66,7 @@ export function CorrectionHistory({ corrections }: { corrections: CallDetail["co
  */
 export function CallCorrectionForm({ call }: { call: CallDetail }) {
   const correction = useCallCorrection(call.conversation_id);
-  const allowed = useMayChangeStatus(call.simulation);
+  const allowed = useMayAct(call.simulation);
   if (!allowed) return null;
   const types: readonly string[] = EMERGENCY_TYPES.includes(call.emergency_type as (typeof EMERGENCY_TYPES)[number])
     ? EMERGENCY_TYPES

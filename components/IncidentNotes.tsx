@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { NOTE_MAX_CHARACTERS } from "@/lib/notes/schema";
 import { formatTime } from "./format";
-import { useMayChangeStatus } from "./person";
+import { useMayAct } from "./person";
 import { useAddNote, useIncidentNotes } from "./use-notes";
 
 /**
@@ -14,7 +14,7 @@ import { useAddNote, useIncidentNotes } from "./use-notes";
 export function IncidentNotes({ id, training }: { id: string; training: boolean }) {
   const { data, error, isPending } = useIncidentNotes(id);
   const add = useAddNote(id);
-  const mayWrite = useMayChangeStatus(training);
+  const mayWrite = useMayAct(training);
   const [text, setText] = useState("");
   const submit = () => {
     if (text.trim() === "" || add.isPending) return;

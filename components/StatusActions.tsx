@@ -2,7 +2,7 @@
 
 import type { CallStatus } from "@/lib/vocabulary";
 import { STATUS_LABEL, statusOptions } from "./call-status";
-import { useMayChangeStatus } from "./person";
+import { useMayAct } from "./person";
 import { useIncidentStatusChange, useStatusChange } from "./use-calls";
 
 /** One button per status a call or incident may move to next (the same workflow for both). */
@@ -23,13 +23,13 @@ function StatusButtons({ label, status, onMove }: { label: string; status: strin
 /** A call's moves (PATCH /api/calls/{id}), for a person whose role may make them. */
 export function StatusActions({ id, status, training }: { id: string; status: string; training: boolean }) {
   const change = useStatusChange();
-  if (!useMayChangeStatus(training)) return null;
+  if (!useMayAct(training)) return null;
   return <StatusButtons label={`Move call ${id} to`} status={status} onMove={(next) => change.mutate({ id, status: next })} />;
 }
 
 /** An incident's moves (PATCH /api/incidents/{id}): its open calls move with it, server side. */
 export function IncidentStatusActions({ id, status, training }: { id: string; status: string; training: boolean }) {
   const change = useIncidentStatusChange();
-  if (!useMayChangeStatus(training)) return null;
+  if (!useMayAct(training)) return null;
   return <StatusButtons label={`Move incident ${id} to`} status={status} onMove={(next) => change.mutate({ id, status: next })} />;
 }

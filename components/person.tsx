@@ -28,8 +28,11 @@ export function useCan(requirement: Requirement): boolean {
   return person !== null && satisfies(new Set<Permission>(person.permissions), requirement);
 }
 
-/** A status change: a dispatcher any; a trainer, training calls and incidents only (lib/access/status-rule.ts). */
-export function useMayChangeStatus(training: boolean): boolean {
+/**
+ * Acting on a call or an incident (its status, corrections, notes): a dispatcher any; a trainer,
+ * training calls and incidents only (lib/access/status-rule.ts).
+ */
+export function useMayAct(training: boolean): boolean {
   const dispatch = useCan("dispatch");
   const train = useCan("train");
   return dispatch || (training && train);
