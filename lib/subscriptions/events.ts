@@ -5,6 +5,7 @@ import { CLOSED_STATUSES } from "../calls/workflow";
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import type { IncidentRecord } from "../incidents/schema";
+import { currentCursor } from "../live/feed";
 import type { CallStatus } from "../vocabulary";
 import type { EventType } from "./event-types";
 
@@ -111,8 +112,7 @@ function toEntry(row: FeedRow): FeedEntry {
  * `span` changes after `after` and never past the feed's head.
  */
 export async function readWindow(db: Db, after: number, span: number): Promise<{ entries: FeedEntry[]; upTo: number }> {
-  const [{ head }] = await db.$queryRaw<{ head: bigint }[]>`SELECT COALESCE(max(change_number), 0)::bigint AS head FROM calls`;
-  const upTo = Math.min(Number(head), after + span);
+  const upTo = Math.min(await currentCursor(db), after + span);
   if (upTo <= after) return { entries: [], upTo: after };
   // The incident's latest and first-announced changes are read once per incident of the window.
   const rows = await db.$queryRaw<FeedRow[]>(Prisma.sql`
