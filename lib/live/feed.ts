@@ -40,10 +40,12 @@ export function readChanges(after: number, limit: number): Promise<ChangePage> {
   return withCallStore((db) => readChangesFrom(db, after, limit));
 }
 
+/** The feed's head as SQL: the newest number a call or a note took (0 before any). */
+export const feedHead = Prisma.sql`GREATEST((SELECT COALESCE(max(change_number), 0) FROM calls), ${lastNoteChange})`;
+
 /** The newest committed change number (0 before any change): every change up to it is readable. */
 export async function currentCursor(db: Pick<Db, "$queryRaw">): Promise<number> {
   // One round trip: the board and the listing cache read it on every request.
-  const [{ cursor }] = await db.$queryRaw<{ cursor: bigint }[]>(Prisma.sql`
-    SELECT GREATEST(COALESCE(max(change_number), 0), ${lastNoteChange})::bigint AS cursor FROM calls`);
+  const [{ cursor }] = await db.$queryRaw<{ cursor: bigint }[]>(Prisma.sql`SELECT ${feedHead}::bigint AS cursor`);
   return Number(cursor);
 }

@@ -1,5 +1,6 @@
 import { getConfig } from "../config";
 import { type Db, getDb } from "../db/client";
+import { feedHead } from "../live/feed";
 import { getChangeTail } from "../live/tail";
 import { log } from "../log";
 import { createSubscriptionLocks } from "./lock";
@@ -38,7 +39,7 @@ async function dueSubscriptions(db: Db): Promise<string[]> {
   const rows = await db.$queryRaw<{ id: string }[]>`
     SELECT s.id FROM subscriptions s
     WHERE s.enabled AND (s.next_attempt_at IS NULL OR s.next_attempt_at <= now())
-      AND s.cursor < (SELECT COALESCE(max(change_number), 0) FROM calls)`;
+      AND s.cursor < ${feedHead}`;
   return rows.map((row) => row.id);
 }
 
