@@ -1,6 +1,6 @@
 // Runs once when the server starts: a bad environment stops it with one line naming the variable,
 // the first administrator is made from ADMIN_EMAIL and ADMIN_PASSWORD when nobody exists, deferred payloads start being reconciled, calls waiting
-// to be grouped into incidents are grouped, the subscription delivery worker and the exercise scheduler start.
+// to be grouped into incidents are grouped, the subscription delivery worker, the recording archiver and the exercise scheduler start.
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME === "nodejs") {
     const { exitOnInvalidConfig, getConfig } = await import("./lib/config");
@@ -21,6 +21,11 @@ export async function register(): Promise<void> {
     if (getConfig().SUBSCRIPTION_WORKER) {
       const { startDeliveryWorker } = await import("./lib/subscriptions/worker");
       startDeliveryWorker();
+    }
+    // Vapi's and Retell's recordings are copied into object storage from every instance, each link once (docs/webhook.md).
+    if (getConfig().RECORDING_ARCHIVER) {
+      const { startRecordingArchiver } = await import("./lib/intake/recording-archiver");
+      startRecordingArchiver();
     }
     const tickMs = getConfig().EXERCISE_TICK_MS;
     if (tickMs > 0) {

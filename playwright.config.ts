@@ -58,6 +58,8 @@ export default defineConfig({
     env: {
       PORT: String(serverPort),
       NEXT_TELEMETRY_DISABLED: "1",
+      // The sample Vapi call links to Vapi's own host: the e2e servers never fetch it.
+      RECORDING_ARCHIVER: "false",
       ...(serverPort === embeddedPort
         ? { E2E_EMBEDDED: "1" }
         : { ADMIN_EMAIL: E2E_ADMIN.email, ADMIN_PASSWORD: E2E_ADMIN.password, VAPI_WEBHOOK_SECRET: E2E_VAPI_SECRET }),

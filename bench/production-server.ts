@@ -5,12 +5,18 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { BrowserContext } from "@playwright/test";
 
-/** Every bench server runs with this API_KEY (an administrator's key) and this first administrator. */
+/** Every bench server runs with this API_KEY (an administrator's key) and this first administrator, and fetches no recordings. */
 export const BENCH_API_KEY = "bench-api-key-0123456789abcdef";
 export const BENCH_ADMIN = { email: "bench-admin@example.org", password: "bench administrator password" };
 /** Headers of a request made as the bench's administrator key. */
 export const benchAuth = { authorization: `Bearer ${BENCH_API_KEY}` } as const;
-const benchAccess = { API_KEY: BENCH_API_KEY, ADMIN_EMAIL: BENCH_ADMIN.email, ADMIN_PASSWORD: BENCH_ADMIN.password };
+const benchAccess = {
+  API_KEY: BENCH_API_KEY,
+  ADMIN_EMAIL: BENCH_ADMIN.email,
+  ADMIN_PASSWORD: BENCH_ADMIN.password,
+  // The sample Vapi and Retell events link to the platforms' own hosts: a bench never fetches them.
+  RECORDING_ARCHIVER: "false",
+};
 
 /** Signs a browser context in as the bench's administrator, as a dispatcher's browser would be. */
 export async function signInBrowser(context: BrowserContext, base: string): Promise<void> {

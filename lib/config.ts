@@ -148,6 +148,20 @@ export const envSchema = z.object({
   SUBSCRIPTION_RESPONSE_LIMIT_BYTES: z.coerce.number().int().min(0).max(1_048_576).default(65_536),
   /** Days the delivery log keeps an attempt (GET /api/subscriptions/{id}/deliveries). */
   SUBSCRIPTION_DELIVERY_LOG_DAYS: z.coerce.number().int().min(1).max(365).default(7),
+  /**
+   * false: this process fetches no Vapi or Retell recording into object storage (docs/webhook.md,
+   * "Recordings"); the links are still queued, for another instance's archiver.
+   */
+  RECORDING_ARCHIVER: booleanFlag.default(true),
+  /**
+   * Allow recording links on private, loopback and link-local addresses. Off: such a link is
+   * refused before any connection, and the call keeps only the platform's link (docs/security.md).
+   */
+  RECORDING_ALLOW_PRIVATE_SOURCES: booleanFlag,
+  /** A recording larger than this is not archived: reading stops here (default 200 MiB). */
+  RECORDING_MAX_BYTES: z.coerce.number().int().min(1).max(2 ** 31).default(200 * 1024 * 1024),
+  /** One fetch of a recording (connect, redirects, the whole body into storage) is cut off after this long. */
+  RECORDING_FETCH_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(120_000),
 }).refine((env) => env.OIDC_ISSUER === undefined || (env.OIDC_CLIENT_ID !== undefined && env.OIDC_CLIENT_SECRET !== undefined && env.AUTH_URL !== undefined), {
   // The provider sends people back to AUTH_URL, and knows Mayday by its client id and secret.
   message: "needs OIDC_CLIENT_ID, OIDC_CLIENT_SECRET and AUTH_URL",

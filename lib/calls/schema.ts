@@ -164,7 +164,10 @@ export const callRecordSchema = z
     recording_url: z
       .string()
       .optional()
-      .meta({ description: "The platform's link to the call's audio as it sent it (Vapi, Retell); it may expire with the platform's retention" }),
+      .meta({
+        description:
+          "The platform's link to the call's audio as it sent it (Vapi, Retell); it may expire with the platform's retention, so Mayday archives the audio (the detail's `recording`)",
+      }),
     original_emergency_type: z
       .string()
       .optional()
@@ -235,7 +238,7 @@ export const relatedCallSchema = z.object({
 });
 
 export const recordingLinkSchema = z.object({
-  url: z.string().meta({ description: "GET it (with the same credentials) for audio/mpeg; supports Range requests" }),
+  url: z.string().meta({ description: "GET it (with the same credentials) for the audio, as content_type; supports Range requests" }),
   content_type: z.string(),
   size_bytes: z.int(),
 });
@@ -261,7 +264,10 @@ export const callDetailSchema = callRecordSchema
       .meta({ description: "Up to 20 other calls from the same caller_phone, newest first; empty without a number" }),
     recording: recordingLinkSchema
       .nullable()
-      .meta({ description: "The call's recording (post_call_audio), null when none has arrived" }),
+      .meta({
+        description:
+          "The call's recording in Mayday's storage (ElevenLabs' post_call_audio, or a Vapi or Retell recording_url once archived), null while there is none",
+      }),
     simulated_record: z
       .record(z.string(), z.unknown())
       .optional()

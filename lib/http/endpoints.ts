@@ -375,14 +375,15 @@ export const endpoints = {
       GET: {
         operationId: "getCallRecording",
         permission: "read",
-        summary: "The call's recording (from a post_call_audio event) as audio/mpeg",
+        summary: "The call's recording: a post_call_audio event's (audio/mpeg), or a Vapi or Retell recording archived from its link",
         description:
-          "Streamed from object storage. `Range: bytes=a-b`, `bytes=a-` and `bytes=-n` answer 206 with Content-Range; " +
+          "Streamed from object storage as the detail's `recording.content_type` (audio/mpeg, audio/wav, ...). " +
+          "`Range: bytes=a-b`, `bytes=a-` and `bytes=-n` answer 206 with Content-Range; " +
           "several ranges or other units answer the whole recording.",
         headers: { range: { description: "`bytes=a-b`, `bytes=a-` or `bytes=-n`", required: false } },
         responses: {
-          200: { description: "The whole recording", contentType: "audio/mpeg", body: { schema: z.string().meta({ format: "binary" }) } },
-          206: { description: "The range asked for", contentType: "audio/mpeg", body: { schema: z.string().meta({ format: "binary" }) } },
+          200: { description: "The whole recording", contentType: "audio/*", body: { schema: z.string().meta({ format: "binary" }) } },
+          206: { description: "The range asked for", contentType: "audio/*", body: { schema: z.string().meta({ format: "binary" }) } },
         },
         errors: ["NOT_FOUND", "RANGE_NOT_SATISFIABLE", "DATABASE_ERROR"],
       },

@@ -28,9 +28,12 @@ export function otherEventKey(type: string, rawBody: Buffer, eventTimestamp?: nu
   return `events/${folder}/${name}_${stamp(eventTimestamp ?? Math.floor(Date.now() / 1000))}.json`;
 }
 
-/** The recording's key, beside the call's payloads. */
-export function recordingKey(conversationId: string): string {
-  return `calls/${conversationId}/${conversationId}_recording.mp3`;
+/**
+ * The recording's key, beside the call's payloads: ElevenLabs' decoded MP3, or a Vapi or Retell
+ * recording fetched from its link with the extension of the type it was served as (`.wav`, ...).
+ */
+export function recordingKey(conversationId: string, extension = "mp3"): string {
+  return `calls/${conversationId}/${conversationId}_recording.${extension}`;
 }
 
 /** The key an event's raw payload is archived under. */

@@ -1,6 +1,5 @@
 import { storeFailedCall } from "../calls/write";
 import { withCallStore } from "../calls/store";
-import type { Db } from "../db/client";
 import { DomainError } from "../domain-error";
 import type { GeocodeResult } from "../geocoding";
 import { groupSoon } from "../incidents/grouper";
@@ -11,6 +10,9 @@ import type { AudioEvent } from "../webhook/payload";
 import { storeWithOthers } from "./call-writer";
 import type { IntakeEvent } from "./event";
 import { recordingKey } from "./keys";
+import { archiveRecordingsSoon } from "./recording-archiver";
+import { linkRecording } from "./recording-link";
+import { type QueuedLink, queueRecordingFetches } from "./recording-queue";
 import { type PreparedCall, prepareCall } from "./store";
 
 /** An event whose raw payload is archived under `payloadKey`: what both sources of intake hand over. */
@@ -37,21 +39,13 @@ export async function archive(key: string, body: ObjectBody, contentType = "appl
   }
 }
 
-/** Links a recording to its conversation, whether or not the call has arrived yet. */
-async function linkRecording(db: Db, conversationId: string, key: string, sizeBytes: number): Promise<void> {
-  await db.$executeRaw`
-    INSERT INTO call_recordings (conversation_id, object_key, content_type, size_bytes)
-    VALUES (${conversationId}, ${key}, 'audio/mpeg', ${BigInt(sizeBytes)})
-    ON CONFLICT (conversation_id) DO UPDATE SET
-      object_key = EXCLUDED.object_key, size_bytes = EXCLUDED.size_bytes, received_at = CURRENT_TIMESTAMP`;
-}
-
-/** Stores a decoded recording and links it; only ever called once the signature checked out. */
+/** Stores a decoded recording (ElevenLabs' MP3) and links it; only ever called once the signature checked out. */
 export async function storeRecording(event: AudioEvent, audio: ObjectBody, sizeBytes: number, payloadKey: string): Promise<IntakeOutcome> {
   const conversationId = event.data.conversation_id;
   const key = recordingKey(conversationId);
-  await archive(key, audio, "audio/mpeg");
-  await withCallStore((db) => linkRecording(db, conversationId, key, sizeBytes));
+  const contentType = "audio/mpeg";
+  await archive(key, audio, contentType);
+  await withCallStore((db) => linkRecording(db, { conversationId, key, contentType, sizeBytes }));
   log.info({ conversationId, recordingKey: key, sizeBytes }, "webhook recording stored");
   return { kind: "recording", conversationId, payloadKey, recordingKey: key };
 }
@@ -88,18 +82,43 @@ async function recordOther(parsed: Exclude<IntakeEvent, { kind: "call" }>, paylo
   }
 }
 
+/** The platforms' links to the calls' audio (Vapi, Retell), to be archived (lib/intake/recording-queue.ts). */
+function recordingLinks(events: readonly ArchivedEvent[]): QueuedLink[] {
+  return events.flatMap(({ parsed }) =>
+    (parsed.kind === "call" || parsed.kind === "failure") && parsed.call.recordingUrl !== null
+      ? [{ conversationId: parsed.call.conversationId, url: parsed.call.recordingUrl }]
+      : []);
+}
+
+/**
+ * Queues the links before their calls are stored (while they are geocoded), so that a stop in
+ * between loses none, and wakes the archiver, which fetches the audio in the background. A queue
+ * that fails only costs the archived audio, never the call: logged.
+ */
+async function queueRecordings(links: QueuedLink[]): Promise<void> {
+  if (links.length === 0) return;
+  try {
+    await withCallStore((db) => queueRecordingFetches(db, links));
+    archiveRecordingsSoon();
+  } catch (error) {
+    log.warn({ err: error, conversations: links.map((link) => link.conversationId) }, "recording links not queued for archiving");
+  }
+}
+
 /**
  * The stages after the archive, the same for a live delivery (one event) and for the backlog of
- * payloads accepted while the database was down (a batch): calls are geocoded, then stored
- * together through the group-commit writer (one statement, each call in its incident); a failed
- * call or a recording is stored on its own; another type is only logged. Each write is idempotent
- * (same key, same record), so repeating an event changes nothing. Answers each event's outcome,
- * in order; a geocoder that failed is an outcome (`stored_unlocated`), not an error.
+ * payloads accepted while the database was down (a batch): calls are geocoded (their recording
+ * links queued meanwhile), then stored together through the group-commit writer (one statement,
+ * each call in its incident); a failed call or a recording is stored on its own; another type is
+ * only logged. Each write is idempotent (same key, same record), so repeating an event changes
+ * nothing. Answers each event's outcome, in order; a geocoder that failed is an outcome
+ * (`stored_unlocated`), not an error.
  */
 export async function recordArchived(events: readonly ArchivedEvent[]): Promise<PromiseSettledResult<IntakeOutcome>[]> {
-  const prepared = await Promise.allSettled(
-    events.map(({ parsed, payloadKey }) => (parsed.kind === "call" ? prepareCall(parsed.call, payloadKey) : undefined)),
-  );
+  const [prepared] = await Promise.all([
+    Promise.allSettled(events.map(({ parsed, payloadKey }) => (parsed.kind === "call" ? prepareCall(parsed.call, payloadKey) : undefined))),
+    queueRecordings(recordingLinks(events)),
+  ]);
   const calls = prepared.flatMap((entry) => (entry.status === "fulfilled" && entry.value ? [entry.value] : []));
   const stored = storeWithOthers(calls);
   let next = 0;

@@ -1,106 +1,21 @@
-import { lookup } from "node:dns/promises";
-import { BlockList, isIP, type LookupFunction } from "node:net";
 import { getConfig } from "../config";
 import { invalidParameter } from "../domain-error";
+import { addressGuard, hostOf, RefusedAddressError } from "../net/address";
 
 /**
- * Server-side request forgery: a subscription's target must not reach the service's own network
- * (loopback, private ranges, link-local with the cloud metadata address, carrier-grade NAT,
- * multicast and reserved ranges) unless SUBSCRIPTION_ALLOW_PRIVATE_TARGETS allows it. Checked at
- * creation (every address the name resolves to) and again at every delivery, where the request
- * connects to the very address that was checked (its `lookup`), so a name that changes its answer
- * between the check and the connection (DNS rebinding) cannot slip through.
+ * A subscription's target must not reach the service's own network (lib/net/address.ts) unless
+ * SUBSCRIPTION_ALLOW_PRIVATE_TARGETS allows it: checked at creation (every address the name
+ * resolves to) and again at every delivery, which connects to the very address it checked.
  */
-
-const blocked = new BlockList();
-for (const [network, prefix] of [
-  ["0.0.0.0", 8],
-  ["10.0.0.0", 8],
-  ["100.64.0.0", 10],
-  ["127.0.0.0", 8],
-  ["169.254.0.0", 16],
-  ["172.16.0.0", 12],
-  ["192.0.0.0", 24],
-  ["192.0.2.0", 24],
-  ["192.168.0.0", 16],
-  ["198.18.0.0", 15],
-  ["198.51.100.0", 24],
-  ["203.0.113.0", 24],
-  ["224.0.0.0", 4],
-  ["240.0.0.0", 4],
-] as const) {
-  blocked.addSubnet(network, prefix, "ipv4");
-}
-for (const [network, prefix] of [
-  ["::", 128],
-  ["::1", 128],
-  ["64:ff9b::", 96],
-  ["100::", 64],
-  ["2001:db8::", 32],
-  ["fc00::", 7],
-  ["fe80::", 10],
-  ["fec0::", 10],
-  ["ff00::", 8],
-] as const) {
-  blocked.addSubnet(network, prefix, "ipv6");
-}
-
-/** True for an address a subscription may not reach (IPv4-mapped IPv6 is judged as its IPv4). */
-export function isPrivateAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return blocked.check(mapped[1], "ipv4");
-  const family = isIP(address);
-  if (family === 4) return blocked.check(address, "ipv4");
-  if (family === 6) return blocked.check(address, "ipv6");
-  return true;
-}
-
-const allowsPrivate = () => getConfig().SUBSCRIPTION_ALLOW_PRIVATE_TARGETS;
-
-/** A URL's host as an address or name (brackets of an IPv6 literal removed). */
-const hostOf = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, "$1");
-
-export class RefusedAddressError extends Error {
-  constructor(host: string, address: string) {
-    super(`${host} resolves to ${address}, a private, loopback or link-local address`);
-    this.name = "RefusedAddressError";
-  }
-}
-
-/** Every address of `host`, refused as a whole when any of them is private. */
-async function resolveAllowed(host: string): Promise<{ address: string; family: number }[]> {
-  const addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await lookup(host, { all: true, verbatim: true });
-  if (!allowsPrivate()) {
-    const refused = addresses.find(({ address }) => isPrivateAddress(address));
-    if (refused) throw new RefusedAddressError(host, refused.address);
-  }
-  return addresses;
-}
+export const targetGuard = addressGuard(() => getConfig().SUBSCRIPTION_ALLOW_PRIVATE_TARGETS);
 
 /** At creation and update: INVALID_PARAMETER for a target that resolves nowhere or somewhere private. */
 export async function checkTarget(url: string): Promise<void> {
-  const host = hostOf(new URL(url));
+  const target = new URL(url);
   try {
-    await resolveAllowed(host);
+    await targetGuard.check(target);
   } catch (error) {
     if (error instanceof RefusedAddressError) throw invalidParameter("Invalid url", `url: ${error.message}`);
-    throw invalidParameter("Invalid url", `url: ${host} does not resolve`);
+    throw invalidParameter("Invalid url", `url: ${hostOf(target)} does not resolve`);
   }
-}
-
-/** node:http's `lookup` for a delivery: the checked address, or the refusal as the request's error. */
-export const checkedLookup: LookupFunction = (hostname, options, callback) => {
-  resolveAllowed(hostname.replace(/^\[(.*)\]$/, "$1")).then(
-    (addresses) => {
-      if (options.all) callback(null, addresses);
-      else callback(null, addresses[0].address, addresses[0].family);
-    },
-    (error: NodeJS.ErrnoException) => callback(error, "", 0),
-  );
-};
-
-/** node:net connects to an address literal without a lookup: a delivery checks it itself first. */
-export async function checkLiteralTarget(url: URL): Promise<void> {
-  const host = hostOf(url);
-  if (isIP(host)) await resolveAllowed(host);
 }

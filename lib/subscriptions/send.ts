@@ -2,7 +2,7 @@ import http from "node:http";
 import https from "node:https";
 import { Webhook } from "standardwebhooks";
 import { getConfig } from "../config";
-import { checkedLookup, checkLiteralTarget } from "./address";
+import { targetGuard } from "./address";
 
 /**
  * One signed POST of one event (Standard Webhooks: webhook-id, webhook-timestamp,
@@ -39,7 +39,7 @@ export async function sendEvent(target: string, secrets: readonly string[], even
   const done = (outcome: Omit<SendOutcome, "latencyMs">): SendOutcome => ({ ...outcome, latencyMs: Math.round(performance.now() - started) });
   const url = new URL(target);
   try {
-    await checkLiteralTarget(url);
+    await targetGuard.checkLiteral(url);
   } catch (error) {
     return done({ ok: false, status: null, error: error instanceof Error ? error.message : String(error) });
   }
@@ -63,7 +63,7 @@ export async function sendEvent(target: string, secrets: readonly string[], even
       resolve(done(outcome));
     };
     const client = url.protocol === "https:" ? https : http;
-    const request = client.request(url, { method: "POST", headers, lookup: checkedLookup, agent: false }, (response) => {
+    const request = client.request(url, { method: "POST", headers, lookup: targetGuard.lookup, agent: false }, (response) => {
       const status = response.statusCode ?? 0;
       const ok = status >= 200 && status < 300;
       const chunks: Buffer[] = [];

@@ -150,9 +150,13 @@ export function elevenLabsCallEvent(conversationId: string, options: { location?
  * the call with its customer's number, times, ended reason, the analysis' summary and structured
  * data (the names Mayday's ElevenLabs agent collects), the artifact's messages and recording.
  */
-export function vapiEndOfCallReport(callId: string, options: { location?: string; endedAt?: number; endedReason?: string } = {}) {
+export function vapiEndOfCallReport(
+  callId: string,
+  options: { location?: string; endedAt?: number; endedReason?: string; recordingUrl?: string } = {},
+) {
   const endedMs = options.endedAt ?? 1_767_225_600_000; // 2026-01-01T00:00:00Z
   const startedMs = endedMs - 97_000;
+  const recordingUrl = options.recordingUrl ?? `https://storage.vapi.ai/${callId}-mono.wav`;
   return {
     message: {
       timestamp: endedMs + 1_500,
@@ -187,8 +191,8 @@ export function vapiEndOfCallReport(callId: string, options: { location?: string
           { role: "bot", message: "911, what is your emergency?", time: startedMs + 1_000, endTime: startedMs + 2_500, secondsFromStart: 1 },
           { role: "user", message: "There is a fire on our street.", time: startedMs + 4_000, endTime: startedMs + 7_000, secondsFromStart: 4 },
         ],
-        recordingUrl: `https://storage.vapi.ai/${callId}-mono.wav`,
-        recording: { mono: { combinedUrl: `https://storage.vapi.ai/${callId}-mono.wav` } },
+        recordingUrl,
+        recording: { mono: { combinedUrl: recordingUrl } },
       },
     },
   };
@@ -201,7 +205,7 @@ export function vapiEndOfCallReport(callId: string, options: { location?: string
 export function retellCallEvent(
   event: "call_ended" | "call_analyzed" | "call_started",
   callId: string,
-  options: { location?: string; endMs?: number; disconnectionReason?: string } = {},
+  options: { location?: string; endMs?: number; disconnectionReason?: string; recordingUrl?: string } = {},
 ) {
   const endMs = options.endMs ?? 1_767_225_600_000;
   const notConnected = options.disconnectionReason?.startsWith("dial_") ?? false;
@@ -224,7 +228,7 @@ export function retellCallEvent(
       { role: "agent", content: "911, what is your emergency?", words: [] },
       { role: "user", content: "There is a fire on our street.", words: [] },
     ],
-    recording_url: `https://dxc03zgurdly9.cloudfront.net/${callId}/recording.wav`,
+    recording_url: options.recordingUrl ?? `https://dxc03zgurdly9.cloudfront.net/${callId}/recording.wav`,
     public_log_url: `https://dxc03zgurdly9.cloudfront.net/${callId}/public.log`,
   };
   if (event === "call_analyzed") {

@@ -5,11 +5,12 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, inject, it, vi } from "vitest";
 import { GET } from "@/app/api/health/route";
 import { signedIn } from "@/tests/support/people";
-import { getConfig, resetConfigForTests } from "@/lib/config";
+import { getConfig } from "@/lib/config";
 import { closeDb, getDb } from "@/lib/db/client";
 import { resetHealthForTests } from "@/lib/health";
 import { getObjectStore, type ObjectStore, setObjectStoreForTests } from "@/lib/storage";
 import { LocalObjectStore } from "@/lib/storage/local";
+import { setEnv as setConfigEnv } from "@/tests/support/env";
 
 const KEY = "health-k3y-0123456789";
 const get = (headers: Record<string, string> = {}, query = "") =>
@@ -46,11 +47,7 @@ async function filesUnder(directory: string): Promise<string[]> {
 /** Sets (or, with undefined, removes) environment variables for one test; restored afterwards. */
 const savedEnv = { ...process.env };
 function setEnv(values: Record<string, string | undefined>): void {
-  for (const [name, value] of Object.entries(values)) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
-  resetConfigForTests();
+  setConfigEnv(values);
   resetHealthForTests();
 }
 

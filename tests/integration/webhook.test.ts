@@ -4,7 +4,6 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { POST } from "@/app/api/voiceagent-webhook/route";
-import { resetConfigForTests } from "@/lib/config";
 import { closeDb, getDb } from "@/lib/db/client";
 import { callPayloadKey } from "@/lib/intake";
 import { listPending } from "@/lib/intake/pending";
@@ -12,6 +11,7 @@ import { getObjectStore, type ObjectStore, setObjectStoreForTests } from "@/lib/
 import { LocalObjectStore } from "@/lib/storage/local";
 import { signatureHeader } from "@/lib/webhook/signature";
 import { elevenLabsCallEvent, specCallEvent } from "@/lib/webhook/sample-events";
+import { setEnv } from "../support/env";
 import { type PostOptions, webhookRequest } from "../support/webhook-request";
 import { sendJson, startStandInServer, type StandInServer } from "../support/stand-in-server";
 
@@ -22,14 +22,6 @@ const nextId = (label: string) => `conv_${label}_${++counter}`;
 
 const ENV_KEYS = ["VOICEAGENT_WEBHOOK_SECRET", "VOICEAGENT_REQUIRE_SIGNATURE", "GEOCODER_URL", "GEOCODER_TIMEOUT_MS"];
 const originalEnv = Object.fromEntries(ENV_KEYS.map((key) => [key, process.env[key]]));
-
-function setEnv(values: Record<string, string | undefined>): void {
-  for (const [key, value] of Object.entries(values)) {
-    if (value === undefined) delete process.env[key];
-    else process.env[key] = value;
-  }
-  resetConfigForTests();
-}
 
 async function post(body: unknown, options: PostOptions = {}) {
   const response = await POST(webhookRequest(body, options), undefined);

@@ -17,8 +17,11 @@ export interface StandInServer {
 
 type Handler = (request: RecordedRequest, response: ServerResponse) => void | Promise<void>;
 
-/** A local HTTP server standing in for a hosted API (tests never reach the internet). */
-export async function startStandInServer(handler: Handler): Promise<StandInServer> {
+/**
+ * A local HTTP server standing in for a hosted API (tests never reach the internet); on `port`
+ * when given (the same address again after a stand-in that was stopped), else on a free one.
+ */
+export async function startStandInServer(handler: Handler, port = 0): Promise<StandInServer> {
   const requests: RecordedRequest[] = [];
   const server = createServer(async (incoming, response) => {
     const chunks: Buffer[] = [];
@@ -36,10 +39,9 @@ export async function startStandInServer(handler: Handler): Promise<StandInServe
       response.writeHead(500).end(String(error));
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests,
     close: () =>
       new Promise((resolve) => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { CallRecord } from "@/lib/calls/schema";
 import type { IncidentRecord } from "@/lib/incidents/schema";
-import { isPrivateAddress } from "@/lib/subscriptions/address";
+import { isPrivateAddress } from "@/lib/net/address";
 import { eventsOf, type FeedEntry } from "@/lib/subscriptions/events";
 import { RETRY_POLICY, retryDelayMs } from "@/lib/subscriptions/retry";
 
