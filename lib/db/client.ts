@@ -6,6 +6,7 @@ import { PrismaPGlite } from "pglite-prisma-adapter";
 import { type Config, getConfig } from "../config";
 import { PrismaClient } from "./generated/client";
 import { applyMigrations, type SqlSession } from "./migrations";
+import { preparedStatementName } from "./prepared";
 import { embeddedDatabaseDir, openEmbeddedDatabase } from "./pglite";
 
 export type Db = PrismaClient;
@@ -38,7 +39,7 @@ export async function openMigrationTarget(config: Config): Promise<Connection> {
       max: 10,
     });
     return {
-      adapterFactory: new PrismaPg(pool),
+      adapterFactory: new PrismaPg(pool, { statementNameGenerator: preparedStatementName }),
       kind: "postgresql",
       description: redact(config.DATABASE_URL),
       async withSession(work) {

@@ -1,5 +1,6 @@
 import type { Db } from "../../db/client";
 import { Prisma } from "../../db/generated/client";
+import { prepared } from "../../db/prepared";
 import { uuid7 } from "../../db/uuid7";
 import { groupingEnabled, placementQuery } from "../../incidents/grouping";
 import type { TranscriptTurn, WebhookCall } from "../../webhook/payload";
@@ -128,10 +129,10 @@ export async function upsertReceivedCalls(db: Pick<Db, "$executeRaw">, received:
     WHERE i.turns IS NOT NULL
     ON CONFLICT (call_id) DO UPDATE SET turns = EXCLUDED.turns, text = EXCLUDED.text`;
   if (!grouping) {
-    await db.$executeRaw`WITH ${input}, ${write}`;
+    await db.$executeRaw(prepared(Prisma.sql`WITH ${input}, ${write}`));
     return;
   }
-  await db.$executeRaw(
+  await db.$executeRaw(prepared(
     placementQuery(
       Prisma.sql`
         SELECT t.id, t.id AS own, t.seq, t.emergency_type AS type, t.occurred_at AS at, t.latitude AS lat,
@@ -141,7 +142,7 @@ export async function upsertReceivedCalls(db: Pick<Db, "$executeRaw">, received:
           AND NOT EXISTS (SELECT 1 FROM calls c WHERE c.conversation_id = t.conversation_id)`,
       { before: input, then: Prisma.sql`, ${write}` },
     ),
-  );
+  ));
 }
 
 /**
