@@ -1,28 +1,13 @@
 import { randomUUID } from "node:crypto";
-import { constants, createReadStream, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { constants, createReadStream } from "node:fs";
 import { access, mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
+import { writeFileInPlace } from "./file-writer";
 import type { ByteRange, ObjectBody, ObjectStore } from "./object-store";
 
-/**
- * Up to this size a body in memory is written with synchronous calls: about 0.1 ms for a
- * webhook's payload, where the five asynchronous steps (mkdir, open, write, close, rename) each
- * wait their turn on a busy event loop and took 10 ms of a webhook's 30 under load
- * (docs/performance.md, issue 25). Larger bodies and streams stay asynchronous.
- */
-const SYNCHRONOUS_WRITE_BYTES = 256 * 1024;
-
-function putSynchronously(target: string, temporary: string, body: string | Buffer): void {
-  mkdirSync(path.dirname(target), { recursive: true });
-  try {
-    writeFileSync(temporary, body);
-    renameSync(temporary, target);
-  } catch (error) {
-    rmSync(temporary, { force: true });
-    throw error;
-  }
-}
+/** Bodies in memory up to this size are written by the file writer's thread (file-writer.ts); larger ones and streams through Node's own asynchronous calls. */
+const WRITER_THREAD_BYTES = 1024 * 1024;
 
 /** Objects as files under one directory, with the same key layout as the blob store. */
 export class LocalObjectStore implements ObjectStore {
@@ -43,8 +28,8 @@ export class LocalObjectStore implements ObjectStore {
     const target = this.pathFor(key);
     // Write beside, then rename: a reader never sees half a payload, even after a crash.
     const temporary = `${target}.${randomUUID()}.tmp`;
-    if ((typeof body === "string" || Buffer.isBuffer(body)) && Buffer.byteLength(body) <= SYNCHRONOUS_WRITE_BYTES) {
-      return putSynchronously(target, temporary, body);
+    if ((typeof body === "string" || Buffer.isBuffer(body)) && Buffer.byteLength(body) <= WRITER_THREAD_BYTES) {
+      return writeFileInPlace(target, temporary, body);
     }
     await mkdir(path.dirname(target), { recursive: true });
     try {
