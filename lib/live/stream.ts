@@ -30,9 +30,11 @@ export function openChangeStream({ after, signal, heartbeatMs = HEARTBEAT_MS }: 
   const closed = new AbortController();
   let cursor = after;
   let heartbeat: NodeJS.Timeout | undefined;
+  const unfollow = tail.follow();
 
   const finish = () => {
     clearInterval(heartbeat);
+    unfollow();
     closed.abort();
   };
   signal.addEventListener("abort", finish, { once: true });
@@ -57,7 +59,10 @@ export function openChangeStream({ after, signal, heartbeatMs = HEARTBEAT_MS }: 
   return new ReadableStream<Uint8Array>(
     {
       async start(controller) {
-        if (signal.aborted) return controller.close();
+        if (signal.aborted) {
+          finish();
+          return controller.close();
+        }
         cursor ??= await tail.currentHead();
         await tail.start();
         // The client may have gone while the head was read: its controller is closed by then.

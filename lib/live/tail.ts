@@ -9,7 +9,10 @@ import type { FeedChange } from "./schema";
  * This process's reader of the change feed, shared by all its stream clients: one feed read per
  * wake-up, however many clients are connected. It keeps the latest changes (already encoded as
  * server-sent events) so clients at the head are served from memory; a client further behind reads
- * the feed itself until it catches up. It is woken by the notifier, and also reads on a timer in
+ * the feed itself until it catches up. With no stream client open it reads only the feed's head
+ * (what the listing's cache and the subscriptions' worker follow), not the changes themselves:
+ * under a surge of webhooks that read and its encoding were a tenth of the process's time
+ * (docs/performance.md, issue 25). It is woken by the notifier, and also reads on a timer in
  * case a notification never comes (a connection dropped between commit and LISTEN).
  */
 
@@ -40,6 +43,7 @@ export class ChangeTail {
   private reading = false;
   private readAgain = false;
   private timer: NodeJS.Timeout | undefined;
+  private streams = 0;
 
   constructor(private readonly notifier: ChangeNotifier) {}
 
@@ -96,6 +100,16 @@ export class ChangeTail {
     });
   }
 
+  /** A stream client follows the tail from now until it calls the answer: changes are kept for it. */
+  follow(): () => void {
+    this.streams += 1;
+    let followed = true;
+    return () => {
+      if (followed) this.streams -= 1;
+      followed = false;
+    };
+  }
+
   get listeners(): number {
     return this.waiters.size;
   }
@@ -118,6 +132,16 @@ export class ChangeTail {
   private async readNew(): Promise<void> {
     try {
       const db = await getDb();
+      if (this.streams === 0) {
+        // Nothing kept: a stream that opens later reads from the feed what it lacks.
+        const head = await currentCursor(db);
+        if (head > this.head) {
+          this.kept = [];
+          this.head = this.keptFrom = head;
+          this.moved();
+        }
+        return;
+      }
       for (;;) {
         const page = await readChangesFrom(db, this.head, PAGE);
         if (page.changes.length === 0) return;
@@ -127,14 +151,18 @@ export class ChangeTail {
           const dropped = this.kept.splice(0, this.kept.length - KEPT);
           this.keptFrom = dropped.at(-1)!.change;
         }
-        this.version += 1;
-        for (const waiter of [...this.waiters]) waiter();
+        this.moved();
         if (!page.has_more) return;
       }
     } catch (error) {
       // The next notification or safety read tries again from the same head: nothing is skipped.
       log.warn({ err: error }, "change feed read failed");
     }
+  }
+
+  private moved(): void {
+    this.version += 1;
+    for (const waiter of [...this.waiters]) waiter();
   }
 
   async stop(): Promise<void> {

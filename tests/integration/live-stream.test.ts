@@ -149,6 +149,24 @@ describe("change stream", () => {
     expect(changesOf(here.stream.events).map((change) => change.call.conversation_id)).toContain("conv-instance-b");
   });
 
+  it("with no stream open the tail follows only the head; a stream opened then gets every later change", async () => {
+    const tail = getChangeTail();
+    await tail.start();
+    const start = await startCursor();
+    await receive("conv-head-only-1");
+    await expect.poll(() => tail.currentHead(), { timeout: 5_000 }).toBe(await startCursor());
+    // Nothing was read into memory for streams that were not there.
+    expect(tail.since(start)).toBeUndefined();
+
+    const client = await connect();
+    await client.stream.until(() => client.stream.comments.some((comment) => comment.startsWith("connected")));
+    await receive("conv-head-only-2");
+    await client.stream.until(() => changesOf(client.stream.events).some((change) => change.call.conversation_id === "conv-head-only-2"));
+    expect(changesOf(client.stream.events).map((change) => change.call.conversation_id)).not.toContain("conv-head-only-1");
+    expect(tail.since(start)).toBeUndefined();
+    expect(tail.since(await startCursor() - 1)?.length).toBe(1);
+  });
+
   it("a client that goes away frees its listener at once", async () => {
     const tail = getChangeTail();
     await tail.start();
