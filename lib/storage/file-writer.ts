@@ -49,7 +49,11 @@ class FileWriter {
     const id = this.next++;
     return new Promise<void>((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
-      this.thread().postMessage({ id, target, temporary, body });
+      if (typeof body === "string") return this.thread().postMessage({ id, target, temporary, body });
+      // A buffer may be a view into a larger one (a socket's read, Node's pool), which a message
+      // would copy whole: only its own bytes are copied, and handed over without a second copy.
+      const bytes = Uint8Array.prototype.slice.call(body);
+      this.thread().postMessage({ id, target, temporary, body: bytes }, [bytes.buffer]);
     });
   }
 
