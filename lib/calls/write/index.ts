@@ -3,6 +3,7 @@ import type { Db } from "../../db/client";
 import { Prisma } from "../../db/generated/client";
 import type { CallStatus } from "../../vocabulary";
 import { bumpCallsVersion } from "../cache";
+import { mergeTextIndexesSoon } from "../text-index-upkeep";
 import { withCallStore } from "../store";
 import { type CallCorrection, correctCalls, type CorrectedValue } from "./correct";
 import { moveCall, moveIncidentCalls, placeCalls } from "./incident";
@@ -99,26 +100,32 @@ export async function writeCalls<T>(work: (writes: CallWrites) => Promise<T>, op
       options.timeout === undefined ? undefined : { timeout: options.timeout },
     );
   const result = await inTurn(() => (options.db ? run(options.db) : withCallStore(run)));
-  if (wrote) await bumpCallsVersion();
+  if (wrote) await afterWrite();
   return result;
+}
+
+/** What follows a commit that wrote calls: this instance's listing reads anew; their text's index entries are merged soon. */
+async function afterWrite(): Promise<void> {
+  mergeTextIndexesSoon();
+  await bumpCallsVersion();
 }
 
 /** Calls the voice platform handed over, in one statement (lib/calls/write/received.ts). */
 export async function storeReceivedCalls(received: readonly ReceivedCall[]): Promise<void> {
   if (received.length === 0) return;
   await withCallStore((db) => upsertReceivedCalls(db, received));
-  await bumpCallsVersion();
+  await afterWrite();
 }
 
 /** A call that never connected (lib/calls/write/received.ts). */
 export async function storeFailedCall(call: WebhookCall, payloadKey: string): Promise<void> {
   await withCallStore((db) => upsertFailedCall(db, call, payloadKey));
-  await bumpCallsVersion();
+  await afterWrite();
 }
 
 /** Simulated calls in one statement, on `db` (the simulator answers its own database failures). */
 export async function storeSimulatedRows(db: Db, tableName: string, rows: readonly SimulatedRow[]): Promise<Map<string, string>> {
   const inserted = await insertSimulatedRows(db, tableName, rows, null);
-  if (inserted.size > 0) await bumpCallsVersion();
+  if (inserted.size > 0) await afterWrite();
   return inserted;
 }
