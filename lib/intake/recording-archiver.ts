@@ -1,5 +1,5 @@
 import { getDb } from "../db/client";
-import { log } from "../log";
+import { DrainLoop } from "../drain-loop";
 import { archiveDueRecordings, RECORDING_BATCH, RECORDING_RETRY, type RecordingRetry } from "./recording-queue";
 
 /**
@@ -18,60 +18,22 @@ export interface ArchiverOptions {
   sweepMs?: number;
 }
 
-class Archiver {
-  private running: Promise<void> | null = null;
-  private requested = false;
-  private sweep: NodeJS.Timeout | undefined;
+class Archiver extends DrainLoop {
   private retry = RECORDING_RETRY;
 
-  get started(): boolean {
-    return this.sweep !== undefined;
-  }
-
-  wake(): void {
-    this.requested = true;
-    if (this.running) return;
-    this.running = this.run().finally(() => {
-      this.running = null;
-      if (this.requested) this.wake();
-    });
-  }
-
-  /** Resolves once no run is going and none was asked for. */
-  async settled(): Promise<void> {
-    while (this.running) await this.running;
+  constructor() {
+    super("recording archiving failed; retried on the next sweep");
   }
 
   start(options: ArchiverOptions): void {
-    if (this.started) return;
+    if (this.sweeping) return;
     this.retry = options.retry ?? RECORDING_RETRY;
-    this.sweep = setInterval(() => this.wake(), options.sweepMs ?? SWEEP_MS);
-    this.sweep.unref();
-    this.wake();
+    this.startSweeping(options.sweepMs ?? SWEEP_MS);
   }
 
-  async stop(): Promise<void> {
-    clearInterval(this.sweep);
-    this.sweep = undefined;
-    this.requested = false;
-    await this.settled();
-  }
-
-  private async run(): Promise<void> {
-    try {
-      const db = await getDb();
-      while (this.requested) {
-        this.requested = false;
-        let claimed: number;
-        do {
-          claimed = await archiveDueRecordings(db, this.retry);
-        } while (claimed === RECORDING_BATCH);
-      }
-    } catch (error) {
-      // The links stay queued: the next wake or sweep claims them again once their claim lapses.
-      this.requested = false;
-      log.warn({ err: error }, "recording archiving failed; retried on the next sweep");
-    }
+  protected async drainBatch(): Promise<boolean> {
+    // The links stay queued when a batch fails: claimed again once their claim lapses.
+    return (await archiveDueRecordings(await getDb(), this.retry)) === RECORDING_BATCH;
   }
 }
 
@@ -85,7 +47,7 @@ function archiver(): Archiver {
 
 /** After links were queued: fetched at once by this process's archiver, if it runs one. */
 export function archiveRecordingsSoon(): void {
-  if (archiver().started) archiver().wake();
+  if (archiver().sweeping) archiver().wake();
 }
 
 /** Fetches every due link now and resolves when done (tests). */
