@@ -5,7 +5,8 @@ import { log } from "../log";
  * The trigram indexes of the calls' text (location, summary, transcript: GET /api/calls?q= and
  * location=) take new entries into a pending list, which the write that finds the list over its
  * limit merges into the index itself, while it holds the change feed's lock: every writer behind
- * it waited for the merge (webhook p99 65 to 120 ms under load, docs/performance.md, issue 25).
+ * it waited for the merge (webhook p99 82-115 ms under load, 39-63 ms with this upkeep,
+ * docs/performance.md, issue 25).
  * Here, a second after this process wrote calls, the lists are merged outside any writer's
  * transaction (gin_clean_pending_list); one instance at a time (a try-lock: another's merge takes
  * the same entries). A search, which reads a pending list whole, finds it short too.
@@ -13,7 +14,7 @@ import { log } from "../log";
 const TEXT_INDEXES = ["calls_location_trgm_idx", "calls_summary_trgm_idx", "call_transcripts_text_trgm_idx"];
 const UPKEEP_DELAY_MS = 1_000;
 /** Advisory lock of the merge (the change feed's is 7243001001). */
-export const TEXT_INDEX_UPKEEP_LOCK = 7243001003;
+const TEXT_INDEX_UPKEEP_LOCK = 7243001003;
 
 let scheduled: NodeJS.Timeout | undefined;
 let warned = false;
