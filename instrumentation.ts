@@ -7,6 +7,8 @@ export async function register(): Promise<void> {
     exitOnInvalidConfig();
     const { createAdminFromEnvironment } = await import("./lib/access/people");
     const { log } = await import("./lib/log");
+    // What starts here stops with the process's other parts (lib/process-parts.ts).
+    const { processPart } = await import("./lib/process-parts");
     await createAdminFromEnvironment(getConfig().ADMIN_EMAIL, getConfig().ADMIN_PASSWORD).then(
       (admin) => admin && log.info({ user: admin.id }, "first administrator created from ADMIN_EMAIL"),
       (error: unknown) => log.error({ err: error }, "the administrator of ADMIN_EMAIL could not be created"),
@@ -20,7 +22,7 @@ export async function register(): Promise<void> {
     // Outbound webhooks follow the change feed from every instance, one instance per subscription (docs/integrations.md).
     if (getConfig().SUBSCRIPTION_WORKER) {
       const { startDeliveryWorker } = await import("./lib/subscriptions/worker");
-      startDeliveryWorker();
+      processPart("delivery worker", () => startDeliveryWorker(), (worker) => worker.stop());
     }
     // Vapi's and Retell's recordings are copied into object storage from every instance, each link once (docs/webhook.md).
     if (getConfig().RECORDING_ARCHIVER) {
@@ -30,7 +32,7 @@ export async function register(): Promise<void> {
     const tickMs = getConfig().EXERCISE_TICK_MS;
     if (tickMs > 0) {
       const { startExerciseScheduler } = await import("./lib/exercises/scheduler");
-      startExerciseScheduler({ intervalMs: tickMs });
+      processPart("exercise scheduler", () => startExerciseScheduler({ intervalMs: tickMs }), (scheduler) => scheduler.stop());
     }
   }
 }

@@ -2,6 +2,7 @@ import { createClient } from "redis";
 import { CircuitBreaker } from "./circuit-breaker";
 import { getConfig } from "./config";
 import { log } from "./log";
+import { existingPart, forgetPart, processPart } from "./process-parts";
 
 /**
  * One connection to the plain Redis of REDIS_URL, shared by rate limits and the listing cache.
@@ -102,22 +103,26 @@ export class RedisConnection {
   }
 }
 
-// On globalThis: Next.js bundles each route separately, and all of them must share one client
-// and one breaker (health reports the breaker the other routes use).
-const registry = globalThis as typeof globalThis & { [key: symbol]: RedisConnection | undefined };
-const SHARED_KEY = Symbol.for("mayday.redis");
+const REDIS_PART = "redis";
 
-/** The REDIS_URL connection, created on first use; undefined when REDIS_URL is unset. */
+/**
+ * The REDIS_URL connection, created on first use; undefined when REDIS_URL is unset. One per
+ * process: every route must share one client and one breaker (health reports the breaker the other
+ * routes use).
+ */
 export function getRedis(): RedisConnection | undefined {
   const { REDIS_URL, REDIS_TIMEOUT_MS, REDIS_BREAKER_MS } = getConfig();
   if (!REDIS_URL) return undefined;
-  registry[SHARED_KEY] ??= new RedisConnection({ url: REDIS_URL, timeoutMs: REDIS_TIMEOUT_MS, breakerMs: REDIS_BREAKER_MS });
-  return registry[SHARED_KEY];
+  return processPart(
+    REDIS_PART,
+    () => new RedisConnection({ url: REDIS_URL, timeoutMs: REDIS_TIMEOUT_MS, breakerMs: REDIS_BREAKER_MS }),
+    (connection) => connection.close(),
+  );
 }
 
 export async function closeRedis(): Promise<void> {
-  const connection = registry[SHARED_KEY];
-  registry[SHARED_KEY] = undefined;
+  const connection = existingPart<RedisConnection>(REDIS_PART);
+  forgetPart(REDIS_PART, connection);
   connection?.close();
 }
 

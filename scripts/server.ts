@@ -24,6 +24,7 @@ import { migrateDatabase } from "../lib/db/client";
 import { getPlaceIndex } from "../lib/geocoding/places";
 import { answerBeforeNext } from "../lib/http/before-next";
 import { appendPeer } from "../lib/http/client-address";
+import { stopProcessParts } from "../lib/process-parts";
 
 function oneLine(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).replace(/\s*\n\s*/g, " ").trim();
@@ -100,9 +101,13 @@ async function serve(): Promise<void> {
   const server = createServer(listener);
   server.listen(port, () => console.log(`Mayday listening on http://localhost:${port}`));
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.on(signal, () => {
-      server.close(() => process.exit(0));
+    process.once(signal, () => {
+      // Requests end first, then what works in the background, then the database (the embedded
+      // one's files are left whole for the next start).
+      server.close(() => void stopProcessParts().finally(() => process.exit(0)));
       server.closeAllConnections();
+      // A part that cannot finish (a database that stopped answering) does not keep the process.
+      setTimeout(() => process.exit(0), 10_000).unref();
     });
   }
 }

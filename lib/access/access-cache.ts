@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { getDb } from "../db/client";
+import { processPart } from "../process-parts";
 import type { Actor } from "./actor";
 
 /**
@@ -22,12 +23,8 @@ interface Entry {
   version: bigint;
 }
 
-const registry = globalThis as typeof globalThis & { [key: symbol]: Map<string, Entry> | undefined };
-const ENTRIES_KEY = Symbol.for("mayday.access.entries");
-
 function entries(): Map<string, Entry> {
-  registry[ENTRIES_KEY] ??= new Map();
-  return registry[ENTRIES_KEY];
+  return processPart("access cache", () => new Map<string, Entry>());
 }
 
 const keyOf = (credential: string) => createHash("sha256").update(credential, "utf8").digest("base64url");

@@ -6,6 +6,7 @@ import { getConfig } from "../config";
 import { type Db, getDb } from "../db/client";
 import { uuid7 } from "../db/uuid7";
 import { log } from "../log";
+import { forgetPart, processPart } from "../process-parts";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "./auth-limits";
 
 /**
@@ -96,26 +97,23 @@ function createAuth(db: Db, secret: string) {
 
 export type Auth = ReturnType<typeof createAuth>;
 
-const registry = globalThis as typeof globalThis & { [key: symbol]: Promise<Auth> | undefined };
-const AUTH_KEY = Symbol.for("mayday.access.auth");
+const AUTH_PART = "better-auth";
 
 /** The process's better-auth instance (one per process, like the database handle). */
 export function getAuth(): Promise<Auth> {
-  let current = registry[AUTH_KEY];
-  if (!current) {
-    const opening = (async () => {
+  let opening: Promise<Auth> | undefined;
+  const current = processPart(AUTH_PART, () =>
+    (opening = (async () => {
       const db = await getDb();
       return createAuth(db, await signingSecret(db));
-    })();
-    registry[AUTH_KEY] = current = opening;
-    opening.catch(() => {
-      if (registry[AUTH_KEY] === opening) registry[AUTH_KEY] = undefined;
-    });
-  }
+    })()),
+  );
+  // A failed start (the database down) must not be kept.
+  opening?.catch(() => forgetPart(AUTH_PART, opening));
   return current;
 }
 
 /** Tests close and reopen databases: the instance holds the old client. */
 export function resetAuthForTests(): void {
-  registry[AUTH_KEY] = undefined;
+  forgetPart(AUTH_PART);
 }

@@ -4,6 +4,7 @@ import { getDb } from "../db/client";
 import { currentCursor } from "../live/feed";
 import { getChangeTail } from "../live/tail";
 import { log } from "../log";
+import { processPart } from "../process-parts";
 import { getRedis, type RedisConnection, redisKey } from "../redis";
 
 /**
@@ -42,14 +43,9 @@ interface MemoryState {
   wroteSince: boolean;
 }
 
-// On globalThis: Next.js bundles each route separately, and the writers' routes must mark the
-// very state the listing route reads.
-const registry = globalThis as typeof globalThis & { [key: symbol]: MemoryState | undefined };
-const MEMORY_KEY = Symbol.for("mayday.calls.cache");
-
+// One per process: the writers' routes must mark the very state the listing route reads.
 function memory(): MemoryState {
-  registry[MEMORY_KEY] ??= { version: 0, entries: new Map(), weight: 0, ownWrites: 0, wroteSince: false };
-  return registry[MEMORY_KEY];
+  return processPart<MemoryState>("listing cache", () => ({ version: 0, entries: new Map(), weight: 0, ownWrites: 0, wroteSince: false }));
 }
 
 /** A cache bound to the feed number current when the read began. */

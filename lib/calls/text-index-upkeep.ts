@@ -1,5 +1,6 @@
 import { getDb } from "../db/client";
 import { log } from "../log";
+import { processPart } from "../process-parts";
 
 /**
  * The trigram indexes of the calls' text (location, summary, transcript: GET /api/calls?q= and
@@ -16,7 +17,6 @@ const UPKEEP_DELAY_MS = 1_000;
 /** Advisory lock of the merge (the change feed's is 7243001001). */
 const TEXT_INDEX_UPKEEP_LOCK = 7243001003;
 
-let scheduled: NodeJS.Timeout | undefined;
 let warned = false;
 
 async function mergePendingEntries(): Promise<void> {
@@ -32,12 +32,28 @@ async function mergePendingEntries(): Promise<void> {
   }
 }
 
+/** The merge due (its timer) or going (its promise); stopped with the process's parts. */
+class Upkeep {
+  private scheduled: NodeJS.Timeout | undefined;
+  private merging: Promise<void> | undefined;
+
+  soon(): void {
+    if (this.scheduled) return;
+    this.scheduled = setTimeout(() => {
+      this.scheduled = undefined;
+      this.merging = mergePendingEntries().finally(() => (this.merging = undefined));
+    }, UPKEEP_DELAY_MS);
+    this.scheduled.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearTimeout(this.scheduled);
+    this.scheduled = undefined;
+    await this.merging;
+  }
+}
+
 /** After a write of calls: their text index entries are merged within UPKEEP_DELAY_MS. */
 export function mergeTextIndexesSoon(): void {
-  if (scheduled) return;
-  scheduled = setTimeout(() => {
-    scheduled = undefined;
-    void mergePendingEntries();
-  }, UPKEEP_DELAY_MS);
-  scheduled.unref();
+  processPart("text index upkeep", () => new Upkeep(), (upkeep) => upkeep.stop()).soon();
 }

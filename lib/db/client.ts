@@ -7,6 +7,7 @@ import { type Config, getConfig } from "../config";
 import { PrismaClient } from "./generated/client";
 import { applyMigrations, type SqlSession } from "./migrations";
 import { preparedStatementName } from "./prepared";
+import { existingPart, forgetPart, processPart } from "../process-parts";
 import { embeddedDatabaseDir, openEmbeddedDatabase } from "./pglite";
 
 export type Db = PrismaClient;
@@ -97,12 +98,22 @@ interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-// One database handle per process, whichever bundle asks: Next.js compiles route handlers, pages
-// and instrumentation.ts into separate bundles, each with its own copy of this module, and a second
-// open of the embedded database fails on its directory lock (the health check answered 503 under
-// `npm start` on PGlite). On globalThis, like the grouper and the feed's tail.
-const registry = globalThis as typeof globalThis & { [key: symbol]: Promise<DatabaseHandle> | undefined };
-const HANDLE_KEY = Symbol.for("mayday.db.handle");
+const DATABASE_PART = "database";
+
+// One database handle per process, whichever bundle asks (lib/process-parts.ts): a second open of
+// the embedded database fails on its directory lock (the health check answered 503 under
+// `npm start` on PGlite).
+function handle(): Promise<DatabaseHandle> {
+  let opening: Promise<DatabaseHandle> | undefined;
+  const current = processPart(
+    DATABASE_PART,
+    () => (opening = connect(getConfig())),
+    async (open) => (await open.catch(() => undefined))?.close(),
+  );
+  // A failed open (server down, directory locked) must not be kept.
+  opening?.catch(() => forgetPart(DATABASE_PART, opening));
+  return current;
+}
 
 async function connect(config: Config): Promise<DatabaseHandle> {
   const connection = await openMigrationTarget(config);
@@ -116,19 +127,6 @@ async function connect(config: Config): Promise<DatabaseHandle> {
       await connection.close();
     },
   };
-}
-
-function handle(): Promise<DatabaseHandle> {
-  let current = registry[HANDLE_KEY];
-  if (!current) {
-    const opening = connect(getConfig());
-    registry[HANDLE_KEY] = current = opening;
-    // A failed open (server down, directory locked) must not be cached forever.
-    opening.catch(() => {
-      if (registry[HANDLE_KEY] === opening) registry[HANDLE_KEY] = undefined;
-    });
-  }
-  return current;
 }
 
 /** The process-wide Prisma client. */
@@ -145,9 +143,9 @@ export async function getEmbeddedDatabase(): Promise<PGlite | undefined> {
   return (await handle()).embedded;
 }
 
-/** Closes the connection (and releases the embedded database's lock). */
+/** Closes the connection (and releases the embedded database's lock); the next use opens it again. */
 export async function closeDb(): Promise<void> {
-  const open = registry[HANDLE_KEY];
-  registry[HANDLE_KEY] = undefined;
+  const open = existingPart<Promise<DatabaseHandle>>(DATABASE_PART);
+  forgetPart(DATABASE_PART, open);
   if (open) await (await open).close();
 }

@@ -1,6 +1,7 @@
 import { getConfig } from "../config";
 import { getDb } from "../db/client";
 import { DrainLoop } from "../drain-loop";
+import { processPart } from "../process-parts";
 import { groupPendingCalls } from "./group-waiting";
 import { GROUPING_BATCH } from "./grouping";
 
@@ -22,11 +23,8 @@ class Grouper extends DrainLoop {
 }
 
 // One grouper per process, whichever bundle asks (route handlers and instrumentation.ts).
-const registry = globalThis as typeof globalThis & { [key: symbol]: Grouper | undefined };
-const GROUPER_KEY = Symbol.for("mayday.incidents.grouper");
-
 function grouper(): Grouper {
-  return (registry[GROUPER_KEY] ??= new Grouper());
+  return processPart("incident grouper", () => new Grouper(), (running) => running.stop());
 }
 
 /**
@@ -45,14 +43,6 @@ export function groupSoon(): void {
 export async function groupNow(): Promise<void> {
   grouper().wake();
   await grouper().settled();
-}
-
-/**
- * Before this process closes its database (tests' teardown): a woken run would open it again, and
- * a run inside a transaction would lose its connection.
- */
-export async function stopGrouper(): Promise<void> {
-  await grouper().stop();
 }
 
 /** At start-up (instrumentation.ts): groups what is waiting, then sweeps on a timer. */

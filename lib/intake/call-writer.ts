@@ -1,3 +1,4 @@
+import { processPart } from "../process-parts";
 import { firstOfEachConversation, type PreparedCall, storeEach } from "./store";
 
 /**
@@ -50,13 +51,11 @@ class CallWriter {
 }
 
 // One writer per process, whichever bundle stores (Next's route and the server's direct path).
-const registry = globalThis as typeof globalThis & { [key: symbol]: CallWriter | undefined };
-const WRITER_KEY = Symbol.for("mayday.intake.call-writer");
 
 /**
  * Stores calls together with the calls arriving with them (a webhook's one, or a backlog batch);
  * each promise resolves once its call is committed.
  */
 export function storeWithOthers(calls: readonly PreparedCall[]): Promise<void>[] {
-  return (registry[WRITER_KEY] ??= new CallWriter()).store(calls);
+  return processPart("call writer", () => new CallWriter()).store(calls);
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { DomainError } from "../domain-error";
 import { log } from "../log";
+import { processPart } from "../process-parts";
 import { getObjectStore, type ObjectStore } from "../storage";
 
 /**
@@ -33,14 +34,10 @@ export function parsePendingMarker(key: string): PendingMarker | undefined {
   return { key, payloadKey: Buffer.from(match[2], "base64url").toString("utf8"), arrivedAt: new Date(Number(match[1])) };
 }
 
-// On globalThis: the webhook route writes markers, and the reconciler started by
+// One set per process: the webhook route writes markers, and the reconciler started by
 // instrumentation.ts must hear of them (Next.js bundles each separately).
-const registry = globalThis as typeof globalThis & { [key: symbol]: Set<() => void> | undefined };
-const LISTENERS_KEY = Symbol.for("mayday.reconcile.pending-listeners");
-
 function listeners(): Set<() => void> {
-  registry[LISTENERS_KEY] ??= new Set();
-  return registry[LISTENERS_KEY];
+  return processPart("pending payload listeners", () => new Set<() => void>());
 }
 
 /** Called whenever this process defers a payload (the reconciler then retries often). */

@@ -1,5 +1,6 @@
 import { getDb } from "../db/client";
 import { DrainLoop } from "../drain-loop";
+import { processPart } from "../process-parts";
 import { archiveDueRecordings, RECORDING_BATCH, RECORDING_RETRY, type RecordingRetry } from "./recording-queue";
 
 /**
@@ -38,11 +39,8 @@ class Archiver extends DrainLoop {
 }
 
 // One archiver per process, whichever bundle asks (route handlers and instrumentation.ts).
-const registry = globalThis as typeof globalThis & { [key: symbol]: Archiver | undefined };
-const ARCHIVER_KEY = Symbol.for("mayday.intake.recording-archiver");
-
 function archiver(): Archiver {
-  return (registry[ARCHIVER_KEY] ??= new Archiver());
+  return processPart("recording archiver", () => new Archiver(), (running) => running.stop());
 }
 
 /** After links were queued: fetched at once by this process's archiver, if it runs one. */

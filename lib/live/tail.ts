@@ -1,6 +1,7 @@
 import { getConfig } from "../config";
 import { getDb } from "../db/client";
 import { log } from "../log";
+import { existingPart, forgetPart, processPart } from "../process-parts";
 import { currentCursor, readChangesFrom } from "./feed";
 import { type ChangeNotifier, createChangeNotifier } from "./notifier";
 import type { FeedChange } from "./schema";
@@ -171,18 +172,16 @@ export class ChangeTail {
   }
 }
 
-// On globalThis: Next.js bundles each route separately, and all of them share this process's tail.
-const registry = globalThis as typeof globalThis & { [key: symbol]: ChangeTail | undefined };
-const TAIL_KEY = Symbol.for("mayday.live.tail");
+const TAIL_PART = "change tail";
 
+/** The process's one tail, shared by every route bundle. */
 export function getChangeTail(): ChangeTail {
-  registry[TAIL_KEY] ??= new ChangeTail(createChangeNotifier());
-  return registry[TAIL_KEY];
+  return processPart(TAIL_PART, () => new ChangeTail(createChangeNotifier()), (tail) => tail.stop());
 }
 
-/** Closes the LISTEN connection (tests, shutdown); the next use starts a new tail. */
+/** Closes the LISTEN connection (tests); the next use starts a new tail. */
 export async function stopChangeTail(): Promise<void> {
-  const tail = registry[TAIL_KEY];
-  registry[TAIL_KEY] = undefined;
+  const tail = existingPart<ChangeTail>(TAIL_PART);
+  forgetPart(TAIL_PART, tail);
   await tail?.stop();
 }

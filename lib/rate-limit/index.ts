@@ -1,6 +1,7 @@
 import { Redis as UpstashRedis } from "@upstash/redis";
 import { CircuitBreaker } from "../circuit-breaker";
 import { getConfig } from "../config";
+import { replacePart, processPart } from "../process-parts";
 import { getRedis, redisKey } from "../redis";
 import { MemoryRateLimiter } from "./memory";
 import { RedisCounter } from "./redis";
@@ -44,17 +45,15 @@ export function createConfiguredRateLimiter(): RateLimiter {
   return new MemoryRateLimiter();
 }
 
-// On globalThis: Next.js bundles each route separately, and endpoints sharing a budget (the listing
-// and one call) must count in one limiter, as health must report the breaker the routes use.
-const registry = globalThis as typeof globalThis & { [key: symbol]: RateLimiter | undefined };
-const LIMITER_KEY = Symbol.for("mayday.rate-limiter");
+const LIMITER_PART = "rate limiter";
 
+// One per process: endpoints sharing a budget (the listing and one call) must count in one
+// limiter, as health must report the breaker the routes use.
 export function getRateLimiter(): RateLimiter {
-  registry[LIMITER_KEY] ??= createConfiguredRateLimiter();
-  return registry[LIMITER_KEY];
+  return processPart(LIMITER_PART, createConfiguredRateLimiter);
 }
 
 /** Tests install a limiter of their own (own key prefix, own clock); undefined restores the default. */
 export function setRateLimiterForTests(limiter: RateLimiter | undefined): void {
-  registry[LIMITER_KEY] = limiter;
+  replacePart(LIMITER_PART, limiter);
 }

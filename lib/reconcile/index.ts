@@ -1,5 +1,6 @@
 import { getConfig } from "../config";
 import { log } from "../log";
+import { processPart } from "../process-parts";
 import { onPendingAdded } from "../intake/pending";
 import { reconcilePending } from "./reconciler";
 
@@ -16,11 +17,13 @@ const RETRY_MS = 1_000;
  */
 class ReconcileScheduler {
   private timer: NodeJS.Timeout | undefined;
-  private running = false;
+  private running: Promise<void> | undefined;
   private backlog = false;
+  private stopped = false;
+  private stopListening: (() => void) | undefined;
 
   start(): void {
-    onPendingAdded(() => {
+    this.stopListening = onPendingAdded(() => {
       if (this.backlog) return;
       this.backlog = true;
       this.schedule(RETRY_MS);
@@ -28,35 +31,48 @@ class ReconcileScheduler {
     void this.pass();
   }
 
+  /** No pass starts after this; resolves once the one going, if any, has finished. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.stopListening?.();
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
   private schedule(delayMs: number): void {
+    if (this.stopped) return;
     clearTimeout(this.timer);
     this.timer = setTimeout(() => void this.pass(), delayMs);
     this.timer.unref();
   }
 
   private async pass(): Promise<void> {
-    if (this.running) return;
-    this.running = true;
-    try {
-      const result = await reconcilePending();
-      this.backlog = result.remaining > 0;
-    } catch (error) {
-      // The database (or storage) is still down: the next pass tries again.
-      log.debug({ err: error }, "reconciliation pass failed");
-      this.backlog = true;
-    } finally {
-      this.running = false;
-      this.schedule(this.backlog ? RETRY_MS : getConfig().RECONCILE_INTERVAL_MS);
-    }
+    if (this.running || this.stopped) return;
+    this.running = (async () => {
+      try {
+        const result = await reconcilePending();
+        this.backlog = result.remaining > 0;
+      } catch (error) {
+        // The database (or storage) is still down: the next pass tries again.
+        log.debug({ err: error }, "reconciliation pass failed");
+        this.backlog = true;
+      }
+    })();
+    await this.running;
+    this.running = undefined;
+    this.schedule(this.backlog ? RETRY_MS : getConfig().RECONCILE_INTERVAL_MS);
   }
 }
 
-// One scheduler per process, whichever bundle asks (instrumentation.ts at start-up).
-const registry = globalThis as typeof globalThis & { [key: symbol]: ReconcileScheduler | undefined };
-const SCHEDULER_KEY = Symbol.for("mayday.reconcile.scheduler");
-
+/** One scheduler per process, whichever bundle asks (instrumentation.ts at start-up). */
 export function startReconciler(): void {
-  if (registry[SCHEDULER_KEY]) return;
-  registry[SCHEDULER_KEY] = new ReconcileScheduler();
-  registry[SCHEDULER_KEY].start();
+  processPart(
+    "reconciler",
+    () => {
+      const scheduler = new ReconcileScheduler();
+      scheduler.start();
+      return scheduler;
+    },
+    (scheduler) => scheduler.stop(),
+  );
 }

@@ -3,6 +3,7 @@ import { DomainError } from "../domain-error";
 import { type ArchivedEvent, firstOfEachConversation, readArchived, recordArchived } from "../intake";
 import { isDatabaseUnavailable, listPending, type PendingMarker } from "../intake/pending";
 import { log } from "../log";
+import { processPart } from "../process-parts";
 import { getObjectStore, type ObjectStore } from "../storage";
 
 /**
@@ -39,15 +40,13 @@ const LOCK_NAME = "mayday:reconcile-pending";
 /** Ends a pass early: the database stopped answering. */
 class DatabaseGone extends Error {}
 
-// PGlite is one process's database (its directory lock): an in-process flag excludes like the
-// advisory lock would. On globalThis so that every route bundle shares it.
-const flags = globalThis as typeof globalThis & { [key: symbol]: { running: boolean } | undefined };
-const PGLITE_LOCK = Symbol.for("mayday.reconcile.pglite-lock");
+// PGlite is one process's database (its directory lock): an in-process flag, shared by every
+// route bundle, excludes like the advisory lock would.
+const embeddedLock = () => processPart("reconcile lock", () => ({ running: false }));
 
 async function withReconcileLock<T>(db: Db, kind: DatabaseKind, work: () => Promise<T>): Promise<T | undefined> {
   if (kind === "pglite") {
-    flags[PGLITE_LOCK] ??= { running: false };
-    const lock = flags[PGLITE_LOCK];
+    const lock = embeddedLock();
     if (lock.running) return undefined;
     lock.running = true;
     try {

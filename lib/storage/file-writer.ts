@@ -1,4 +1,5 @@
 import { Worker } from "node:worker_threads";
+import { processPart } from "../process-parts";
 
 /**
  * Writes whole files on a thread of their own (lib/storage/local.ts): create the folder, write
@@ -32,6 +33,7 @@ parentPort.on("message", ({ id, target, temporary, body }) => {
 interface Waiting {
   resolve: () => void;
   reject: (error: Error) => void;
+  done: Promise<void>;
 }
 
 interface Answer {
@@ -47,14 +49,24 @@ class FileWriter {
   /** Writes `body` to `temporary`, then renames it to `target` (its folder created first). */
   write(target: string, temporary: string, body: string | Uint8Array): Promise<void> {
     const id = this.next++;
-    return new Promise<void>((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
-      if (typeof body === "string") return this.thread().postMessage({ id, target, temporary, body });
+    let waiting!: Omit<Waiting, "done">;
+    const promise = new Promise<void>((resolve, reject) => (waiting = { resolve, reject }));
+    this.waiting.set(id, { ...waiting, done: promise });
+    if (typeof body === "string") {
+      this.thread().postMessage({ id, target, temporary, body });
+    } else {
       // A buffer may be a view into a larger one (a socket's read, Node's pool), which a message
       // would copy whole: only its own bytes are copied, and handed over without a second copy.
       const bytes = Uint8Array.prototype.slice.call(body);
       this.thread().postMessage({ id, target, temporary, body: bytes }, [bytes.buffer]);
-    });
+    }
+    return promise;
+  }
+
+  /** Resolves once the writes handed over have finished and the thread has ended. */
+  async stop(): Promise<void> {
+    await Promise.allSettled([...this.waiting.values()].map(({ done }) => done));
+    await this.worker?.terminate();
   }
 
   private thread(): Worker {
@@ -79,8 +91,6 @@ class FileWriter {
   }
 }
 
-let writer: FileWriter | undefined;
-
 export function writeFileInPlace(target: string, temporary: string, body: string | Uint8Array): Promise<void> {
-  return (writer ??= new FileWriter()).write(target, temporary, body);
+  return processPart("file writer", () => new FileWriter(), (writer) => writer.stop()).write(target, temporary, body);
 }

@@ -1,7 +1,6 @@
 import { afterAll, inject } from "vitest";
 import { resetConfigForTests } from "../../lib/config";
-import { closeDb } from "../../lib/db/client";
-import { stopGrouper } from "../../lib/incidents/grouper";
+import { stopProcessParts } from "../../lib/process-parts";
 import { createFileDatabase } from "./test-database";
 
 // Runs before each test file: point the app's config at a fresh copy of the migrated template.
@@ -11,9 +10,9 @@ Object.assign(process.env, database.env);
 resetConfigForTests();
 
 afterAll(async () => {
-  // A grouper run the file's last writes woke may be inside a transaction, whose connection the
-  // drop would cut, and a later one would open the database again while its files are removed.
-  await stopGrouper();
-  await closeDb();
+  // Everything the file's app started (grouper, text index upkeep, file writer, tail, database...)
+  // has stopped before its database and files are removed: a run still going would lose its
+  // connection, or open the database again, or write into the directory being removed.
+  await stopProcessParts();
   await database.drop();
 });

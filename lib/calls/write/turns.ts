@@ -1,3 +1,5 @@
+import { processPart } from "../../process-parts";
+
 /**
  * Transactions that write calls (and incident notes, lib/notes/add.ts) take turns at the change
  * feed's lock anyway (lib/calls/write/lock.ts):
@@ -13,12 +15,10 @@ interface Turns {
   waiting: (() => void)[];
 }
 
-// One per process, shared by all Next.js route bundles (like the listing cache).
-const holder = globalThis as typeof globalThis & { __maydayCallWriteTurns?: Turns };
-const turns = (holder.__maydayCallWriteTurns ??= { active: 0, waiting: [] });
-
 /** Runs `work` once fewer than WRITE_TURNS others of this process are running. */
 export async function inTurn<T>(work: () => Promise<T>): Promise<T> {
+  // One per process, shared by all Next.js route bundles (like the listing cache).
+  const turns = processPart<Turns>("call write turns", () => ({ active: 0, waiting: [] }));
   if (turns.active < WRITE_TURNS) turns.active += 1;
   else await new Promise<void>((resolve) => turns.waiting.push(resolve));
   try {
