@@ -18,6 +18,8 @@ export type DomainErrorCode =
   // An account's sign-in attempts used up for the lock-out window.
   | "TOO_MANY_ATTEMPTS"
   | "INVALID_TRANSITION"
+  // A merge that would put training (simulated, exercise) and real calls in one incident.
+  | "TRAINING_MIX"
   // A webhook body too large for what it turns out to be (only a recording may pass 5 MB).
   | "PAYLOAD_TOO_LARGE"
   | "STORAGE_ERROR"

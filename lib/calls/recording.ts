@@ -39,7 +39,8 @@ export function parseRange(header: string | null, size: number): ByteRange | und
 
 /**
  * The call's recording, streamed from object storage (never read whole). A person's listening is
- * audited once per playback: on the request that starts at the first byte, not on every seek.
+ * audited on every request, whatever its range, and kept once per listening window
+ * (lib/audit/record.ts): seeks and a player's follow-up ranges add no row.
  */
 export async function openRecording(conversationId: string, rangeHeader: string | null, actor: Actor): Promise<RecordingResponse> {
   const recording = await withCallStore(async (db) => {
@@ -51,7 +52,7 @@ export async function openRecording(conversationId: string, rangeHeader: string 
   const asked = size === 0 ? "unsatisfiable" : parseRange(rangeHeader, size);
   if (asked === "unsatisfiable") return { kind: "unsatisfiable", size };
   const range = asked ?? { start: 0, end: size - 1 };
-  if (range.start === 0) await auditRead(actor, "call.recording_played", conversationId);
+  await auditRead(actor, "call.recording_played", conversationId);
   const body = await getObjectStore().readRange(recording.objectKey, range);
   if (!body) throw notFound(`No recording for call ${conversationId}`);
   return { kind: "content", partial: asked !== undefined, range, size, contentType: recording.contentType, body };

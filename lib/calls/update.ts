@@ -1,5 +1,5 @@
 import type { Actor } from "../access/actor";
-import { requireMayChangeStatus } from "../access/status-rule";
+import { requireMayAct } from "../access/status-rule";
 import { notFound } from "../domain-error";
 import { correctCall, geocodeCorrection } from "./correct";
 import { getCall } from "./detail";
@@ -19,7 +19,7 @@ export async function updateCall(conversationId: string, update: CallUpdate, act
   await writeCalls(async (writes) => {
     const call = await writes.lockCall(conversationId);
     if (!call) throw notFound(`No call with id ${conversationId}`);
-    requireMayChangeStatus(actor, call.simulation);
+    await requireMayAct(writes.tx, actor, { call });
     const target = { ...call, conversationId };
     await correctCall(writes, target, { emergencyType: update.emergency_type, severity: update.severity, location }, actor);
     if (update.status !== undefined) await changeCallStatus(writes, target, update.status, actor);

@@ -1,7 +1,7 @@
 import type { Actor } from "../access/actor";
 import { recordAudit } from "../audit/record";
 import { writeCalls } from "../calls/write";
-import { invalidParameter } from "../domain-error";
+import { DomainError, invalidParameter } from "../domain-error";
 import { moveNotes } from "../notes/move";
 import { getIncident } from "./detail";
 import { lockIncident } from "./lock";
@@ -12,12 +12,17 @@ import type { IncidentDetail } from "./schema";
  * (a call still waiting for the grouper is placed by the dispatcher instead);
  * `otherId`, left without calls, is deleted by the refresh trigger. The calls keep their statuses;
  * `otherId`'s notes move with them. The incident is then arranged by hand (docs/incidents.md, "Corrections").
+ * Training and real calls never share an incident: a merge that would mix them is TRAINING_MIX.
  */
 export async function mergeIncidents(id: string, otherId: string, actor: Actor): Promise<IncidentDetail> {
   if (id === otherId) throw invalidParameter("Invalid other_id", "An incident cannot be merged into itself");
   await writeCalls(async (writes) => {
     // Both rows in id order, so two opposite merges cannot wait for each other.
     for (const locked of [id, otherId].sort()) await lockIncident(writes, locked);
+    const [{ mixed }] = await writes.tx.$queryRaw<{ mixed: boolean }[]>`
+      SELECT EXISTS (SELECT 1 FROM calls WHERE incident_id IN (${id}, ${otherId}) AND simulation)
+         AND EXISTS (SELECT 1 FROM calls WHERE incident_id IN (${id}, ${otherId}) AND NOT simulation) AS mixed`;
+    if (mixed) throw new DomainError("TRAINING_MIX", "A training incident (simulated or exercise calls) cannot be merged with a real one");
     const notesMoved = await moveNotes(writes.tx, otherId, id);
     const moved = await writes.moveIncidentCalls(otherId, id);
     await writes.tx.$executeRaw`UPDATE incidents SET arranged_by_hand = true WHERE id = ${id}`;

@@ -1,5 +1,5 @@
 import type { Actor } from "../access/actor";
-import { requireMayChangeStatus } from "../access/status-rule";
+import { requireMayAct } from "../access/status-rule";
 import { recordAudit } from "../audit/record";
 import type { IncidentUpdate } from "../calls/schema";
 import { writeCalls } from "../calls/write";
@@ -18,7 +18,7 @@ import { changeIncidentStatus } from "./status";
 export async function updateIncident(id: string, update: IncidentUpdate, actor: Actor): Promise<IncidentDetail> {
   await writeCalls(async (writes) => {
     const incident = await lockIncident(writes, id);
-    requireMayChangeStatus(actor, incident.simulation);
+    await requireMayAct(writes.tx, actor, { incident: id });
     if (update.emergency_type !== undefined || update.severity !== undefined) {
       const [before] = await writes.tx.$queryRaw<{ emergency_type: string; severity: string }[]>`
         SELECT emergency_type, severity FROM incidents WHERE id = ${id}`;

@@ -1,5 +1,5 @@
 import { type Actor, actorRef } from "../access/actor";
-import { requireMayAddNote } from "../access/status-rule";
+import { requireMayAct } from "../access/status-rule";
 import { recordAudit } from "../audit/record";
 import { lockChangeFeed } from "../calls/write/lock";
 import { inTurn } from "../calls/write/turns";
@@ -19,9 +19,9 @@ export async function addNote(incidentId: string, text: string, actor: Actor): P
   return inTurn(() => withDatabase((db) =>
     db.$transaction(async (tx) => {
       await lockChangeFeed(tx);
-      const [incident] = await tx.$queryRaw<{ simulation: boolean }[]>`SELECT simulation FROM incidents WHERE id = ${incidentId}`;
+      const [incident] = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM incidents WHERE id = ${incidentId}`;
       if (!incident) throw notFound(`No incident with id ${incidentId}`);
-      requireMayAddNote(actor, incident.simulation);
+      await requireMayAct(tx, actor, { incident: incidentId });
       const [row] = await tx.$queryRaw<NoteRow[]>(Prisma.sql`
         INSERT INTO incident_notes AS n (incident_id, text, author_ref, author_name)
         VALUES (${incidentId}, ${text}, ${actorRef(actor)}, ${actor.name})

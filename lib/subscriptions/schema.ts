@@ -12,12 +12,21 @@ import { BODY_FORMATS, EVENT_TYPES } from "./event-types";
 
 export const SUBSCRIPTION_HEALTH = ["ok", "failing"] as const;
 
+// Credentials in a URL would be stored, listed and logged with it; the signature authenticates instead.
+const withoutCredentials = (url: string) => {
+  const parsed = new URL(url);
+  return parsed.username === "" && parsed.password === "";
+};
+
 const targetUrl = z
   .string()
   .trim()
   .max(2000)
   .pipe(z.url({ protocol: /^https?$/, normalize: true }))
-  .meta({ description: "http(s) URL events are POSTed to; private and loopback addresses are refused unless the server allows them" });
+  .refine(withoutCredentials, "a target URL may not carry credentials (user:password@); receivers verify the webhook-signature header instead")
+  .meta({
+    description: "http(s) URL events are POSTed to, without credentials; private and loopback addresses are refused unless the server allows them",
+  });
 
 const filtersSchema = z.strictObject({
   scenario: z.enum(SCENARIO_IDS as [string, ...string[]]).nullable().optional()

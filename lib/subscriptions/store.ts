@@ -15,11 +15,19 @@ export const newSecret = () => `whsec_${randomBytes(32).toString("base64")}`;
 
 const iso = (value: Date | null) => value?.toISOString() ?? null;
 
+/** A row stored before credentials were refused keeps them for delivery, but never shows its password. */
+function maskedPassword(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.password === "") return url;
+  parsed.password = "***";
+  return parsed.href;
+}
+
 export function toSubscriptionView(row: Subscription): SubscriptionView {
   return {
     id: row.id,
     name: row.name,
-    url: row.url,
+    url: maskedPassword(row.url),
     event_types: row.eventTypes as EventType[],
     filters: {
       scenario: row.filterScenario,

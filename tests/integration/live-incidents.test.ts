@@ -60,8 +60,8 @@ describe("live incidents: queue, board count and map", () => {
     expect(status).toBe(200);
     // Grouping runs after the response: finish it, so that no background batch moves calls mid-test.
     await groupNow();
-    // Several fixture incidents merged into one: more callers, mixed severities and statuses.
-    const open = await db.call.findMany({ where: { id: { in: calls.map((call) => call.id) }, status: { in: OPEN } }, take: 6, orderBy: { id: "asc" } });
+    // Several real fixture incidents merged into one: more callers, mixed severities and statuses.
+    const open = await db.call.findMany({ where: { id: { in: calls.map((call) => call.id) }, status: { in: OPEN }, simulation: false }, take: 6, orderBy: { id: "asc" } });
     for (const other of open.slice(1)) {
       const response = await merge(
         apiRequest(`http://localhost/api/incidents/${open[0].incidentId}/merge`, {

@@ -288,6 +288,38 @@ describe("outbound webhooks", () => {
     expect(total).toBe(0);
   });
 
+  it("refuses a target with credentials (400 naming the rule, the password never echoed), and lists no stored password", async () => {
+    const password = "s3cret-pa55";
+    for (const url of [`https://cad:${password}@93.184.216.34/hook`, `https://cad@93.184.216.34/hook`, `https://:${password}@93.184.216.34/hook`]) {
+      const { status, body } = await subscribe({ name: "With credentials", url, event_types: ["call.created"] });
+      expect(status, url).toBe(400);
+      expect(body).toMatchObject({ error: "Invalid url", message: expect.stringMatching(/credentials/) });
+      expect(JSON.stringify(body)).not.toContain(password);
+    }
+    const { body: created } = await subscribe({ name: "CAD", url: "https://93.184.216.34/hook", event_types: ["call.created"] });
+    const patched = await patchRoute(
+      apiRequest(`http://localhost/api/subscriptions/${created.id}`, { method: "PATCH", headers: json, body: JSON.stringify({ url: `https://cad:${password}@93.184.216.34/other` }) }),
+      context(created.id),
+    );
+    expect(patched.status).toBe(400);
+    expect(await patched.text()).not.toContain(password);
+    // A row stored before the rule: listed without its password.
+    const db = await getDb();
+    await db.$executeRaw`UPDATE subscriptions SET url = ${`https://cad:${password}@93.184.216.34/hook`} WHERE id = ${created.id}`;
+    const listed = await (await listRoute(apiRequest("http://localhost/api/subscriptions"), undefined)).text();
+    expect(listed).toContain("93.184.216.34/hook");
+    expect(listed).not.toContain(password);
+  });
+
+  it("refuses IPv6 targets that carry an IPv4 address (compatible, translated, NAT64, 6to4, Teredo) unless allowed", async () => {
+    setAllowPrivate(false);
+    for (const host of ["[::7f00:1]", "[::ffff:0:a00:1]", "[64:ff9b:1::a00:1]", "[2002:5db8:d822::1]", "[2001:0:4136:e378:8000:63bf:3fff:fdd2]"]) {
+      const { status, body } = await subscribe({ name: "Embedded", url: `https://${host}/hook`, event_types: ["call.created"] });
+      expect(status, host).toBe(400);
+      expect(body.error).toBe("Invalid url");
+    }
+  });
+
   it("refuses a private target again at delivery (literal or by name), and keeps the event", async () => {
     const target = await listen();
     const urls = [target.url, target.url.replace("127.0.0.1", "localhost"), "http://169.254.169.254/latest/meta-data"];
