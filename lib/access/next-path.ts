@@ -2,7 +2,6 @@
 const HERE = "https://mayday.invalid";
 
 // Browsers strip tabs and newlines from a URL before resolving it ("/\t/evil.example" is "//evil.example").
-// eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 
 /**
