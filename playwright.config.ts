@@ -42,10 +42,11 @@ export default defineConfig({
   },
   projects: [
     // Signed in as the administrator of ADMIN_EMAIL; first-run.spec.ts is the embedded server's.
-    { name: "app", testIgnore: "first-run.spec.ts", use: { storageState: ADMIN_STATE } },
+    { name: "app", testIgnore: ["first-run.spec.ts", "transport-security.spec.ts"], use: { storageState: ADMIN_STATE } },
     // The README's first command runs on the embedded database with nobody yet: the first run is
     // walked there, on a second server of the same build (started after the first, which builds when needed).
-    { name: "embedded", testMatch: "first-run.spec.ts", use: { baseURL: `http://localhost:${embeddedPort}` } },
+    // It also stands behind one trusted proxy (TRUST_PROXY=1): transport-security.spec.ts.
+    { name: "embedded", testMatch: ["first-run.spec.ts", "transport-security.spec.ts"], use: { baseURL: `http://localhost:${embeddedPort}` } },
   ],
   webServer: [port, embeddedPort].map((serverPort) => ({
     // A fresh database for the run, then the same start-up path as `npm start`.
@@ -61,7 +62,7 @@ export default defineConfig({
       // The sample Vapi call links to Vapi's own host: the e2e servers never fetch it.
       RECORDING_ARCHIVER: "false",
       ...(serverPort === embeddedPort
-        ? { E2E_EMBEDDED: "1" }
+        ? { E2E_EMBEDDED: "1", TRUST_PROXY: "1" }
         : { ADMIN_EMAIL: E2E_ADMIN.email, ADMIN_PASSWORD: E2E_ADMIN.password, VAPI_WEBHOOK_SECRET: E2E_VAPI_SECRET }),
     },
   })),

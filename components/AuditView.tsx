@@ -23,7 +23,7 @@ function Trail() {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
     const value = (name: string) => String(data.get(name) ?? "").trim() || undefined;
-    setFilters({ action: value("action"), actor: value("actor"), target: value("target") });
+    setFilters({ action: value("action"), actor: value("actor"), target_id: value("target_id") });
   };
   const events = pages.data?.pages.flatMap((page) => page.events) ?? [];
 
@@ -39,7 +39,7 @@ function Trail() {
           </select>
         </label>
         <label>Actor id<input name="actor" /></label>
-        <label>Target id<input name="target" /></label>
+        <label>Target id<input name="target_id" /></label>
         <button type="submit">Filter</button>
       </form>
       {pages.error && <p role="alert" className="form-error">{pages.error.message}</p>}

@@ -250,9 +250,10 @@ export function revokeKey(id: string): Promise<ApiKeyView> {
 export interface AuditFilters {
   actor?: string;
   action?: string;
-  target?: string;
-  since?: string;
-  until?: string;
+  target_kind?: string;
+  target_id?: string;
+  from?: string;
+  to?: string;
 }
 
 export function listAudit(filters: AuditFilters, cursor?: string): Promise<AuditPage> {

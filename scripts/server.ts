@@ -22,8 +22,7 @@ import next from "next";
 import { ConfigError, getConfig } from "../lib/config";
 import { migrateDatabase } from "../lib/db/client";
 import { getPlaceIndex } from "../lib/geocoding/places";
-import { answerBeforeNext } from "../lib/http/before-next";
-import { appendPeer } from "../lib/http/client-address";
+import { productionListener } from "../lib/http/before-next";
 import { stopProcessParts } from "../lib/process-parts";
 
 function oneLine(error: unknown): string {
@@ -92,11 +91,7 @@ async function serve(): Promise<void> {
   const app = next({ dev: false, dir: process.cwd(), port });
   const handle = app.getRequestHandler();
   await app.prepare();
-  const listener: RequestListener = (request, response) => {
-    request.headers["x-forwarded-for"] = appendPeer(request.headers["x-forwarded-for"], request.socket.remoteAddress);
-    if (answerBeforeNext(request, response)) return;
-    void handle(request, response);
-  };
+  const listener = productionListener((request, response) => void handle(request, response));
   await warmUp(listener);
   const server = createServer(listener);
   server.listen(port, () => console.log(`Mayday listening on http://localhost:${port}`));

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { randomBytes } from "node:crypto";
 import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
@@ -40,7 +41,8 @@ export const SSO_PROVIDER = "oidc";
 /**
  * Sign-in with the centre's OpenID Connect provider, when OIDC_ISSUER is set. It proves who someone
  * is; whether they may use Mayday, and with which role, stays with Mayday's administrators: only a
- * person an administrator created is signed in (matched by email, linked on the first sign-in), so
+ * person an administrator created is signed in (matched by an email the provider has verified,
+ * linked on the first sign-in; createAuth's accountLinking), so
  * a whole directory does not get to read callers' numbers and transcripts.
  */
 function ssoPlugins() {
@@ -63,6 +65,25 @@ function ssoPlugins() {
   ];
 }
 
+/** A provider account a sign-in went through: its subject, and whether that sign-in linked it. */
+export interface ProviderAccountUse {
+  subject: string;
+  linked: boolean;
+}
+
+const providerAccountUses = new AsyncLocalStorage<ProviderAccountUse[]>();
+
+/** Runs better-auth's handling of a provider's callback, with the provider accounts it used. */
+export async function withProviderAccountUses<T>(work: () => Promise<T>): Promise<{ result: T; uses: ProviderAccountUse[] }> {
+  const uses: ProviderAccountUse[] = [];
+  const result = await providerAccountUses.run(uses, work);
+  return { result, uses };
+}
+
+const noteProviderAccount = (linked: boolean) => async (account: { providerId: string; accountId: string }) => {
+  if (account.providerId === SSO_PROVIDER) providerAccountUses.getStore()?.push({ subject: account.accountId, linked });
+};
+
 function createAuth(db: Db, secret: string) {
   return betterAuth({
     secret,
@@ -76,8 +97,12 @@ function createAuth(db: Db, secret: string) {
       maxPasswordLength: MAX_PASSWORD_LENGTH,
     },
     plugins: ssoPlugins(),
-    // The provider is the centre's own: its word on an email links that person's account.
-    account: { accountLinking: { enabled: true, trustedProviders: [SSO_PROVIDER], requireLocalEmailVerified: false } },
+    // A provider account is linked to the person an administrator created with its email only when
+    // the provider asserts `email_verified` (no trustedProviders: a directory profile's unchecked
+    // address would otherwise take over that person); once linked, its subject signs in by itself.
+    // The administrator vouched for the local email, so it needs no verification of its own.
+    account: { accountLinking: { enabled: true, requireLocalEmailVerified: false } },
+    databaseHooks: { account: { create: { after: noteProviderAccount(true) }, update: { after: noteProviderAccount(false) } } },
     user: { additionalFields: { role: { type: "string", required: false, defaultValue: "viewer", input: false } } },
     session: { expiresIn: SESSION_SECONDS, updateAge: SESSION_SECONDS, cookieCache: { enabled: false } },
     advanced: {

@@ -1,6 +1,6 @@
 import { getConfig } from "../config";
 import { DomainError } from "../domain-error";
-import { getAuth, SSO_PROVIDER } from "./auth";
+import { getAuth, SSO_PROVIDER, withProviderAccountUses } from "./auth";
 import { SESSION_COOKIE } from "./auth-limits";
 import { isRole, permissionsOf } from "./roles";
 import { audit, withSecure } from "./session";
@@ -54,7 +54,7 @@ const sessionCookieOf = (cookies: string[]) => cookies.map((cookie) => cookie.sp
 export async function finishSsoSignIn(request: Request, address: string, secure: boolean): Promise<Redirect> {
   requireSso();
   const auth = await getAuth();
-  const answer = await auth.handler(request);
+  const { result: answer, uses } = await withProviderAccountUses(() => auth.handler(request));
   const cookies = answer.headers.getSetCookie();
   const location = answer.headers.get("location") ?? "/";
   const session = sessionCookieOf(cookies);
@@ -66,6 +66,9 @@ export async function finishSsoSignIn(request: Request, address: string, secure:
     return { location: location.includes("error=") ? location : SSO_ERROR_PATH, cookies: withSecure(cookies, secure) };
   }
   const { user } = signedIn;
-  await audit({ kind: "user", id: user.id, name: user.name, role, permissions: permissionsOf(role), address }, "session.signed_in", { method: "oidc" });
+  // The provider's subject names the account behind the sign-in; `linked` marks the sign-in that linked it.
+  const [used] = uses;
+  const account = used ? { subject: used.subject, ...(used.linked ? { linked: true } : {}) } : {};
+  await audit({ kind: "user", id: user.id, name: user.name, role, permissions: permissionsOf(role), address }, "session.signed_in", { method: "oidc", ...account });
   return { location, cookies: withSecure(cookies, secure) };
 }

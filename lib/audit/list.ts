@@ -29,9 +29,10 @@ export async function listAudit(query: AuditQuery): Promise<AuditPage> {
   const conditions: Prisma.Sql[] = [];
   if (query.actor) conditions.push(Prisma.sql`actor_id = ${query.actor}`);
   if (query.action) conditions.push(Prisma.sql`action = ${query.action}`);
-  if (query.target) conditions.push(Prisma.sql`target_id = ${query.target}`);
-  if (query.since) conditions.push(Prisma.sql`at >= ${new Date(query.since)}`);
-  if (query.until) conditions.push(Prisma.sql`at < ${new Date(query.until)}`);
+  if (query.target_kind) conditions.push(Prisma.sql`target_kind = ${query.target_kind}`);
+  if (query.target_id) conditions.push(Prisma.sql`target_id = ${query.target_id}`);
+  if (query.from) conditions.push(Prisma.sql`at >= ${new Date(query.from)}`);
+  if (query.to) conditions.push(Prisma.sql`at < ${new Date(query.to)}`);
   if (query.cursor) {
     conditions.push(Prisma.sql`(at, id) < (SELECT at, id FROM audit_events WHERE id = ${query.cursor})`);
   }

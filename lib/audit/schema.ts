@@ -59,6 +59,15 @@ export type AuditPage = z.infer<typeof auditPageSchema>;
 
 const isoTime = z.iso.datetime({ offset: true });
 
+/** A name this endpoint once read: refused, so a filter an old script sends is never silently dropped. */
+const renamedParameter = (name: string, replacement: string) =>
+  queryParameter({
+    schema: z.never().optional(),
+    description: `Not accepted: use ${replacement}`,
+    label: `Invalid ${name}`,
+    message: `${name} is not a filter; use ${replacement}`,
+  });
+
 export const auditQueryParameters = {
   actor: queryParameter({
     schema: z.string().min(1).max(200).optional(),
@@ -72,24 +81,33 @@ export const auditQueryParameters = {
     label: "Invalid action",
     message: `action must be one of: ${AUDIT_ACTIONS.join(", ")}`,
   }),
-  target: queryParameter({
+  target_kind: queryParameter({
+    schema: z.string().min(1).max(50).optional(),
+    description: "Only changes of targets of this kind (call, incident, exercise, key, user, subscription)",
+    label: "Invalid target_kind",
+    message: "target_kind must be a target's kind",
+  }),
+  target_id: queryParameter({
     schema: z.string().min(1).max(200).optional(),
     description: "Only changes of this target (a call's conversation_id, an incident's, key's or user's id)",
-    label: "Invalid target",
-    message: "target must be an id",
+    label: "Invalid target_id",
+    message: "target_id must be an id",
   }),
-  since: queryParameter({
+  from: queryParameter({
     schema: isoTime.optional(),
     description: "From this time (inclusive), ISO 8601 with offset",
-    label: "Invalid since",
-    message: "since must be an ISO 8601 date-time with offset",
+    label: "Invalid from",
+    message: "from must be an ISO 8601 date-time with offset",
   }),
-  until: queryParameter({
+  to: queryParameter({
     schema: isoTime.optional(),
     description: "Before this time (exclusive), ISO 8601 with offset",
-    label: "Invalid until",
-    message: "until must be an ISO 8601 date-time with offset",
+    label: "Invalid to",
+    message: "to must be an ISO 8601 date-time with offset",
   }),
+  target: renamedParameter("target", "target_id"),
+  since: renamedParameter("since", "from"),
+  until: renamedParameter("until", "to"),
   limit: queryParameter({
     schema: z.coerce.number().int().min(1).max(500).default(100),
     description: "Events per page (1-500, default 100)",

@@ -1,19 +1,23 @@
 import { once } from "node:events";
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
+import type { TLSSocket } from "node:tls";
 import { promisify } from "node:util";
 import { gzip } from "node:zlib";
 import { listCalls } from "../calls/list";
+import { getConfig } from "../config";
 import { platformAdapters } from "../intake/platforms";
 import { log } from "../log";
 import { openApiAnswer } from "../openapi";
 import { parseQueryParameters } from "../query-parameters";
 import { nodeBodyChunks } from "./body";
+import { appendPeer } from "./client-address";
 import { openStreamAnswer } from "./change-stream";
 import { acceptsGzip } from "./compressed-stream";
 import type { Method } from "./endpoint";
 import { endpoints, type RouteName } from "./endpoints";
 import { guardedAnswer, type JsonAnswer } from "./respond";
-import { deploymentSecurityHeaders } from "./security-headers";
+import { reachedOverHttps } from "./request-facts";
+import { deploymentSecurityHeaders, STRICT_TRANSPORT_SECURITY } from "./security-headers";
 import type { Platform } from "../vocabulary";
 import { acceptWebhook, webhookRoutes } from "./webhook";
 
@@ -148,4 +152,22 @@ export function answerBeforeNext(request: IncomingMessage, response: ServerRespo
     return true;
   }
   return false;
+}
+
+/**
+ * The production server's handling of every request (scripts/server.ts): the socket peer appended
+ * to `x-forwarded-for` (lib/http/client-address.ts), Strict-Transport-Security set on the answer
+ * when the request came over HTTPS (kept by Next and by the answers above, which add their headers
+ * to it), then the answer here or Next's (`handle`).
+ */
+export function productionListener(handle: RequestListener): RequestListener {
+  return (request, response) => {
+    request.headers["x-forwarded-for"] = appendPeer(request.headers["x-forwarded-for"], request.socket.remoteAddress);
+    const encrypted = (request.socket as Partial<TLSSocket>).encrypted === true;
+    if (reachedOverHttps(encrypted, request.headers["x-forwarded-proto"], getConfig().TRUST_PROXY)) {
+      response.setHeader(STRICT_TRANSPORT_SECURITY.key, STRICT_TRANSPORT_SECURITY.value);
+    }
+    if (answerBeforeNext(request, response)) return;
+    void handle(request, response);
+  };
 }

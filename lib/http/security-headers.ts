@@ -47,6 +47,13 @@ export function securityHeaders(tileUrlTemplate: string, development = false): {
   ];
 }
 
+/**
+ * For answers that reached the client over HTTPS only (browsers ignore it over plain HTTP, and a
+ * closed network may serve plain HTTP on purpose). A year; not for subdomains, which may be other
+ * services of the centre.
+ */
+export const STRICT_TRANSPORT_SECURITY = { key: "Strict-Transport-Security", value: "max-age=31536000" };
+
 /** The headers for this deployment: its tile server is NEXT_PUBLIC_MAP_TILE_URL. */
 export function deploymentSecurityHeaders(development = false): { key: string; value: string }[] {
   return securityHeaders(envSchema.shape.NEXT_PUBLIC_MAP_TILE_URL.parse(process.env.NEXT_PUBLIC_MAP_TILE_URL), development);

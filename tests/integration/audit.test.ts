@@ -151,7 +151,7 @@ describe("the audit trail", () => {
     expect((await signOutRoute(new Request("http://localhost/api/session", { method: "DELETE", headers: { cookie } }), undefined)).status).toBe(204);
     expect((await send(removeUserRoute, "DELETE", `/api/users/${userId}`, admin, undefined, userId)).status).toBe(204);
 
-    const events = (await trail(`&since=${encodeURIComponent(startedAt)}`)).reverse();
+    const events = (await trail(`&from=${encodeURIComponent(startedAt)}`)).reverse();
     expect(await count()).toBe(before + events.length);
     const byAction = new Map<string, AuditEventView[]>();
     for (const event of events) byAction.set(event.action, [...(byAction.get(event.action) ?? []), event]);
@@ -194,13 +194,13 @@ describe("the audit trail", () => {
     expect(one("subscription.replayed")).toMatchObject({ target: { kind: "subscription", id: subscriptionId }, after: { cursor: 0 } });
 
     // Filters: by actor, by action, by target.
-    expect((await trail(`&actor=${dispatcher.user.id}&since=${encodeURIComponent(startedAt)}`)).map((event) => event.action).sort()).toEqual(
+    expect((await trail(`&actor=${dispatcher.user.id}&from=${encodeURIComponent(startedAt)}`)).map((event) => event.action).sort()).toEqual(
       [
         "call.corrected", "call.recording_played", "call.status_changed", "call.viewed", "incident.corrected", "incident.merged",
         "incident.note_added", "incident.split", "incident.status_changed",
       ],
     );
-    expect((await trail(`&target=${conversationId}`)).map((event) => event.action).sort()).toEqual(["call.recording_played", "call.status_changed", "call.viewed"]);
+    expect((await trail(`&target_id=${conversationId}`)).map((event) => event.action).sort()).toEqual(["call.recording_played", "call.status_changed", "call.viewed"]);
     expect(await trail("&action=key.revoked")).toHaveLength(1);
   });
 
@@ -222,8 +222,36 @@ describe("the audit trail", () => {
     expect(refused.map((response) => response.status)).toEqual([400, 409, 404, 403, 400, 400, 403]);
     // Only the one successful move (active -> resolved) is in the trail.
     expect(await count()).toBe(before + 1);
-    const [last] = await trail("&target=conv_audit_fail");
+    const [last] = await trail("&target_id=conv_audit_fail");
     expect(last).toMatchObject({ action: "call.status_changed", after: { status: "resolved" } });
+  });
+
+  it("filters by the documented target_kind, target_id, from and to, and refuses the names it no longer reads", async () => {
+    const db = await getDb();
+    // Rows of a year nothing else writes in, so the time filters have exact answers.
+    const rows: [string, string, string][] = [
+      ["2001-03-01T10:00:00Z", "user", "same-id"],
+      ["2001-03-02T10:00:00Z", "key", "same-id"],
+      ["2001-03-03T10:00:00Z", "user", "other-id"],
+      ["2001-03-04T10:00:00Z", "user", "same-id"],
+    ];
+    for (const [at, kind, id] of rows) {
+      await db.$executeRaw`
+        INSERT INTO audit_events (id, at, actor_kind, actor_name, action, target_kind, target_id)
+        VALUES (gen_random_uuid()::text, ${new Date(at)}, 'anonymous', 'filters', 'user.removed', ${kind}, ${id})`;
+    }
+    const window = `&from=${encodeURIComponent("2001-03-02T00:00:00Z")}&to=${encodeURIComponent("2001-03-04T10:00:00Z")}`;
+    const times = async (query: string) => (await trail(query)).map((event) => event.at);
+    expect(await times(`${window}&action=user.removed`)).toEqual(["2001-03-03T10:00:00.000Z", "2001-03-02T10:00:00.000Z"]);
+    expect(await times(`&target_kind=key&from=2001-01-01T00:00:00Z&to=2002-01-01T00:00:00Z`)).toEqual(["2001-03-02T10:00:00.000Z"]);
+    expect(await times(`&target_kind=user&target_id=same-id`)).toEqual(["2001-03-04T10:00:00.000Z", "2001-03-01T10:00:00.000Z"]);
+
+    // The names read before (never documented) answer 400 rather than an unfiltered trail.
+    for (const old of ["target=same-id", "since=2001-03-02T00:00:00Z", "until=2001-03-04T00:00:00Z"]) {
+      const response = await auditRoute(new Request(`http://localhost/api/audit?${old}`, { headers: { authorization: `Bearer ${TEST_API_KEY}` } }), undefined);
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({ error_code: "INVALID_PARAMETER" });
+    }
   });
 
   it("is append-only: the database refuses to change or remove a row", async () => {

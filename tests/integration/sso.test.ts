@@ -41,7 +41,7 @@ async function signInWithProvider(next = "/"): Promise<Response> {
 
 async function auditRows(action: string) {
   const db = await getDb();
-  return db.$queryRaw<{ actor_kind: string; actor_id: string | null; after: { method?: string; reason?: string } }[]>`
+  return db.$queryRaw<{ actor_kind: string; actor_id: string | null; after: { method?: string; reason?: string; subject?: string; linked?: boolean } }[]>`
     SELECT actor_kind, actor_id, after FROM audit_events WHERE action = ${action} ORDER BY at, id`;
 }
 
@@ -105,6 +105,43 @@ describe("sign-in with the centre's OpenID Connect provider", () => {
     expect(failed.at(-1)).toMatchObject({ actor_kind: "anonymous", after: { method: "oidc" } });
   });
 
+  it("refuses a provider account that shares an administrator's email the provider has not verified, and links nothing", async () => {
+    const email = `admin-${randomUUID()}@example.org`;
+    const administrator = await createUser({ name: "Ada Admin", email, password: TEST_PASSWORD, role: "admin" }, testAdmin);
+    // Anyone may type an administrator's address into their own directory profile.
+    idp.signInAs({ email, name: "Mallory", subject: `mallory-${randomUUID()}`, emailVerified: false });
+    const failedBefore = (await auditRows("session.sign_in_failed")).length;
+
+    const finished = await signInWithProvider();
+    expect(finished.headers.get("location")).toMatch(/\/login\?/);
+    expect(cookiePairs(finished).some((pair) => /^mayday\.session_token=.+/.test(pair))).toBe(false);
+    const db = await getDb();
+    const accounts = await db.$queryRaw<{ provider_id: string }[]>`SELECT provider_id FROM accounts WHERE user_id = ${administrator.id}`;
+    expect(accounts.map((row) => row.provider_id)).toEqual(["credential"]);
+    expect((await auditRows("session.signed_in")).filter((row) => row.actor_id === administrator.id)).toEqual([]);
+    const failed = await auditRows("session.sign_in_failed");
+    expect(failed).toHaveLength(failedBefore + 1);
+    expect(failed.at(-1)).toMatchObject({ actor_kind: "anonymous", actor_id: null, after: { method: "oidc" } });
+  });
+
+  it("audits a new link with the provider's subject, and keeps signing in a subject linked before", async () => {
+    const email = `dispatcher-${randomUUID()}@example.org`;
+    const person = await createUser({ name: "Lin Linked", email, password: TEST_PASSWORD, role: "dispatcher" }, testAdmin);
+    const subject = `employee-${randomUUID()}`;
+    idp.signInAs({ email, name: "Lin", subject });
+    expect(cookiePairs(await signInWithProvider()).some((pair) => /^mayday\.session_token=.+/.test(pair))).toBe(true);
+
+    // Linked now: the subject is who it is, whatever the provider says of the email later.
+    idp.signInAs({ email, name: "Lin", subject, emailVerified: false });
+    expect(cookiePairs(await signInWithProvider()).some((pair) => /^mayday\.session_token=.+/.test(pair))).toBe(true);
+
+    const rows = (await auditRows("session.signed_in")).filter((row) => row.actor_id === person.id);
+    expect(rows.map((row) => row.after)).toEqual([
+      { method: "oidc", subject, linked: true },
+      { method: "oidc", subject },
+    ]);
+  });
+
   it("refuses a callback whose state is not the browser's own (a forged or replayed return)", async () => {
     const email = `dispatcher-${randomUUID()}@example.org`;
     await createUser({ name: "Forged", email, password: TEST_PASSWORD, role: "dispatcher" }, testAdmin);
@@ -118,13 +155,14 @@ describe("sign-in with the centre's OpenID Connect provider", () => {
     expect(cookiePairs(finished).some((pair) => /^mayday\.session_token=.+/.test(pair))).toBe(false);
   });
 
-  it("never returns to another site", async () => {
-    const started = await startSso(new Request(`${APP}/api/session/sso?next=${encodeURIComponent("//evil.example/")}`), undefined);
+  it.each(["//evil.example/", "/\t/evil.example/", "/\\evil.example/"])("never returns to another site (next=%j)", async (next) => {
+    const started = await startSso(new Request(`${APP}/api/session/sso?next=${encodeURIComponent(next)}`), undefined);
     const email = `dispatcher-${randomUUID()}@example.org`;
     await createUser({ name: "Elsewhere", email, password: TEST_PASSWORD, role: "viewer" }, testAdmin);
     idp.signInAs({ email, name: "Elsewhere" });
     const back = await throughProvider(started.headers.get("location")!);
     const finished = await callback(new Request(back, { headers: { cookie: cookiePairs(started).join("; ") } }), { params: Promise.resolve({ provider: "oidc" }) });
+    // As a browser reads a Location: tabs and newlines stripped, backslashes as slashes.
     expect(new URL(finished.headers.get("location")!, APP).origin).toBe(APP);
   });
 });

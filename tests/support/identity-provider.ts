@@ -12,13 +12,24 @@ export interface IdentityProvider {
   issuer: string;
   clientId: string;
   clientSecret: string;
-  /** The person the next sign-in at the provider is. */
-  signInAs(person: { email: string; name: string }): void;
+  /**
+   * The person the next sign-in at the provider is: by default the account `sub-<email>` whose
+   * email the provider has verified; `subject` names another account, `emailVerified: false` one
+   * whose email nobody checked (anyone may type any address into a directory's profile).
+   */
+  signInAs(person: IdentityProviderAccount): void;
   close(): Promise<void>;
 }
 
+export interface IdentityProviderAccount {
+  email: string;
+  name: string;
+  subject?: string;
+  emailVerified?: boolean;
+}
+
 export async function startIdentityProvider(redirectUri: string): Promise<IdentityProvider> {
-  const people = new Map<string, { email: string; name: string }>();
+  const people = new Map<string, IdentityProviderAccount>();
   let current: string | undefined;
   const clientId = "mayday-test";
   const clientSecret = "a client secret for the stand-in provider";
@@ -59,7 +70,7 @@ export async function startIdentityProvider(redirectUri: string): Promise<Identi
     findAccount: (_context, sub) => {
       const person = people.get(sub);
       if (!person) return undefined;
-      return { accountId: sub, claims: () => ({ sub, email: person.email, email_verified: true, name: person.name }) };
+      return { accountId: sub, claims: () => ({ sub, email: person.email, email_verified: person.emailVerified ?? true, name: person.name }) };
     },
   });
 
@@ -68,7 +79,7 @@ export async function startIdentityProvider(redirectUri: string): Promise<Identi
     clientId,
     clientSecret,
     signInAs(person) {
-      current = `sub-${person.email}`;
+      current = person.subject ?? `sub-${person.email}`;
       people.set(current, person);
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
