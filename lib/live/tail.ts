@@ -1,8 +1,8 @@
 import { getConfig } from "../config";
 import { getDb } from "../db/client";
+import { CHANNELS, listen } from "../db/notifications";
 import { log } from "../log";
 import { currentCursor, readChangesFrom } from "./feed";
-import { type ChangeNotifier, createChangeNotifier } from "./notifier";
 import type { FeedChange } from "./schema";
 
 /**
@@ -44,15 +44,14 @@ export class ChangeTail {
   private readAgain = false;
   private timer: NodeJS.Timeout | undefined;
   private streams = 0;
-
-  constructor(private readonly notifier: ChangeNotifier) {}
+  private unlisten: (() => Promise<void>) | undefined;
 
   /** Starts on first use: the head is the feed's current change number. */
   start(): Promise<void> {
     this.ready ??= (async () => {
       this.head = await currentCursor(await getDb());
       this.keptFrom = this.head;
-      this.notifier.start(() => this.wake());
+      this.unlisten = listen(CHANNELS.calls, () => this.wake());
       // One indexed probe of the feed per interval.
       this.timer = setInterval(() => this.wake(), getConfig().LIVE_FEED_SAFETY_READ_MS);
       this.timer.unref();
@@ -167,7 +166,7 @@ export class ChangeTail {
 
   async stop(): Promise<void> {
     clearInterval(this.timer);
-    await this.notifier.stop();
+    await this.unlisten?.();
   }
 }
 
@@ -176,7 +175,7 @@ const registry = globalThis as typeof globalThis & { [key: symbol]: ChangeTail |
 const TAIL_KEY = Symbol.for("mayday.live.tail");
 
 export function getChangeTail(): ChangeTail {
-  registry[TAIL_KEY] ??= new ChangeTail(createChangeNotifier());
+  registry[TAIL_KEY] ??= new ChangeTail();
   return registry[TAIL_KEY];
 }
 
