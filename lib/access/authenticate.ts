@@ -3,7 +3,7 @@ import { databaseError, DomainError } from "../domain-error";
 import { type Actor, API_KEY_ACTOR } from "./actor";
 import { getAuth } from "./auth";
 import { SESSION_COOKIE } from "./auth-limits";
-import { findActiveKey } from "./keys";
+import { findActiveKey, noteKeyUse } from "./keys";
 import { accessVersion, cachedActor, forgetCredential, lastKnownReader, rememberActor } from "./access-cache";
 import { isRole, permissionsOf } from "./roles";
 
@@ -62,12 +62,16 @@ async function keyActor(token: string): Promise<Authenticated> {
     throw databaseError(error);
   });
   const known = cachedActor(token, version);
-  if (known) return { byCookie: false, ...known };
+  if (known) {
+    noteKeyUse(known.actor.id);
+    return { byCookie: false, ...known };
+  }
   const key = await findActiveKey(token);
   if (!key) {
     forgetCredential(token);
     throw unauthorized("The API key is not valid");
   }
+  noteKeyUse(key.id);
   const actor: Actor = { kind: "key", id: key.id, name: key.name, permissions: new Set(key.scopes) };
   rememberActor(token, actor, key.expiresAt, version);
   return { byCookie: false, actor, expiresAt: key.expiresAt?.getTime() ?? Infinity };
