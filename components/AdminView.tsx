@@ -63,7 +63,7 @@ function People({ me }: { me: WhoAmI }) {
               <td>{formatDate(user.created_at)}</td>
               <td>
                 {user.id !== me.id && (
-                  <button type="button" onClick={() => window.confirm(`Remove ${user.name}? Their sessions end at once.`) && remove.mutate(user.id)}>
+                  <button type="button" onClick={() => window.confirm(`Remove ${user.name}? Their sessions end and their keys are revoked at once.`) && remove.mutate(user.id)}>
                     Remove
                   </button>
                 )}

@@ -81,13 +81,14 @@ export function whileAllowed(headers: Headers, requirement: Requirement, until: 
   };
 
   const check = async (): Promise<void> => {
+    if (lost.signal.aborted) return;
     if (checking) return void (checkAgain = true);
     checking = true;
     try {
       const { actor, expiresAt } = await authenticate(headers, getConfig().API_KEY);
       if (!satisfies(actor.permissions, requirement)) return end();
       // Unknown while the database is down: the expiry armed before stands.
-      if (expiresAt !== undefined) {
+      if (expiresAt !== undefined && !lost.signal.aborted) {
         clearTimeout(expiry);
         if (Number.isFinite(expiresAt)) {
           expiry = setTimeout(() => void check(), Math.min(Math.max(0, expiresAt - Date.now()), LONGEST_TIMER_MS));
