@@ -14,7 +14,8 @@ const formatDate = (iso: string | null) => (iso === null ? "never" : new Date(is
 function People({ me }: { me: WhoAmI }) {
   const client = useQueryClient();
   const users = useQuery({ queryKey: ["users"], queryFn: listUsers });
-  const refresh = () => client.invalidateQueries({ queryKey: ["users"] });
+  // Removing or lowering a person revokes their keys beyond what remains: the key list changes too.
+  const refresh = () => Promise.all([client.invalidateQueries({ queryKey: ["users"] }), client.invalidateQueries({ queryKey: ["keys"] })]);
   const create = useMutation({ mutationFn: createUser, onSuccess: refresh });
   const change = useMutation({ mutationFn: ({ id, role }: { id: string; role: Role }) => setUserRole(id, role), onSuccess: refresh });
   const remove = useMutation({ mutationFn: removeUser, onSuccess: refresh });
@@ -62,7 +63,7 @@ function People({ me }: { me: WhoAmI }) {
               <td>{formatDate(user.created_at)}</td>
               <td>
                 {user.id !== me.id && (
-                  <button type="button" onClick={() => window.confirm(`Remove ${user.name}? Their sessions end at once.`) && remove.mutate(user.id)}>
+                  <button type="button" onClick={() => window.confirm(`Remove ${user.name}? Their sessions end and their keys are revoked at once.`) && remove.mutate(user.id)}>
                     Remove
                   </button>
                 )}
@@ -78,6 +79,7 @@ function People({ me }: { me: WhoAmI }) {
 function Keys() {
   const client = useQueryClient();
   const keys = useQuery({ queryKey: ["keys"], queryFn: listKeys });
+  const users = useQuery({ queryKey: ["users"], queryFn: listUsers });
   const refresh = () => client.invalidateQueries({ queryKey: ["keys"] });
   const [shown, setShown] = useState<CreatedApiKey | null>(null);
   const create = useMutation({ mutationFn: createKey, onSuccess: (key) => { setShown(key); void refresh(); } });
@@ -89,8 +91,14 @@ function Keys() {
     const form = event.currentTarget;
     const data = new FormData(form);
     const expires = String(data.get("expires") ?? "");
+    const owner = String(data.get("owner") ?? "");
     create.mutate(
-      { name: String(data.get("name")), scopes, ...(expires ? { expires_at: new Date(`${expires}T23:59:59`).toISOString() } : {}) },
+      {
+        name: String(data.get("name")),
+        scopes,
+        ...(expires ? { expires_at: new Date(`${expires}T23:59:59`).toISOString() } : {}),
+        ...(owner ? { owner_id: owner } : {}),
+      },
       { onSuccess: () => form.reset() },
     );
   };
@@ -110,6 +118,13 @@ function Keys() {
           ))}
         </fieldset>
         <label>Expires (optional)<input name="expires" type="date" /></label>
+        <label>
+          Owner
+          <select name="owner" defaultValue="">
+            <option value="">Me (my own key)</option>
+            {users.data?.users.map((user) => <option key={user.id} value={user.id}>{user.name} (service key; {ROLE_LABEL[user.role]})</option>)}
+          </select>
+        </label>
         <button type="submit" className="primary" disabled={create.isPending || scopes.length === 0}>Create key</button>
       </form>
       {create.error && <p role="alert" className="form-error">{create.error.message}</p>}
@@ -121,15 +136,17 @@ function Keys() {
         </div>
       )}
       <table aria-label="API keys">
-        <thead><tr><th>Name</th><th>Starts with</th><th>Scopes</th><th>Created</th><th>Expires</th><th>State</th><th /></tr></thead>
+        <thead><tr><th>Name</th><th>Starts with</th><th>Scopes</th><th>Owner</th><th>Created</th><th>Expires</th><th>Last used</th><th>State</th><th /></tr></thead>
         <tbody>
           {keys.data?.keys.map((key) => (
             <tr key={key.id}>
               <td>{key.name}</td>
               <td><code>{key.prefix}…</code></td>
               <td>{key.scopes.join(", ")}</td>
+              <td>{key.owner ? `${key.owner.name}${key.service ? " (service key)" : ""}` : "nobody (API_KEY's key)"}</td>
               <td>{formatDate(key.created_at)} by {key.created_by}</td>
               <td>{formatDate(key.expires_at)}</td>
+              <td>{formatDate(key.last_used_at)}</td>
               <td>{key.revoked_at ? `revoked ${formatDate(key.revoked_at)}` : "active"}</td>
               <td>{!key.revoked_at && <button type="button" onClick={() => revoke.mutate(key.id)}>Revoke</button>}</td>
             </tr>

@@ -239,7 +239,7 @@ export function listKeys(): Promise<{ keys: ApiKeyView[] }> {
   return request("/api/keys");
 }
 
-export function createKey(key: { name: string; scopes: Permission[]; expires_at?: string }): Promise<CreatedApiKey> {
+export function createKey(key: { name: string; scopes: Permission[]; expires_at?: string; owner_id?: string }): Promise<CreatedApiKey> {
   return request("/api/keys", { method: "POST", body: JSON.stringify(key) });
 }
 

@@ -36,11 +36,11 @@ export async function accessVersion(): Promise<bigint> {
   return row.n;
 }
 
-/** The actor behind `credential` (a cookie value or a Bearer token), if confirmed at `version`. */
-export function cachedActor(credential: string, version: bigint): Actor | undefined {
+/** The actor behind `credential` (a cookie value or a Bearer token) and its expiry, if confirmed at `version`. */
+export function cachedActor(credential: string, version: bigint): Pick<Entry, "actor" | "expiresAt"> | undefined {
   const entry = entries().get(keyOf(credential));
   if (!entry || entry.version !== version || entry.expiresAt <= Date.now()) return undefined;
-  return entry.actor;
+  return entry;
 }
 
 /** What the database confirmed, under the version read before asking it. */

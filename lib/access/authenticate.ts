@@ -3,7 +3,7 @@ import { databaseError, DomainError } from "../domain-error";
 import { type Actor, API_KEY_ACTOR } from "./actor";
 import { getAuth } from "./auth";
 import { SESSION_COOKIE } from "./auth-limits";
-import { findActiveKey } from "./keys";
+import { findActiveKey, noteKeyUse } from "./keys";
 import { accessVersion, cachedActor, forgetCredential, lastKnownReader, rememberActor } from "./access-cache";
 import { isRole, permissionsOf } from "./roles";
 
@@ -39,7 +39,7 @@ async function sessionActor(headers: Headers, cookie: string): Promise<Authentic
   try {
     version = await accessVersion();
     const known = cachedActor(cookie, version);
-    if (known) return { byCookie: true, actor: known };
+    if (known) return { byCookie: true, ...known };
     session = await (await getAuth()).api.getSession({ headers, query: { disableRefresh: true } });
   } catch (error) {
     const reader = lastKnownReader(cookie);
@@ -53,24 +53,28 @@ async function sessionActor(headers: Headers, cookie: string): Promise<Authentic
   }
   const actor: Actor = { kind: "user", id: session.user.id, name: session.user.name, role, permissions: permissionsOf(role) };
   rememberActor(cookie, actor, session.session.expiresAt, version);
-  return { byCookie: true, actor };
+  return { byCookie: true, actor, expiresAt: session.session.expiresAt.getTime() };
 }
 
 /** A scoped key (mdk_...) that is neither revoked nor expired. */
-async function keyActor(token: string): Promise<Actor> {
+async function keyActor(token: string): Promise<Authenticated> {
   const version = await accessVersion().catch((error: unknown) => {
     throw databaseError(error);
   });
   const known = cachedActor(token, version);
-  if (known) return known;
+  if (known) {
+    noteKeyUse(known.actor.id);
+    return { byCookie: false, ...known };
+  }
   const key = await findActiveKey(token);
   if (!key) {
     forgetCredential(token);
     throw unauthorized("The API key is not valid");
   }
+  noteKeyUse(key.id);
   const actor: Actor = { kind: "key", id: key.id, name: key.name, permissions: new Set(key.scopes) };
   rememberActor(token, actor, key.expiresAt, version);
-  return actor;
+  return { byCookie: false, actor, expiresAt: key.expiresAt?.getTime() ?? Infinity };
 }
 
 const unauthorized = (message: string) => new DomainError("UNAUTHORIZED", message);
@@ -81,6 +85,8 @@ export interface Authenticated {
   byCookie: boolean;
   /** The database could not confirm the session: the person this process last saw, reading only. */
   remembered?: boolean;
+  /** When the session or key expires (ms); Infinity when it does not, undefined when not known. */
+  expiresAt?: number;
 }
 
 /**
@@ -92,9 +98,9 @@ export async function authenticate(headers: Headers, apiKey: string | undefined)
   const bearer = bearerToken(headers);
   if (bearer !== undefined) {
     if (apiKey !== undefined && sameSecret(bearer, apiKey)) {
-      return { byCookie: false, actor: API_KEY_ACTOR };
+      return { byCookie: false, actor: API_KEY_ACTOR, expiresAt: Infinity };
     }
-    return { byCookie: false, actor: await keyActor(bearer) };
+    return keyActor(bearer);
   }
   const cookie = sessionCookie(headers);
   if (cookie !== undefined) return sessionActor(headers, cookie);

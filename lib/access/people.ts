@@ -5,13 +5,15 @@ import { withDatabase } from "../db/with-database";
 import { DomainError, notFound } from "../domain-error";
 import type { Actor } from "./actor";
 import { getAuth } from "./auth";
+import { revokeKeysBeyond } from "./keys";
 import { permissionsOf, type Role } from "./roles";
 import type { CreateUserRequest, NewPerson, UserView, WhoAmI } from "./schema";
 
 /**
  * People (the users table's one door besides better-auth's sign-in): created by an administrator
  * or at first run, their role changed, removed. Each change and its audit row are one transaction.
- * A removed person's sessions go with them (ON DELETE CASCADE), so their next request is refused.
+ * A removed person's sessions go with them (ON DELETE CASCADE) and their keys are revoked; a lowered
+ * person's keys beyond the new role are revoked (keys.ts): their next request is refused.
  */
 
 type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
@@ -111,6 +113,7 @@ export async function setUserRole(id: string, role: Role, actor: Actor): Promise
       const [after] = await tx.$queryRaw<UserRow[]>`
         UPDATE users SET role = ${role}, updated_at = now() WHERE id = ${id} RETURNING id, name, email, role, created_at`;
       await recordAudit(tx, actor, { action: "user.role_changed", target: { kind: "user", id }, before: { role: before.role }, after: { role } });
+      await revokeKeysBeyond(tx, id, role, actor);
       return toView(after);
     }),
   );
@@ -123,6 +126,7 @@ export async function removeUser(id: string, actor: Actor): Promise<void> {
       if (before.role === "admin") await requireAnotherAdmin(tx, id);
       await tx.$executeRaw`DELETE FROM users WHERE id = ${id}`;
       await recordAudit(tx, actor, { action: "user.removed", target: { kind: "user", id }, before: { name: before.name, email: before.email, role: before.role } });
+      await revokeKeysBeyond(tx, id, undefined, actor);
     }),
   );
 }

@@ -62,6 +62,11 @@ export const createKeySchema = z.object({
   expires_at: z.iso.datetime({ offset: true }).optional().refine((value) => value === undefined || Date.parse(value) > Date.now(), {
     message: "must be in the future",
   }),
+  owner_id: z.string().min(1).max(64).optional().meta({
+    description:
+      "A service key's owner: the person answerable for it, whose role its scopes must fit. Omitted: the key belongs to whoever makes it " +
+      "(the owner of the key that makes it; nobody for the environment's API_KEY). Removing the owner revokes it; lowering them revokes it when its scopes exceed the new role.",
+  }),
 });
 export type CreateKeyRequest = z.output<typeof createKeySchema>;
 export const parseCreateKey = (body: unknown) => parseWith(createKeySchema, body);
@@ -71,10 +76,16 @@ export const apiKeySchema = z.object({
   name: z.string(),
   prefix: z.string().meta({ description: "The key's first characters, to tell keys apart" }),
   scopes: z.array(z.enum(PERMISSIONS)),
+  owner: z
+    .object({ id: z.string(), name: z.string() })
+    .nullable()
+    .meta({ description: "The person the key belongs to (their name when the key was made); null for a key of the environment's API_KEY" }),
+  service: z.boolean().meta({ description: "A service key, its owner named by an administrator (else the key of whoever made it)" }),
   created_by: z.string(),
   created_at: z.string(),
   expires_at: z.string().nullable(),
   revoked_at: z.string().nullable(),
+  last_used_at: z.string().nullable().meta({ description: "Last use, to the minute (written at most once a minute)" }),
 });
 export type ApiKeyView = z.infer<typeof apiKeySchema>;
 export const createdApiKeySchema = apiKeySchema.extend({

@@ -1,19 +1,23 @@
+import { whileAllowed } from "../access/access-watch";
 import { invalidParameter } from "../domain-error";
 import { lastEventIdSchema } from "../live/schema";
 import { openChangeStream } from "../live/stream";
 import { acceptsGzip, gzipEventStream } from "./compressed-stream";
+import { endpoints } from "./endpoints";
 
 /**
  * GET /api/calls/stream once protected: the work of its route file (Next) and of the production
  * server's direct path (lib/http/before-next.ts). Only the direct path can send it gzipped: Next
- * drops a route's Content-Encoding header.
+ * drops a route's Content-Encoding header. The stream ends once the credential that opened it may no
+ * longer read (lib/access/access-watch.ts).
  */
 export function openStreamAnswer(headers: Headers, after: number | undefined, signal: AbortSignal, compress: boolean) {
   // A reconnecting EventSource sends the last id it received; it wins over the query fallback.
   const header = headers.get("last-event-id");
   const lastEventId = header === null ? undefined : lastEventIdSchema.safeParse(header);
   if (lastEventId && !lastEventId.success) throw invalidParameter("Invalid cursor", "Last-Event-ID must be a change number");
-  const stream = openChangeStream({ after: lastEventId?.data ?? after, signal });
+  const allowed = whileAllowed(headers, endpoints.stream.methods.GET.permission, signal);
+  const stream = openChangeStream({ after: lastEventId?.data ?? after, signal: allowed });
   const gzip = compress && acceptsGzip(headers);
   return {
     body: gzip ? gzipEventStream(stream) : stream,

@@ -1,9 +1,9 @@
 import { getConfig } from "../config";
 import { getDb } from "../db/client";
+import { CHANNELS, listen } from "../db/notifications";
 import { log } from "../log";
 import { existingPart, forgetPart, processPart } from "../process-parts";
 import { currentCursor, readChangesFrom } from "./feed";
-import { type ChangeNotifier, createChangeNotifier } from "./notifier";
 import type { FeedChange } from "./schema";
 
 /**
@@ -45,15 +45,14 @@ export class ChangeTail {
   private readAgain = false;
   private timer: NodeJS.Timeout | undefined;
   private streams = 0;
-
-  constructor(private readonly notifier: ChangeNotifier) {}
+  private unlisten: (() => Promise<void>) | undefined;
 
   /** Starts on first use: the head is the feed's current change number. */
   start(): Promise<void> {
     this.ready ??= (async () => {
       this.head = await currentCursor(await getDb());
       this.keptFrom = this.head;
-      this.notifier.start(() => this.wake());
+      this.unlisten = listen(CHANNELS.calls, () => this.wake());
       // One indexed probe of the feed per interval.
       this.timer = setInterval(() => this.wake(), getConfig().LIVE_FEED_SAFETY_READ_MS);
       this.timer.unref();
@@ -168,7 +167,7 @@ export class ChangeTail {
 
   async stop(): Promise<void> {
     clearInterval(this.timer);
-    await this.notifier.stop();
+    await this.unlisten?.();
   }
 }
 
@@ -176,7 +175,7 @@ const TAIL_PART = "change tail";
 
 /** The process's one tail, shared by every route bundle. */
 export function getChangeTail(): ChangeTail {
-  return processPart(TAIL_PART, () => new ChangeTail(createChangeNotifier()), (tail) => tail.stop());
+  return processPart(TAIL_PART, () => new ChangeTail(), (tail) => tail.stop());
 }
 
 /** Closes the LISTEN connection (tests); the next use starts a new tail. */

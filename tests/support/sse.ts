@@ -6,8 +6,8 @@ export interface ServerEvent {
 }
 
 /**
- * Reads a text/event-stream body: events and comments, as they arrive. `next(test)` resolves with
- * the events received until one satisfies `test`, or rejects after `timeoutMs`.
+ * Reads a text/event-stream body: events and comments, as they arrive. `until(test)` resolves once
+ * `test` holds, or rejects after `timeoutMs`; `ended` resolves when the server ends the stream.
  */
 export function readEvents(body: ReadableStream<Uint8Array>) {
   const reader = body.getReader();
@@ -18,7 +18,7 @@ export function readEvents(body: ReadableStream<Uint8Array>) {
   let done = false;
   let wake: (() => void) | undefined;
 
-  void (async () => {
+  const reading = (async () => {
     try {
       for (;;) {
         const { value, done: ended } = await reader.read();
@@ -59,6 +59,14 @@ export function readEvents(body: ReadableStream<Uint8Array>) {
           setTimeout(resolve, 50);
         });
       }
+    },
+    /** Resolves when the body ends, or rejects after `timeoutMs`. */
+    ended(timeoutMs = 15_000): Promise<void> {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`the stream did not end within ${timeoutMs} ms`)), timeoutMs);
+      });
+      return Promise.race([reading, timeout]).finally(() => clearTimeout(timer));
     },
     cancel: () => reader.cancel().catch(() => {}),
   };
