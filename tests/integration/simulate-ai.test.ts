@@ -21,7 +21,8 @@ const openAiCompatible = () => ({
   AI_BASE_URL: `${origin}/v1`,
   AI_MODEL: "dispatch-writer-1",
   AI_API_KEY: "test-key",
-  AI_TIMEOUT_MS: "1000",
+  // Far above the stand-in's 40 ms answers, so that a loaded machine never turns them into fallbacks.
+  AI_TIMEOUT_MS: "10000",
   AI_CONCURRENCY: "3",
 });
 
@@ -71,8 +72,9 @@ describe("POST /api/simulate with a hosted model (OpenAI-compatible stand-in)", 
   });
 
   it("falls back to a template for a call whose answer is slower than AI_TIMEOUT_MS", async () => {
-    // AI_TIMEOUT_MS is 1 s: the slow answer would take 6 s, the others 40 ms. The service gives up
-    // on it (closes its connection) instead of waiting for it.
+    // AI_TIMEOUT_MS is 3 s: the slow answer would take 6 s, the others 40 ms. The service
+    // gives up on it (closes its connection) instead of waiting for it.
+    configure({ ...openAiCompatible(), AI_TIMEOUT_MS: "3000" });
     const { body, calls } = await simulateWith((n) => (n === 2 ? { kind: "slow", ms: 6_000 } : { kind: "summary" }), 6, "ai-slow");
     await expect.poll(() => standIn.abandoned).toBe(1);
     expect(body.generation_method).toBe("Templates (fallback)");
@@ -142,7 +144,7 @@ describe("POST /api/simulate with Amazon Bedrock (Converse stand-in)", () => {
       AI_MODEL: "anthropic.claude-3-haiku-20240307-v1:0",
       AI_API_KEY: "bedrock-key",
       AWS_REGION: "us-east-1",
-      AI_TIMEOUT_MS: "1000",
+      AI_TIMEOUT_MS: "10000",
     });
     const { body, calls } = await simulateWith(() => ({ kind: "summary" }), 3, "ai-bedrock");
     expect(body.generation_method).toBe("Hosted AI");
