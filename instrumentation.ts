@@ -1,14 +1,16 @@
-// Runs once when the server starts: a bad environment stops it with one line naming the variable,
+// Runs once when the server starts: a bad environment stops it with one line naming the variable (a
+// setting that leaves something open is one warning),
 // the first administrator is made from ADMIN_EMAIL and ADMIN_PASSWORD when nobody exists, deferred payloads start being reconciled, calls waiting
 // to be grouped into incidents are grouped, the subscription delivery worker, the recording archiver and the exercise scheduler start.
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME === "nodejs") {
-    const { exitOnInvalidConfig, getConfig } = await import("./lib/config");
+    const { configurationWarnings, exitOnInvalidConfig, getConfig } = await import("./lib/config");
     exitOnInvalidConfig();
     const { createAdminFromEnvironment } = await import("./lib/access/people");
     const { log } = await import("./lib/log");
     // What starts here stops with the process's other parts (lib/process-parts.ts).
     const { processPart } = await import("./lib/process-parts");
+    for (const warning of configurationWarnings(getConfig())) log.warn(warning);
     await createAdminFromEnvironment(getConfig().ADMIN_EMAIL, getConfig().ADMIN_PASSWORD).then(
       (admin) => admin && log.info({ user: admin.id }, "first administrator created from ADMIN_EMAIL"),
       (error: unknown) => log.error({ err: error }, "the administrator of ADMIN_EMAIL could not be created"),

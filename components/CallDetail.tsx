@@ -7,6 +7,7 @@ import { CallerLink } from "./CallerLink";
 import { formatTime, PLATFORM_NAMES } from "./format";
 import { SeverityBadge } from "./SeverityIcon";
 import { StatusBadge } from "./StatusBadge";
+import { UnverifiedBadge } from "./UnverifiedBadge";
 import { StatusActions } from "./StatusActions";
 import { Transcript } from "./Transcript";
 import { useCallDetail } from "./use-calls";
@@ -40,7 +41,7 @@ export function CallDetail({ id, onClose, onShowOnMap }: { id: string; onClose: 
         <>
           <p className="detail-headline">
             <SeverityBadge severity={call.severity} /> <strong>{humanize(call.emergency_type)}</strong>{" "}
-            <StatusBadge status={call.status} />
+            <StatusBadge status={call.status} /> <UnverifiedBadge call={call} />
           </p>
           <CorrectionNotes call={call} />
           <StatusActions id={call.conversation_id} status={call.status} training={call.simulation} />

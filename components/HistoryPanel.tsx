@@ -9,6 +9,7 @@ import { callSource, formatTime, PLATFORM_NAMES } from "./format";
 import { HourlyChart } from "./HourlyChart";
 import { SeverityBadge } from "./SeverityIcon";
 import { StatusBadge } from "./StatusBadge";
+import { UnverifiedBadge } from "./UnverifiedBadge";
 import { useHistoryPage, useHourly, type SortOrder } from "./use-calls";
 
 const PAGE_SIZE = 25;
@@ -170,7 +171,7 @@ export function HistoryPanel({ onShowOnMap, enabled }: { onShowOnMap: (call: Cal
                   <td><SeverityBadge severity={call.severity} /></td>
                   <td><StatusBadge status={call.status} /></td>
                   <td>{call.location}</td>
-                  <td>{callSource(call)}</td>
+                  <td>{callSource(call)} <UnverifiedBadge call={call} /></td>
                   <td>{call.table_name}</td>
                 </tr>
               ))}

@@ -9,6 +9,7 @@ import { IncidentNotes } from "./IncidentNotes";
 import { callersLabel, formatTime } from "./format";
 import { SeverityBadge } from "./SeverityIcon";
 import { StatusBadge } from "./StatusBadge";
+import { UnverifiedBadge } from "./UnverifiedBadge";
 import { useCan } from "./person";
 import { IncidentStatusActions } from "./StatusActions";
 import { useIncidentDetail, useIncidentRegrouping } from "./use-calls";
@@ -87,7 +88,7 @@ export function IncidentDetail({ id, candidates, onClose, onShowOnMap }: {
                   {" · "}
                   <CallerLink phone={call.caller_phone} testId="incident-call-caller" />{" "}
                   <SeverityBadge severity={call.severity} /> <StatusBadge status={call.status} />
-                  {call.exercise_id && <span className="exercise-badge">Exercise</span>}
+                  {call.exercise_id && <span className="exercise-badge">Exercise</span>} <UnverifiedBadge call={call} />
                 </p>
                 <p className="detail-summary">{call.summary || "No summary."}</p>
                 <p className="incident-call-actions">

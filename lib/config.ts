@@ -209,6 +209,18 @@ export function resetConfigForTests(): void {
   cached = undefined;
 }
 
+/** Settings that work but leave something open: logged once at start-up (instrumentation.ts). */
+export function configurationWarnings(config: Config): string[] {
+  const warnings: string[] = [];
+  if (config.VOICEAGENT_WEBHOOK_SECRET !== undefined && !config.VOICEAGENT_REQUIRE_SIGNATURE) {
+    warnings.push(
+      "VOICEAGENT_WEBHOOK_SECRET is set but VOICEAGENT_REQUIRE_SIGNATURE is not: unsigned webhook posts are still " +
+        "accepted and may create calls (marked unverified; they never change one). Set VOICEAGENT_REQUIRE_SIGNATURE=true to refuse them.",
+    );
+  }
+  return warnings;
+}
+
 /** For server start-up: a bad environment ends the process with one line naming the variable. */
 export function exitOnInvalidConfig(): void {
   try {

@@ -62,6 +62,8 @@ function errorCodes(endpoint: Endpoint, operation: Operation): ErrorCode[] {
   if (operation.body?.kind === "json") {
     for (const code of ["UNSUPPORTED_MEDIA_TYPE", "PAYLOAD_TOO_LARGE", "INVALID_JSON"] as const) codes.add(code);
   }
+  // Text PostgreSQL refuses, in any string the registry parses (lib/storable-text.ts).
+  if (endpoint.params || operation.query || operation.body?.kind === "json") codes.add("INVALID_PARAMETER");
   codes.add("INTERNAL_ERROR");
   return [...codes];
 }

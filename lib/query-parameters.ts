@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { invalidParameter } from "./domain-error";
+import { requireStorableParameter } from "./storable-text";
 
 /**
  * One query parameter: the schema that validates it (its output type is what OpenAPI documents),
@@ -30,12 +31,14 @@ export const idCursorParameter = queryParameter({
 /**
  * Validates a query string against its parameters, in their declared order, throwing
  * INVALID_PARAMETER for the first bad one. One value per parameter; an empty value counts as not given.
+ * Text PostgreSQL refuses, or too long a value, is refused whatever the parameter (lib/storable-text.ts).
  */
 export function parseQueryParameters<Q extends QueryParameters>(params: URLSearchParams, definitions: Q): QueryValues<Q> {
   const values: Record<string, unknown> = {};
   for (const [name, { schema, label, message }] of Object.entries(definitions)) {
     const given = params.getAll(name).filter((value) => value !== "");
     if (given.length > 1) throw invalidParameter(label, `${name} must be given only once`);
+    if (given[0] !== undefined) requireStorableParameter(label, name, given[0]);
     const result = schema.safeParse(given[0]);
     if (result.success) values[name] = result.data;
     else if (given[0] !== undefined) throw invalidParameter(label, message);

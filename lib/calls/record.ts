@@ -35,6 +35,7 @@ export const LISTED_COLUMNS = {
   originalLocation: "original_location",
   platform: "platform",
   recordingUrl: "recording_url",
+  verified: "verified",
 } as const satisfies Partial<Record<keyof Call, string>>;
 
 export type ListedCall = Pick<Call, keyof typeof LISTED_COLUMNS>;
@@ -66,6 +67,7 @@ export function toCallRecord(call: ListedCall): CallRecord {
     table_name: call.tableName,
     incident_id: call.incidentId,
     platform: call.platform as Platform,
+    verified: call.verified,
   };
   if (call.callId !== null) record.call_id = call.callId;
   if (call.area !== null) record.area = call.area;

@@ -4,6 +4,7 @@ import {
   parseCreateUser, parseNewPerson, parseSignIn, parseUpdateUser, setupStateSchema, signInSchema, updateUserSchema, userListSchema,
   ssoQueryParameters, userSchema, whoAmISchema,
 } from "../access/schema";
+import { writeAcknowledgementSchema } from "../access/write-answer";
 import { auditPageSchema, auditQueryParameters } from "../audit/schema";
 import {
   callDetailSchema, callFilterParameters, callListSchema, callUpdateSchema, incidentUpdateSchema, listQueryParameters, parseCallUpdate,
@@ -89,6 +90,18 @@ const WEBHOOK_ERRORS: ErrorCode[] = [
   "STORAGE_ERROR",
   "GEOCODING_ERROR",
 ];
+
+/**
+ * The answer of a write a caller without `read` may make: the record, or to that caller the
+ * acknowledgement (lib/access/write-answer.ts; docs/security.md, "Answers to writes").
+ */
+const writeAnswer = (record: string, schema: z.ZodType) => ({
+  name: `${record}OrAcknowledgement`,
+  schema: z.union([schema, writeAcknowledgementSchema]),
+});
+const callWriteAnswer = writeAnswer("CallDetail", callDetailSchema);
+const incidentWriteAnswer = writeAnswer("IncidentDetail", incidentDetailSchema);
+const WITHOUT_READ = " (to a caller without `read`: id, status and what changed)";
 
 const exerciseProtection = { rateLimit: rateLimitPolicies.exercises } as const;
 const exerciseResponse = { name: "Exercise", schema: exerciseSchema };
@@ -357,7 +370,7 @@ export const endpoints = {
           "when the geocoder cannot answer) and may move the call to another incident (docs/incidents.md). " +
           "Any refusal changes nothing.",
         body: jsonBody({ name: "CallUpdate", schema: callUpdateSchema }, parseCallUpdate),
-        responses: { 200: { description: "The call after the change", body: { name: "CallDetail", schema: callDetailSchema } } },
+        responses: { 200: { description: `The call after the change${WITHOUT_READ}`, body: callWriteAnswer } },
         errors: ["INVALID_PARAMETER", "NOT_FOUND", "INVALID_TRANSITION", "GEOCODING_ERROR", "DATABASE_ERROR"],
       },
     },
@@ -430,7 +443,7 @@ export const endpoints = {
           "severity: every call of the incident is corrected (the agent's values kept, each change in the call's " +
           "corrections); the incident takes the type and its severity follows its calls; no call leaves it.",
         body: jsonBody({ name: "IncidentUpdate", schema: incidentUpdateSchema }, parseIncidentUpdate),
-        responses: { 200: { description: "The incident after the change", body: { name: "IncidentDetail", schema: incidentDetailSchema } } },
+        responses: { 200: { description: `The incident after the change${WITHOUT_READ}`, body: incidentWriteAnswer } },
         errors: ["INVALID_PARAMETER", "NOT_FOUND", "INVALID_TRANSITION", "DATABASE_ERROR"],
       },
     },
@@ -470,7 +483,7 @@ export const endpoints = {
         summary: "Move every call of other_id into this incident; other_id ceases to exist",
         body: jsonBody({ name: "MergeRequest", schema: mergeRequestSchema }, parseMergeRequest),
         description: "Training (simulated, exercise) and real calls never share an incident: such a merge is 409 TRAINING_MIX.",
-        responses: { 200: { description: "The merged incident", body: { name: "IncidentDetail", schema: incidentDetailSchema } } },
+        responses: { 200: { description: `The merged incident${WITHOUT_READ}`, body: incidentWriteAnswer } },
         errors: ["INVALID_PARAMETER", "NOT_FOUND", "TRAINING_MIX", "DATABASE_ERROR"],
       },
     },
@@ -487,7 +500,7 @@ export const endpoints = {
         permission: "dispatch",
         summary: "Move one call out of this incident into a new incident of its own",
         body: jsonBody({ name: "SplitRequest", schema: splitRequestSchema }, parseSplitRequest),
-        responses: { 200: { description: "The new incident", body: { name: "IncidentDetail", schema: incidentDetailSchema } } },
+        responses: { 200: { description: `The new incident${WITHOUT_READ}`, body: incidentWriteAnswer } },
         errors: ["INVALID_PARAMETER", "NOT_FOUND", "DATABASE_ERROR"],
       },
     },
@@ -516,7 +529,7 @@ export const endpoints = {
           `(a change with \`note\`). A trainer may write on training incidents only. Text: 1 to ${NOTE_MAX_CHARACTERS} characters; ` +
           `a body over ${NOTE_MAX_BODY_BYTES} bytes is refused with 413.`,
         body: jsonBody({ name: "NoteRequest", schema: noteRequestSchema }, parseNoteRequest, { maxBytes: NOTE_MAX_BODY_BYTES }),
-        responses: { 201: { description: "The note as kept", body: { name: "Note", schema: noteSchema } } },
+        responses: { 201: { description: "The note as kept (to a caller without `read`: its id and what changed)", body: writeAnswer("Note", noteSchema) } },
         errors: ["INVALID_PARAMETER", "NOT_FOUND", "DATABASE_ERROR"],
       },
     },

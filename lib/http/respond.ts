@@ -1,6 +1,7 @@
 import { DomainError } from "../domain-error";
 import { log } from "../log";
 import { parseQueryParameters } from "../query-parameters";
+import { requireStorableJson, requireStorableParameter } from "../storable-text";
 import { ApiError } from "./api-error";
 import { readJsonBody } from "./body";
 import type { Endpoint, Method, Operation, RouteInput } from "./endpoint";
@@ -83,19 +84,31 @@ function withHeaders(response: Response, headers: Record<string, string>): Respo
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers: merged });
 }
 
-/** The request's query, path parameters and JSON body, validated as the operation declares them. */
+/**
+ * The request's query, path parameters and JSON body, validated as the operation declares them;
+ * text PostgreSQL refuses is refused in any of them first (lib/storable-text.ts).
+ */
 async function parseInput(endpoint: Endpoint, operation: Operation, request: Request, context: RouteContext | undefined, actor: Actor | undefined) {
   const query = operation.query ? parseQueryParameters(new URL(request.url).searchParams, operation.query) : {};
   let params = {};
   if (endpoint.params) {
-    const parsed = endpoint.params.safeParse((await context?.params) ?? {});
+    const given = (await context?.params) ?? {};
+    for (const [name, value] of Object.entries(given)) {
+      if (typeof value === "string") requireStorableParameter(`Invalid ${name}`, name, value);
+    }
+    const parsed = endpoint.params.safeParse(given);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       throw new DomainError("INVALID_PARAMETER", issue.message, { label: `Invalid ${String(issue.path[0])}` });
     }
     params = parsed.data;
   }
-  const body = operation.body?.kind === "json" ? operation.body.parse(await readJsonBody(request, operation.body.maxBytes)) : undefined;
+  let body;
+  if (operation.body?.kind === "json") {
+    const json = await readJsonBody(request, operation.body.maxBytes);
+    requireStorableJson(json);
+    body = operation.body.parse(json);
+  }
   return { request, query, params, body, actor };
 }
 

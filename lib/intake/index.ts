@@ -5,7 +5,7 @@ import type { Platform } from "../vocabulary";
 import { AUDIO_EVENT_TYPE, parseEvent } from "../webhook/payload";
 import { payloadTooLarge, readWebhookBody } from "../webhook/spool";
 import type { IntakeEvent } from "./event";
-import { otherEventKey, platformOfPayloadKey } from "./keys";
+import { otherEventKey, platformOfPayloadKey, unsignedKey } from "./keys";
 import { WEBHOOK_MAX_BODY_BYTES } from "./limits";
 import { type Deferred, recordOrDefer } from "./pending";
 import { platformAdapters } from "./platforms";
@@ -78,9 +78,13 @@ export async function receiveWebhook(delivery: WebhookDelivery): Promise<IntakeO
     { memoryBytes: WEBHOOK_MAX_BODY_BYTES, maxBytes: adapter.maxBodyBytes },
     (chunk) => signature.update(chunk),
   );
+  // An unsigned delivery is archived apart and may only create (docs/webhook.md, "Unsigned deliveries").
+  const archiveKey = (key: string) => (signature.verified ? key : unsignedKey(key));
   if (body.kind === "memory") {
     signature.verify();
-    const { event, payloadKey } = adapter.read(parseJson(body.bytes.toString("utf8")), body.bytes);
+    const read = adapter.read(parseJson(body.bytes.toString("utf8")), body.bytes);
+    const event = read.event;
+    const payloadKey = archiveKey(read.payloadKey);
     await archive(payloadKey, body.bytes);
     return recordOrDefer(payloadKey, () => recordLive({ parsed: event, payloadKey }));
   }
@@ -90,7 +94,7 @@ export async function receiveWebhook(delivery: WebhookDelivery): Promise<IntakeO
     const skeleton = spooledAudioEvent(body.skeleton, body.marker);
     const parsed = parseEvent(skeleton);
     if (parsed.kind !== "audio" || body.decodedPath === null) throw tooLargeForJson();
-    const payloadKey = otherEventKey(parsed.event.type, body.skeleton, parsed.event.event_timestamp, parsed.event.data.conversation_id);
+    const payloadKey = archiveKey(otherEventKey(parsed.event.type, body.skeleton, parsed.event.event_timestamp, parsed.event.data.conversation_id));
     await archive(payloadKey, createReadStream(body.rawPath));
     const decodedPath = body.decodedPath;
     return await recordOrDefer(payloadKey, () =>

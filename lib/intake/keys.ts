@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { PLATFORMS, type Platform } from "../vocabulary";
 import { normaliseIdentifier, type ParsedEvent } from "../webhook/payload";
 
@@ -71,3 +71,19 @@ export function platformOfPayloadKey(payloadKey: string): Platform {
   const platform = PLATFORMS.find((name) => name === match?.[1]);
   return platform ?? "elevenlabs";
 }
+
+/**
+ * Where an unsigned delivery's object goes (docs/webhook.md, "Unsigned deliveries"): a folder
+ * `unsigned/` beside the signed ones and a name of its own each time, so it never overwrites what
+ * a signed delivery stored. The key is all the backlog keeps of a deferred delivery, so it is what
+ * says, live and read back, that the delivery was not verified (arrivedSigned).
+ */
+export function unsignedKey(key: string): string {
+  const folderEnd = key.lastIndexOf("/") + 1;
+  const name = key.slice(folderEnd);
+  const extension = name.lastIndexOf(".");
+  return `${key.slice(0, folderEnd)}unsigned/${name.slice(0, extension)}_${randomUUID().slice(0, 8)}${name.slice(extension)}`;
+}
+
+/** False for a key unsignedKey made (`<folder>/<id or type>/unsigned/<name>`): that delivery was not verified. */
+export const arrivedSigned = (key: string): boolean => !/^[^/]+\/[^/]+\/unsigned\/[^/]+$/.test(key);

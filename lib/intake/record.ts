@@ -9,7 +9,7 @@ import { getObjectStore, type ObjectBody } from "../storage";
 import type { AudioEvent } from "../webhook/payload";
 import { storeWithOthers } from "./call-writer";
 import type { IntakeEvent } from "./event";
-import { recordingKey } from "./keys";
+import { arrivedSigned, recordingKey, unsignedKey } from "./keys";
 import { archiveRecordingsSoon } from "./recording-archiver";
 import { linkRecording } from "./recording-link";
 import { type QueuedLink, queueRecordingFetches } from "./recording-queue";
@@ -39,13 +39,18 @@ export async function archive(key: string, body: ObjectBody, contentType = "appl
   }
 }
 
-/** Stores a decoded recording (ElevenLabs' MP3) and links it; only ever called once the signature checked out. */
+/**
+ * Stores a decoded recording (ElevenLabs' MP3) and links it; only ever called once the signature
+ * checked out. An unsigned one is stored apart and linked only to a conversation that has
+ * neither a call nor a recording yet.
+ */
 export async function storeRecording(event: AudioEvent, audio: ObjectBody, sizeBytes: number, payloadKey: string): Promise<IntakeOutcome> {
   const conversationId = event.data.conversation_id;
-  const key = recordingKey(conversationId);
+  const verified = arrivedSigned(payloadKey);
+  const key = verified ? recordingKey(conversationId) : unsignedKey(recordingKey(conversationId));
   const contentType = "audio/mpeg";
   await archive(key, audio, contentType);
-  await withCallStore((db) => linkRecording(db, { conversationId, key, contentType, sizeBytes }));
+  await withCallStore((db) => linkRecording(db, { conversationId, key, contentType, sizeBytes }, verified));
   log.info({ conversationId, recordingKey: key, sizeBytes }, "webhook recording stored");
   return { kind: "recording", conversationId, payloadKey, recordingKey: key };
 }
@@ -72,7 +77,7 @@ async function recordOther(parsed: Exclude<IntakeEvent, { kind: "call" }>, paylo
     }
     case "failure": {
       const { call } = parsed;
-      await storeFailedCall(call, payloadKey);
+      await storeFailedCall(call, payloadKey, arrivedSigned(payloadKey));
       log.info({ conversationId: call.conversationId, payloadKey, reason: call.failureReason }, "webhook failed call stored");
       return { kind: "stored", conversationId: call.conversationId, payloadKey, geocode: null };
     }

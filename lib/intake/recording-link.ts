@@ -11,10 +11,19 @@ export interface RecordingLink {
 
 /**
  * The one writer of call_recordings: links a recording to its conversation, whether or not the
- * call has arrived yet (the detail finds it by conversation_id). A second recording of the same
- * conversation replaces the first.
+ * call has arrived yet (the detail finds it by conversation_id). A second verified recording of
+ * the same conversation replaces the first; an unverified one (an unsigned delivery) is linked
+ * only where there is neither a call nor a recording: it may create, never change.
  */
-export async function linkRecording(db: Db, { conversationId, key, contentType, sizeBytes }: RecordingLink): Promise<void> {
+export async function linkRecording(db: Db, { conversationId, key, contentType, sizeBytes }: RecordingLink, verified = true): Promise<void> {
+  if (!verified) {
+    await db.$executeRaw`
+      INSERT INTO call_recordings (conversation_id, object_key, content_type, size_bytes)
+      SELECT ${conversationId}, ${key}, ${contentType}, ${BigInt(sizeBytes)}
+      WHERE NOT EXISTS (SELECT 1 FROM calls WHERE conversation_id = ${conversationId})
+      ON CONFLICT (conversation_id) DO NOTHING`;
+    return;
+  }
   await db.$executeRaw`
     INSERT INTO call_recordings (conversation_id, object_key, content_type, size_bytes)
     VALUES (${conversationId}, ${key}, ${contentType}, ${BigInt(sizeBytes)})

@@ -3,6 +3,7 @@ import { driverErrorCause } from "../db/driver-error";
 import { getGeocoder, type GeocodeResult } from "../geocoding";
 import type { WebhookCall } from "../webhook/payload";
 import { GEOCODE_TEXT_LIMIT } from "../webhook/sanitise";
+import { arrivedSigned } from "./keys";
 
 /** A call event made ready to store: parsed, and geocoded from its text when it has no coordinates. */
 export interface PreparedCall {
@@ -33,7 +34,7 @@ function toReceivedCall({ call, payloadKey, geocode, geocodeFailure }: PreparedC
   const point = call.reported
     ? { ...call.reported, source: "reported" }
     : geocode && { latitude: geocode.latitude, longitude: geocode.longitude, source: geocode.source };
-  return { call, payloadKey, point: point ?? null, geocoderFailed: geocodeFailure !== undefined };
+  return { call, payloadKey, point: point ?? null, geocoderFailed: geocodeFailure !== undefined, verified: arrivedSigned(payloadKey) };
 }
 
 /**

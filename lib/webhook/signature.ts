@@ -60,12 +60,17 @@ export interface SignaturePolicy {
 
 /** The signature of one delivery, fed the body as it streams in and checked at its end. */
 export interface SignatureCheck {
+  /**
+   * Whether `verify()` proves the body is the platform's: false when nothing is checked (no
+   * header, or no secret to check it with). Such a delivery may create a call, never change one.
+   */
+  verified: boolean;
   update(chunk: Uint8Array): void;
   /** Throws 401 INVALID_SIGNATURE unless a v0 part matches the bytes fed so far. */
   verify(): void;
 }
 
-const unchecked: SignatureCheck = { update() {}, verify() {} };
+const unchecked: SignatureCheck = { verified: false, update() {}, verify() {} };
 
 /**
  * Starts checking the signature over the raw bytes as received (before any JSON parsing): the
@@ -94,6 +99,7 @@ export function startSignatureCheck(
   if (age < -MAX_SIGNATURE_FUTURE_SECS) throw invalidSignature("Signature timestamp is in the future");
   const hmac = createHmac("sha256", policy.secret).update(`${timestamp}.`);
   return {
+    verified: true,
     update: (chunk) => hmac.update(chunk),
     verify() {
       const expected = hmac.digest();

@@ -10,6 +10,7 @@ import { getDb } from "@/lib/db/client";
 import { incidentDetailSchema } from "@/lib/incidents/schema";
 import { specCallEvent } from "@/lib/webhook/sample-events";
 import { apiRequest } from "../support/auth";
+import { setEnv } from "../support/env";
 import { signedIn, type SignedInPerson } from "../support/people";
 import { startStandInServer } from "../support/stand-in-server";
 import { webhookRequest } from "../support/webhook-request";
@@ -24,6 +25,7 @@ import { webhookRequest } from "../support/webhook-request";
 const MISSION = { text: "Mission District, San Francisco", lat: 37.7599, lon: -122.4148 };
 const MARINA = { text: "Marina District, San Francisco", lat: 37.8037, lon: -122.4368 };
 
+const REDELIVERY_SECRET = "wsec_corrections";
 const saved = { secret: process.env.VOICEAGENT_WEBHOOK_SECRET, geocoder: process.env.GEOCODER_URL };
 beforeAll(() => {
   delete process.env.VOICEAGENT_WEBHOOK_SECRET;
@@ -252,7 +254,13 @@ describe("PATCH /api/calls/{id} corrections", () => {
     const id = await postCall(MISSION, at);
     expect((await patch(id, { location: MARINA.text, severity: "moderate" })).status).toBe(200);
     const event = specCallEvent(id, { location: "Somewhere Else, San Francisco", eventTimestamp: at });
-    expect((await webhook(webhookRequest(event), undefined)).status).toBe(200);
+    // A signed redelivery: an unsigned one changes nothing at all (docs/webhook.md, "Unsigned deliveries").
+    setEnv({ VOICEAGENT_WEBHOOK_SECRET: REDELIVERY_SECRET });
+    try {
+      expect((await webhook(webhookRequest(event, { secret: REDELIVERY_SECRET }), undefined)).status).toBe(200);
+    } finally {
+      setEnv({ VOICEAGENT_WEBHOOK_SECRET: undefined });
+    }
     const body = await call(id);
     expect(body).toMatchObject({
       location: MARINA.text,

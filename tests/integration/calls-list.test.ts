@@ -141,9 +141,11 @@ describe("GET /api/calls", () => {
       incident_id: expect.any(String),
       // Added by issue 26: simulated calls count as elevenlabs.
       platform: "elevenlabs",
+      // Not a webhook delivery: neither verified nor unverified (docs/webhook.md, "Unsigned deliveries").
+      verified: null,
     });
     const shownVoice = body.calls.find((call) => call.conversation_id === voice.conversationId)!;
-    expect(shownVoice).toMatchObject({ agent_id: "agent_911", simulation: false, scenario: null, scenario_name: null, table_name: "calls" });
+    expect(shownVoice).toMatchObject({ agent_id: "agent_911", simulation: false, scenario: null, scenario_name: null, table_name: "calls", verified: true });
     expect(Object.keys(shownVoice)).not.toEqual(expect.arrayContaining(["call_id"]));
     for (const extra of ["call_id", "area", "caller_phone", "description"]) expect(shownVoice).not.toHaveProperty(extra);
   });

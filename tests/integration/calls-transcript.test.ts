@@ -7,18 +7,21 @@ import { callDetailSchema, type CallList } from "@/lib/calls/schema";
 import { getDb } from "@/lib/db/client";
 import { elevenLabsCallEvent, specCallEvent } from "@/lib/webhook/sample-events";
 import { webhookRequest } from "../support/webhook-request";
+import { withWebhookSecret } from "../support/webhook-secret";
 
 /**
  * The full transcript (docs/calls.md, "Transcript"): stored with the call at intake, shown turn by
  * turn in the detail, and searched by GET /api/calls?q= with the summary and the location.
  */
+const SECRET = "wsec_transcript";
+withWebhookSecret(SECRET);
 const run = `t${Date.now().toString(36)}`;
 const eleven = `conv_${run}_eleven`;
 const spec = `conv_${run}_spec`;
 const long = `conv_${run}_long`;
 
 async function deliver(body: unknown) {
-  const response = await POST(webhookRequest(body), undefined);
+  const response = await POST(webhookRequest(body, { secret: SECRET }), undefined);
   expect(response.status).toBe(200);
 }
 

@@ -13,6 +13,8 @@ import { sendJson, startStandInServer, type StandInServer } from "../support/sta
 import { specCallEvent } from "@/lib/webhook/sample-events";
 import { webhookRequest } from "../support/webhook-request";
 
+const BLOB_WEBHOOK_SECRET = "wsec_blob_store";
+
 const TOKEN = "vercel_blob_rw_teststore_0123456789abcdef";
 
 /**
@@ -92,7 +94,8 @@ describe("Vercel Blob object store (real @vercel/blob client, local stand-in API
   beforeAll(async () => {
     api = await startStandInServer(blobApi(objects, state));
     Object.assign(process.env, { BLOB_READ_WRITE_TOKEN: TOKEN, VERCEL_BLOB_API_URL: api.url, VERCEL_BLOB_RETRIES: "0" });
-    delete process.env.VOICEAGENT_WEBHOOK_SECRET;
+    // Signed deliveries: an unsigned one is archived apart (docs/webhook.md, "Unsigned deliveries").
+    process.env.VOICEAGENT_WEBHOOK_SECRET = BLOB_WEBHOOK_SECRET;
     resetConfigForTests();
     setObjectStoreForTests(undefined);
   });
@@ -119,7 +122,7 @@ describe("Vercel Blob object store (real @vercel/blob client, local stand-in API
   it("writes the webhook payload privately under the documented key, without a random suffix", async () => {
     const event = specCallEvent("conv_blob_1");
     const raw = JSON.stringify(event);
-    expect((await POST(webhookRequest(raw), undefined)).status).toBe(200);
+    expect((await POST(webhookRequest(raw, { secret: BLOB_WEBHOOK_SECRET }), undefined)).status).toBe(200);
     const key = callPayloadKey("conv_blob_1", event.event_timestamp);
     expect(key).toBe("calls/conv_blob_1/conv_blob_1_20260101_000000.json");
     const put = api.requests.find((request) => request.method === "PUT")!;
@@ -137,9 +140,9 @@ describe("Vercel Blob object store (real @vercel/blob client, local stand-in API
 
   it("overwrites the same key on redelivery", async () => {
     const event = specCallEvent("conv_blob_2");
-    await POST(webhookRequest(event), undefined);
+    await POST(webhookRequest(event, { secret: BLOB_WEBHOOK_SECRET }), undefined);
     const revised = { ...event, data: { ...event.data, agent_id: "agent_revised" } };
-    expect((await POST(webhookRequest(revised), undefined)).status).toBe(200);
+    expect((await POST(webhookRequest(revised, { secret: BLOB_WEBHOOK_SECRET }), undefined)).status).toBe(200);
     const keys = [...objects.keys()].filter((key) => key.startsWith("calls/conv_blob_2/"));
     expect(keys).toEqual(["calls/conv_blob_2/conv_blob_2_20260101_000000.json"]);
     expect(objects.get(keys[0])!.body.toString()).toBe(JSON.stringify(revised));
@@ -206,7 +209,7 @@ describe("Vercel Blob object store (real @vercel/blob client, local stand-in API
 
   it("turns an unavailable blob API into 500 STORAGE_ERROR and stores no record", async () => {
     state.down = true;
-    const response = await POST(webhookRequest(specCallEvent("conv_blob_down")), undefined);
+    const response = await POST(webhookRequest(specCallEvent("conv_blob_down"), { secret: BLOB_WEBHOOK_SECRET }), undefined);
     expect(response.status).toBe(500);
     expect(await response.json()).toMatchObject({ error_code: "STORAGE_ERROR" });
     expect(await (await getDb()).call.findUnique({ where: { conversationId: "conv_blob_down" } })).toBeNull();

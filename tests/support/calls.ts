@@ -90,6 +90,7 @@ export function makeCalls(count: number, seed = 1): CallInput[] {
       // Voice-agent calls from each platform in turn (simulated calls keep the column's default).
       platform: simulated ? "elevenlabs" : PLATFORMS[index % PLATFORMS.length],
       recordingUrl: null,
+      verified: simulated ? null : true,
     });
   }
   return calls;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, parseConfig } from "@/lib/config";
+import { ConfigError, configurationWarnings, parseConfig } from "@/lib/config";
 
 describe("parseConfig", () => {
   it("applies the embedded defaults when nothing is set", () => {
@@ -22,5 +22,18 @@ describe("parseConfig", () => {
   ])("rejects a malformed %s with a message naming it", (variable, value) => {
     expect(() => parseConfig({ [variable]: value })).toThrow(ConfigError);
     expect(() => parseConfig({ [variable]: value })).toThrow(new RegExp(`^Invalid environment variable ${variable}:`));
+  });
+});
+
+describe("configurationWarnings (logged once at start-up)", () => {
+  it("warns when a webhook secret is set but unsigned posts are still accepted", () => {
+    const [warning, ...others] = configurationWarnings(parseConfig({ VOICEAGENT_WEBHOOK_SECRET: "s3cret" }));
+    expect(others).toEqual([]);
+    expect(warning).toMatch(/VOICEAGENT_REQUIRE_SIGNATURE/);
+  });
+
+  it("is silent when signatures are required, or when there is no secret to require", () => {
+    expect(configurationWarnings(parseConfig({ VOICEAGENT_WEBHOOK_SECRET: "s3cret", VOICEAGENT_REQUIRE_SIGNATURE: "true" }))).toEqual([]);
+    expect(configurationWarnings(parseConfig({}))).toEqual([]);
   });
 });

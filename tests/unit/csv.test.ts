@@ -1,5 +1,7 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { csvCell, csvLine } from "@/lib/calls/csv";
+import { parseCsv } from "@/tests/support/csv";
 
 describe("CSV cells", () => {
   it.each([
@@ -9,6 +11,16 @@ describe("CSV cells", () => {
     ["@SUM(A1)", `"'@SUM(A1)"`],
     ["\tx", `"'\tx"`],
     ["\rx", `"'\rx"`],
+    ["\nx", `"'\nx"`],
+    [" =1+1", `"' =1+1"`],
+    ["\t=1", `"'\t=1"`],
+    ["\r\n@SUM(A1)", `"'\r\n@SUM(A1)"`],
+    ["\u3000=1", `"'\u3000=1"`],
+    ["＝1+1", `"'＝1+1"`],
+    ["＋1", `"'＋1"`],
+    ["－1", `"'－1"`],
+    ["＠SUM(A1)", `"'＠SUM(A1)"`],
+    ["  ＝HYPERLINK()", `"'  ＝HYPERLINK()"`],
   ])("neutralises a formula: %j becomes %s", (text, cell) => {
     expect(csvCell(text)).toBe(cell);
   });
@@ -37,5 +49,31 @@ describe("CSV cells", () => {
 
   it("ends each line with CRLF", () => {
     expect(csvLine(["a", 1, null, "x,y"])).toBe('a,1,,"x,y"\r\n');
+  });
+});
+
+describe("CSV injection (OWASP), as a property", () => {
+  // What a spreadsheet may take for the start of a formula, after any leading whitespace.
+  const trigger = fc.constantFrom("=", "+", "-", "@", "\uFF1D", "\uFF0B", "\uFF0D", "\uFF20");
+  const whitespace = fc.array(fc.constantFrom(" ", "\t", "\r", "\n", "\u00A0", "\u3000"), { maxLength: 4 }).map((parts) => parts.join(""));
+  const text = fc.string({ unit: "grapheme", maxLength: 40 }).filter((value) => !value.includes("\0"));
+
+  it("a cell that could start a formula reads back as the text behind a leading quote", () => {
+    fc.assert(
+      fc.property(whitespace, trigger, text, (space, start, rest) => {
+        const value = `${space}${start}${rest}`;
+        expect(parseCsv(csvLine([value]))).toEqual([[`'${value}`]]);
+      }),
+    );
+  });
+
+  it("any text reads back as itself, or behind a quote exactly when it could start a formula", () => {
+    fc.assert(
+      fc.property(text, (value) => {
+        const [[cell]] = parseCsv(csvLine([value]));
+        const dangerous = /^[\t\r\n]|^\s*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]/.test(value);
+        expect(cell).toBe(dangerous ? `'${value}` : value);
+      }),
+    );
   });
 });

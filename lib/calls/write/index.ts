@@ -118,8 +118,8 @@ export async function storeReceivedCalls(received: readonly ReceivedCall[]): Pro
 }
 
 /** A call that never connected (lib/calls/write/received.ts). */
-export async function storeFailedCall(call: WebhookCall, payloadKey: string): Promise<void> {
-  await withCallStore((db) => upsertFailedCall(db, call, payloadKey));
+export async function storeFailedCall(call: WebhookCall, payloadKey: string, verified: boolean): Promise<void> {
+  await withCallStore((db) => upsertFailedCall(db, call, payloadKey, verified));
   await afterWrite();
 }
 

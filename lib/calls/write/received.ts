@@ -15,6 +15,8 @@ export interface ReceivedCall {
   point: { latitude: number; longitude: number; source: string } | null;
   /** The geocoder failed: a redelivery keeps the earlier point, and a new call waits for the grouper. */
   geocoderFailed: boolean;
+  /** The delivery was signed (or carried the platform's credential); an unverified one creates a call, never changes one. */
+  verified: boolean;
 }
 
 /**
@@ -45,7 +47,9 @@ export const transcriptText = (turns: readonly TranscriptTurn[]): string =>
  * payload key, caller's number and recording link when it has one) but leaves the status alone: a
  * dispatcher may have moved it. A field a dispatcher corrected keeps the correction (and its
  * location the corrected point); the redelivered value becomes the agent's original beside it.
- * When the geocoder failed, a redelivery keeps the earlier point.
+ * When the geocoder failed, a redelivery keeps the earlier point. An unverified delivery (unsigned)
+ * only creates: for a stored call it changes nothing, its transcript included; a verified one
+ * makes the call verified.
  * An event without the analysis (`hasAnalysis` false: Retell's call_ended, which comes before or
  * after its call_analyzed) never overwrites the analysis' fields (summary, call_successful, type,
  * severity, location, point, and their originals): whichever order the two arrive in, and however
@@ -78,24 +82,24 @@ export async function upsertReceivedCalls(db: Pick<Db, "$executeRaw">, received:
       ${column(({ call }) => call.platform)}::text[], ${column(({ call }) => call.recordingUrl)}::text[],
       ${column(({ call }) => call.hasAnalysis)}::boolean[],
       ${column(({ call }) => (call.transcript.length > 0 ? JSON.stringify(call.transcript) : null))}::text[],
-      ${column(({ call }) => transcriptText(call.transcript))}::text[]
+      ${column(({ call }) => transcriptText(call.transcript))}::text[], ${column(({ verified }) => verified)}::boolean[]
     ) WITH ORDINALITY AS t(id, conversation_id, occurred_at, agent_id, summary, call_successful, duration_secs,
            transcript_length, emergency_type, location, latitude, longitude, geocode_source, severity, status,
            payload_key, caller_phone, failure_reason, geocoder_failed, platform, recording_url, has_analysis,
-           turns, transcript_text, seq)
+           turns, transcript_text, verified, seq)
   )`;
   const grouping = groupingEnabled();
   const write = Prisma.sql`upserted AS (
       INSERT INTO calls (id, conversation_id, occurred_at, agent_id, summary, call_successful, duration_secs,
                          transcript_length, emergency_type, location, latitude, longitude, geocode_source,
                          severity, status, simulation, table_name, payload_key, caller_phone, failure_reason,
-                         platform, recording_url, awaiting_analysis, incident_id, grouped_at, grouping_pending)
+                         platform, recording_url, awaiting_analysis, incident_id, grouped_at, grouping_pending, verified)
       SELECT id, conversation_id, occurred_at, agent_id, summary, call_successful, duration_secs, transcript_length,
         emergency_type, location, latitude, longitude, geocode_source, severity, status, false, 'calls', payload_key,
         caller_phone, failure_reason, platform, recording_url, NOT has_analysis,
         ${grouping ? Prisma.sql`(SELECT p.incident_id FROM placed p WHERE p.id = input.id)` : Prisma.sql`NULL`},
         CASE WHEN ${grouping} AND NOT geocoder_failed AND has_analysis THEN now() END,
-        ${grouping} AND geocoder_failed AND has_analysis
+        ${grouping} AND geocoder_failed AND has_analysis, verified
       FROM input
       ON CONFLICT (conversation_id) DO UPDATE SET
         occurred_at = EXCLUDED.occurred_at, agent_id = EXCLUDED.agent_id,
@@ -117,7 +121,9 @@ export async function upsertReceivedCalls(db: Pick<Db, "$executeRaw">, received:
             -- The analysis arrived for a call stored without it: the grouper places it now.
             calls.grouping_pending OR (${grouping} AND calls.awaiting_analysis AND i.has_analysis)
           FROM input i WHERE i.conversation_id = EXCLUDED.conversation_id),
-        updated_at = CURRENT_TIMESTAMP
+        verified = true, updated_at = CURRENT_TIMESTAMP
+      -- An unverified delivery never changes a stored call (docs/webhook.md, "Unsigned deliveries").
+      WHERE EXCLUDED.verified
       RETURNING id, conversation_id, status, (xmax = 0) AS inserted
     ),
     history AS (
@@ -147,21 +153,23 @@ export async function upsertReceivedCalls(db: Pick<Db, "$executeRaw">, received:
 
 /**
  * A call that never connected. It only creates a record: a failure reported for a conversation
- * already stored (a transcription arrived) adds its reason and number and changes nothing else.
+ * already stored (a transcription arrived) adds its reason and number and changes nothing else,
+ * and an unverified one (unsigned) not even that.
  */
-export async function upsertFailedCall(db: Pick<Db, "$executeRaw">, call: WebhookCall, payloadKey: string): Promise<void> {
+export async function upsertFailedCall(db: Pick<Db, "$executeRaw">, call: WebhookCall, payloadKey: string, verified: boolean): Promise<void> {
   await db.$executeRaw`
     WITH upserted AS (
       INSERT INTO calls (id, conversation_id, occurred_at, agent_id, summary, call_successful, duration_secs,
                          transcript_length, emergency_type, location, severity, status, simulation, table_name,
-                         payload_key, caller_phone, failure_reason)
+                         payload_key, caller_phone, failure_reason, verified)
       VALUES (${uuid7()}, ${call.conversationId}, ${call.occurredAt}, ${call.agentId}, ${call.summary}, false, 0, 0,
               ${call.emergencyType}, '', ${call.severity}, ${call.status}, false, 'calls', ${payloadKey},
-              ${call.callerPhone}, ${call.failureReason})
+              ${call.callerPhone}, ${call.failureReason}, ${verified})
       ON CONFLICT (conversation_id) DO UPDATE SET
         failure_reason = EXCLUDED.failure_reason,
         caller_phone = COALESCE(calls.caller_phone, EXCLUDED.caller_phone),
         updated_at = CURRENT_TIMESTAMP
+      WHERE EXCLUDED.verified
       RETURNING id, status, (xmax = 0) AS inserted
     )
     INSERT INTO call_status_changes (call_id, from_status, status, changed_by)

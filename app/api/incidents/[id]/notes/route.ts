@@ -1,3 +1,4 @@
+import { writeAnswer } from "@/lib/access/write-answer";
 import { apiRoute, json } from "@/lib/http/respond";
 import { addNote } from "@/lib/notes/add";
 import { listNotes } from "@/lib/notes/list";
@@ -7,5 +8,5 @@ export const dynamic = "force-dynamic";
 export const GET = apiRoute("incidentNotes", "GET", async ({ params, query }) => json(await listNotes(params.id, query)));
 
 export const POST = apiRoute("incidentNotes", "POST", async ({ params, body, actor }) =>
-  json(await addNote(params.id, body.text, actor), { status: 201 }),
+  json(writeAnswer(actor, await addNote(params.id, body.text, actor), (note) => ({ id: note.id, changed: ["notes"] })), { status: 201 }),
 );

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "calls" ADD COLUMN     "verified" BOOLEAN;
