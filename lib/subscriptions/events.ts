@@ -4,11 +4,11 @@ import type { CallRecord } from "../calls/schema";
 import { CLOSED_STATUSES } from "../calls/workflow";
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
+import { type IncidentFields, toIncidentRecord } from "../incidents/record";
 import type { IncidentRecord } from "../incidents/schema";
 import { currentCursor } from "../live/feed";
 import { NOTE_COLUMNS, type NoteRow, toNote } from "../notes/record";
 import type { Note } from "../notes/schema";
-import type { CallStatus } from "../vocabulary";
 import type { EventType } from "./event-types";
 
 /**
@@ -84,35 +84,9 @@ async function callEvents(db: Db, after: number, upTo: number): Promise<DerivedE
   });
 }
 
-interface IncidentRow {
-  id: string;
-  emergency_type: string;
-  severity: string;
-  status: string;
-  location: string;
-  latitude: number | null;
-  longitude: number | null;
-  first_call_at: Date;
-  last_call_at: Date;
-  call_count: number;
-}
-
 /** An incident's listed columns but its id (which names its own column beside a note's). */
-const incidentFields = Prisma.sql`i.emergency_type, i.severity, i.status, i.location, i.latitude, i.longitude,
-  i.first_call_at, i.last_call_at, i.call_count`;
-
-const toRecord = (row: IncidentRow): IncidentRecord => ({
-  id: row.id,
-  emergency_type: row.emergency_type,
-  severity: row.severity,
-  status: row.status as CallStatus,
-  location: row.location,
-  latitude: row.latitude,
-  longitude: row.longitude,
-  first_call_at: new Date(row.first_call_at).toISOString(),
-  last_call_at: new Date(row.last_call_at).toISOString(),
-  call_count: row.call_count,
-});
+const incidentFields = Prisma.sql`i.emergency_type AS "emergencyType", i.severity, i.status, i.location, i.latitude, i.longitude,
+  i.first_call_at AS "firstCallAt", i.last_call_at AS "lastCallAt", i.call_count AS "callCount"`;
 
 /** Each incident's latest call (by time): one probe of calls(incident_id, occurred_at, id) per incident. */
 async function latestCalls(db: Db, incidentIds: readonly string[]): Promise<Map<string, CallRecord>> {
@@ -123,7 +97,7 @@ async function latestCalls(db: Db, incidentIds: readonly string[]): Promise<Map<
   return new Map(rows.map((row) => [row.incidentId, toCallRecord(row)]));
 }
 
-type IncidentEventRow = IncidentRow & { change_number: bigint; changed_at: Date; announced_change: bigint | null; simulation: boolean };
+type IncidentEventRow = IncidentFields & { change_number: bigint; changed_at: Date; announced_change: bigint | null; simulation: boolean };
 
 async function incidentEvents(db: Db, after: number, upTo: number): Promise<DerivedEvent[]> {
   const rows = await db.$queryRaw<IncidentEventRow[]>(Prisma.sql`
@@ -133,7 +107,7 @@ async function incidentEvents(db: Db, after: number, upTo: number): Promise<Deri
       OR (i.change_number > ${after} AND i.change_number <= ${upTo}))`);
   const calls = await latestCalls(db, rows.map((row) => row.id));
   return rows.flatMap((row) => {
-    const incident = toRecord(row);
+    const incident = toIncidentRecord(row);
     const call = calls.get(row.id) ?? null;
     const subject = { scenario: call?.scenario ?? null, simulation: row.simulation, severity: incident.severity };
     const data = { incident, call };
@@ -150,28 +124,25 @@ async function incidentEvents(db: Db, after: number, upTo: number): Promise<Deri
 interface MergeRow {
   merged_id: string;
   into_id: string;
-  record: Record<string, unknown>;
+  record: IncidentFields;
   simulation: boolean;
   scenario: string | null;
   change_number: bigint;
   changed_at: Date;
 }
 
-/** The merged-away incident as it was listed (incident_merges.record, written in SQL: times as text). */
-export const mergedRecord = (record: Record<string, unknown>): IncidentRecord => toRecord(record as unknown as IncidentRow);
-
 async function mergeEvents(db: Db, after: number, upTo: number): Promise<DerivedEvent[]> {
   const rows = await db.$queryRaw<MergeRow[]>`
     SELECT merged_id, into_id, record, simulation, scenario, change_number, changed_at FROM incident_merges
     WHERE change_number > ${after} AND change_number <= ${upTo}`;
   return rows.map((row) => {
-    const incident = mergedRecord(row.record);
+    const incident = toIncidentRecord(row.record);
     const subject = { scenario: row.scenario, simulation: row.simulation, severity: incident.severity };
     return event("incident.merged", row.change_number, row.changed_at, row.merged_id, subject, { incident, merged_into: row.into_id });
   });
 }
 
-type NoteEventRow = NoteRow & Omit<IncidentRow, "id"> & { announced_change: bigint; changed_at: Date; simulation: boolean };
+type NoteEventRow = NoteRow & Omit<IncidentFields, "id"> & { announced_change: bigint; changed_at: Date; simulation: boolean };
 
 async function noteEvents(db: Db, after: number, upTo: number): Promise<DerivedEvent[]> {
   const rows = await db.$queryRaw<NoteEventRow[]>(Prisma.sql`
@@ -180,7 +151,7 @@ async function noteEvents(db: Db, after: number, upTo: number): Promise<DerivedE
     WHERE n.announced_change > ${after} AND n.announced_change <= ${upTo}`);
   const calls = await latestCalls(db, rows.map((row) => row.incident_id));
   return rows.map((row) => {
-    const incident = toRecord({ ...row, id: row.incident_id });
+    const incident = toIncidentRecord({ ...row, id: row.incident_id });
     const subject = { scenario: calls.get(row.incident_id)?.scenario ?? null, simulation: row.simulation, severity: incident.severity };
     return event("note.created", row.announced_change, row.changed_at, row.incident_id, subject, { note: toNote(row), incident });
   });

@@ -7,9 +7,9 @@ CREATE OR REPLACE FUNCTION "incidents_after_call_update"() RETURNS trigger LANGU
 BEGIN
   INSERT INTO incident_merges (merged_id, into_id, simulation, scenario, record)
   SELECT DISTINCT ON (i.id) i.id, n.incident_id, i.simulation, n.scenario, jsonb_build_object(
-      'id', i.id, 'emergency_type', i.emergency_type, 'severity', i.severity, 'status', i.status,
+      'id', i.id, 'emergencyType', i.emergency_type, 'severity', i.severity, 'status', i.status,
       'location', i.location, 'latitude', i.latitude, 'longitude', i.longitude,
-      'first_call_at', i.first_call_at, 'last_call_at', i.last_call_at, 'call_count', i.call_count)
+      'firstCallAt', i.first_call_at, 'lastCallAt', i.last_call_at, 'callCount', i.call_count)
   FROM new_calls n JOIN old_calls o ON o.id = n.id JOIN incidents i ON i.id = o.incident_id
   WHERE n.incident_id IS DISTINCT FROM o.incident_id AND i.announced_change IS NOT NULL
     AND NOT EXISTS (SELECT 1 FROM calls c WHERE c.incident_id = i.id)

@@ -238,7 +238,8 @@ describe("outbound webhooks", () => {
     expect(entry.type).toBe("incident.created");
     const eido = new Webhook(subscription.secret).verify(entry.body, entry.headers) as { callComponent: { $id: string }[] };
     expect(validateEido(eido)).toBe(true);
-    expect(eido.callComponent.map((call) => call.$id)).toEqual([`urn:emergency:uid:callid:${id}:mayday`]);
+    const row = await (await getDb()).call.findUniqueOrThrow({ where: { conversationId: id } });
+    expect(eido.callComponent.map((call) => call.$id)).toEqual([`urn:emergency:uid:callid:${row.id.replace(/-/g, "")}:mayday.invalid`]);
   });
 
   it("keeps events while paused and sends them when enabled again", async () => {

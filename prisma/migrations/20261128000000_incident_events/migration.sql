@@ -9,7 +9,9 @@
 -- kept (announced_change), so a note moved by a merge is not announced twice.
 ALTER TABLE "incidents" ADD COLUMN "change_number" BIGINT NOT NULL DEFAULT 0,
   ADD COLUMN "changed_at" TIMESTAMPTZ(3) NOT NULL DEFAULT now(),
-  ADD COLUMN "announced_change" BIGINT;
+  ADD COLUMN "announced_change" BIGINT,
+  -- The incident a split took this one's call from (its EIDO's merge and link components).
+  ADD COLUMN "split_from" TEXT;
 ALTER TABLE "incident_notes" ADD COLUMN "announced_change" BIGINT;
 
 -- Existing incidents: announced with their first announced call, last changed with their latest call.
@@ -37,6 +39,7 @@ CREATE TABLE "incident_merges" (
 CREATE INDEX "incidents_change_number_idx" ON "incidents" ("change_number");
 CREATE INDEX "incidents_announced_change_idx" ON "incidents" ("announced_change");
 CREATE INDEX "incident_notes_announced_change_idx" ON "incident_notes" ("announced_change");
+CREATE INDEX "incidents_split_from_idx" ON "incidents" ("split_from");
 CREATE INDEX "incident_merges_change_number_idx" ON "incident_merges" ("change_number");
 CREATE INDEX "incident_merges_into_id_idx" ON "incident_merges" ("into_id");
 
