@@ -148,12 +148,17 @@ describe("a CAD built from the events alone", () => {
       expect(await incidentOf(d[1])).toBe(incidentD);
       await updateCall(d[1], { location: MISSION.text }, testAdmin);
       expect(await incidentOf(d[1])).not.toBe(incidentD);
+      // A caller alone at the Sunset was at the Marina too: the correction joins D and empties the caller's incident.
+      const e = await postCall(SUNSET, START + 3 * 3600 + 60);
+      const incidentE = await incidentOf(e);
+      await updateCall(e, { location: MARINA.text }, testAdmin);
+      expect(await incidentOf(e)).toBe(incidentD);
 
       // Each of B's calls dispatched by itself, then the incident: a status move that moves none of its calls.
       for (const id of [b, ...c]) await updateCall(id, { status: "dispatched" }, testAdmin);
       await updateIncident(incidentB, { status: "dispatched" }, testAdmin);
-      // D's only call left resolved: D closes with it.
-      await updateCall(d[0], { status: "resolved" }, testAdmin);
+      // D's calls resolved: D closes with them.
+      for (const id of [d[0], e]) await updateCall(id, { status: "resolved" }, testAdmin);
 
       const head = await currentCursor(db);
       for (let round = 0; round < 400; round++) {
@@ -167,7 +172,7 @@ describe("a CAD built from the events alone", () => {
 
       const listed = await listIncidentsRoute(apiRequest("http://localhost/api/incidents?limit=1000"), undefined);
       const api = new Map(((await listed.json()) as { incidents: IncidentRecord[] }).incidents.map((incident) => [incident.id, incident]));
-      const ours = [...new Set(await Promise.all([...a, b, ...c, ...d].map(incidentOf)))];
+      const ours = [...new Set(await Promise.all([...a, b, ...c, ...d, e].map(incidentOf)))];
       // Every incident the day's calls are in now: the CAD's record is the API's.
       for (const id of ours) expect(receiver.incidents.get(id)).toEqual(api.get(id));
       // Every incident the CAD heard of: as the API lists it, or gone, merged into one that is.
@@ -181,7 +186,8 @@ describe("a CAD built from the events alone", () => {
       expect(receiver.incidents.get(incidentC)?.merged_into).toBe(incidentB);
       expect(receiver.incidents.get(incidentA)?.call_count).toBe(2);
       expect(receiver.incidents.get(incidentB)).toMatchObject({ status: "dispatched", call_count: 3 });
-      expect(receiver.incidents.get(incidentD)).toMatchObject({ status: "resolved", call_count: 1 });
+      expect(receiver.incidents.get(incidentE)?.merged_into).toBe(incidentD);
+      expect(receiver.incidents.get(incidentD)).toMatchObject({ status: "resolved", call_count: 2 });
       // Notes, each under the incident the API shows it in.
       for (const id of ours) {
         const page = await listNotes(id, { limit: 200, before: undefined });
