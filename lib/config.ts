@@ -135,6 +135,13 @@ export const envSchema = z.object({
   LIVE_FEED_SAFETY_READ_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   /** The exercise scheduler releases due calls this often; 0: no scheduler in this process. */
   EXERCISE_TICK_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
+  /**
+   * The centre's domain name: NENA's identifiers of its incidents and calls end in it, and it is
+   * the EIDO's agency and issuing element (docs/integrations.md, "EIDO").
+   */
+  CENTRE_DOMAIN: optionalString
+    .pipe(z.string().toLowerCase().regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/, "must be a domain name, e.g. psap.example.org").optional())
+    .transform((value) => value ?? "mayday.invalid"),
   /** false: this process runs no outbound delivery worker (docs/integrations.md); another instance serves. */
   SUBSCRIPTION_WORKER: booleanFlag.default(true),
   /**

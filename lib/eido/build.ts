@@ -1,38 +1,59 @@
 import type { CallRecord } from "../calls/schema";
 import type { IncidentRecord } from "../incidents/schema";
+import { type CivicAddress, civicAddressOf } from "./civic";
+import { AGENCY_ROLE, incidentStatusCode, incidentTypeCode, LOCATION_TYPES } from "./registry";
 
 /**
  * An incident as a NENA Emergency Incident Data Object (NENA-STA-021.1a, JSON; docs/integrations.md,
- * "EIDO"): pure, from what lib/eido/export.ts reads. Components are referenced by their `$id`
- * (URNs under the issuing element), each with the prologue the standard requires.
+ * "EIDO"): pure, from what lib/eido/export.ts reads. Components are referenced by their `$id`, each
+ * with the prologue the standard requires; the incident's and calls' ids are NENA's tracking
+ * identifiers under the centre's domain, which is also the agency's id and the issuing element.
  */
-
-export const ISSUING_ELEMENT = "mayday";
-const AGENCY_ID = "urn:mayday:agency:mayday";
 
 export interface EidoStatusChange {
   from: string | null;
   to: string;
   at: Date;
   by: string;
+  /** `user:<id>` or `key:<id>` for a person's or key's move; otherwise the system's name. */
+  byRef: string;
 }
 
 export interface EidoCall extends CallRecord {
+  /** The call's internal id (its tracking identifier). */
+  rowId: string;
   history: EidoStatusChange[];
+  /** When a dispatcher last corrected the call's location (null: as the agent reported it). */
+  locationCorrectedAt: Date | null;
 }
 
 /** A dispatcher's note on the incident (lib/notes). */
 export interface EidoNote {
   id: string;
   at: Date;
-  author: string;
+  author: { kind: "user" | "key"; id: string; name: string };
   text: string;
 }
 
+/**
+ * Another incident this one was merged with or split from: REPLACING (it was merged into this
+ * one), REPLACED (this one was merged into it), SPLIT (a call was split out of one into the other).
+ */
+export interface EidoRelation {
+  incidentId: string;
+  direction: "REPLACING" | "REPLACED" | "SPLIT";
+  at: Date;
+}
+
 export interface EidoInput {
+  /** The centre's domain (CENTRE_DOMAIN). */
+  domain: string;
   incident: IncidentRecord;
   calls: readonly EidoCall[];
   notes: readonly EidoNote[];
+  relations: readonly EidoRelation[];
+  /** The incident no longer exists: it was merged into another (a REPLACED relation says which). */
+  merged: boolean;
 }
 
 type Reference = { $ref: string };
@@ -47,89 +68,89 @@ export interface Eido extends Component {
   callbackComponent: Component[];
   locationComponent: Component[];
   notesComponent: Component[];
+  mergeComponent?: Component[];
+  linkComponent?: Component[];
 }
 
-/** The incident tracking identifier (NENA's urn:emergency:uid:incidentid form). */
-export const incidentTrackingId = (id: string) => `urn:emergency:uid:incidentid:${id}:${ISSUING_ELEMENT}`;
-export const callTrackingId = (conversationId: string) =>
-  `urn:emergency:uid:callid:${encodeURIComponent(conversationId)}:${ISSUING_ELEMENT}`;
+/** NENA's identifiers take at most 32 letters and digits before the domain: a UUID without its hyphens. */
+const uniqueString = (id: string) => id.replace(/[^A-Za-z0-9]/g, "").slice(0, 32);
 
-/** Mayday's emergency types in the incident type categories (the registry text Mayday uses). */
-const INCIDENT_CATEGORY: Record<string, string> = {
-  structure_fire: "Fire",
-  evacuation_assistance: "Rescue",
-  trapped_person: "Rescue",
-  medical_emergency: "Medical",
-  shelter_information: "Public Service",
-  flooding: "Weather",
-  wind_damage: "Weather",
-  power_outage: "Utility",
-  evacuation_needed: "Rescue",
-  building_collapse: "Rescue",
-  gas_leak: "Hazmat",
-  debris_injury: "Medical",
-  building_damage: "Public Service",
-  vehicle_accident: "Traffic",
-  power_lines_down: "Utility",
-  shelter_needed: "Public Service",
-  medical_injuries: "Medical",
-};
-export const incidentCategory = (emergencyType: string) => INCIDENT_CATEGORY[emergencyType] ?? "Other";
+/** The Incident Tracking Identifier (NENA-STA-021.1a; urn:emergency:uid:incidentid:<id>:<domain>). */
+export const incidentTrackingId = (id: string, domain: string) => `urn:emergency:uid:incidentid:${uniqueString(id)}:${domain}`;
+export const callTrackingId = (rowId: string, domain: string) => `urn:emergency:uid:callid:${uniqueString(rowId)}:${domain}`;
+/** An agent (a person or key acting in Mayday) as NENA names agents: an address under the agency's domain. */
+const agentId = (ref: string, domain: string) => `${ref.replace(":", ".")}@${domain}`;
 
 /** Severity as the standard's priority identifier (highest .. lowest). */
 const PRIORITY: Record<string, string> = { critical: "highest", high: "high", moderate: "normal" };
 export const priorityOf = (severity: string) => PRIORITY[severity] ?? "normal";
 
-/** The Incident Status registry's open/closed, from Mayday's workflow status. */
-const statusRegistryText = (status: string) => (status === "resolved" || status === "failed" ? "Closed" : status === "active" ? "Open" : "Dispatched");
+/**
+ * The caller's call-back URI, only when there is something to call back: an E.164 number as
+ * `tel:`, other digits as a local `tel:` with the centre's `phone-context`, a SIP URI as it is.
+ * Anonymous or unknown callers have none.
+ */
+export function callbackUri(callerPhone: string | null | undefined, domain: string): string | undefined {
+  const text = callerPhone?.trim() ?? "";
+  if (/^sips?:[^\s@]+@[^\s@]+$/i.test(text) && URL.canParse(text)) return text;
+  const digits = text.replace(/[\s().-]/g, "");
+  if (/^\+[1-9]\d{6,14}$/.test(digits)) return `tel:${digits}`;
+  if (/^\d{3,15}$/.test(digits)) return `tel:${digits};phone-context=${domain}`;
+  return undefined;
+}
 
 const xmlText = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
-/** A PIDF-LO location: the civic address as spoken (LOC), and the geodetic point when known. */
+/** RFC 4119 usage rules (the location is not to be passed on beyond the emergency services) and how it was found. */
+const USAGE_AND_METHOD = "<gp:usage-rules><gbp:retransmission-allowed>false</gbp:retransmission-allowed></gp:usage-rules><gp:method>Manual</gp:method>";
+const CIVIC_ORDER: (keyof CivicAddress)[] = ["country", "A1", "A3", "RD", "STS", "HNO"];
+
+/**
+ * A PIDF-LO location: the civic address (RFC 5139 elements parsed from the words as spoken, and the
+ * words themselves in LOC) and the geodetic point when known, each with usage rules and method.
+ */
 export function pidfLo(entity: string, spoken: string, latitude: number | null, longitude: number | null): string {
   const point =
     latitude !== null && longitude !== null
-      ? `<gp:geopriv><gp:location-info><gml:Point srsName="urn:ogc:def:crs:EPSG::4326"><gml:pos>${latitude} ${longitude}</gml:pos></gml:Point></gp:location-info></gp:geopriv>`
+      ? `<gp:geopriv><gp:location-info><gml:Point srsName="urn:ogc:def:crs:EPSG::4326"><gml:pos>${latitude} ${longitude}</gml:pos></gml:Point></gp:location-info>${USAGE_AND_METHOD}</gp:geopriv>`
       : "";
+  const civic = civicAddressOf(spoken);
+  const elements = CIVIC_ORDER.filter((name) => civic[name] !== undefined).map((name) => `<ca:${name}>${xmlText(civic[name]!)}</ca:${name}>`);
+  elements.push(`<ca:LOC>${xmlText(spoken)}</ca:LOC>`);
+  if (civic.PC !== undefined) elements.push(`<ca:PC>${xmlText(civic.PC)}</ca:PC>`);
   return (
     `<presence xmlns="urn:ietf:params:xml:ns:pidf" xmlns:gp="urn:ietf:params:xml:ns:pidf:geopriv10" ` +
+    `xmlns:gbp="urn:ietf:params:xml:ns:pidf:geopriv10:basicPolicy" ` +
     `xmlns:ca="urn:ietf:params:xml:ns:pidf:geopriv10:civicAddr" xmlns:gml="http://www.opengis.net/gml" entity="${xmlText(entity)}">` +
-    `<tuple id="location"><status>${point}<gp:geopriv><gp:location-info><ca:civicAddress><ca:LOC>${xmlText(spoken)}</ca:LOC>` +
-    `</ca:civicAddress></gp:location-info></gp:geopriv></status></tuple></presence>`
+    `<tuple id="location"><status>${point}<gp:geopriv><gp:location-info><ca:civicAddress>${elements.join("")}` +
+    `</ca:civicAddress></gp:location-info>${USAGE_AND_METHOD}</gp:geopriv></status></tuple></presence>`
   );
 }
 
-export function buildEido({ incident, calls, notes }: EidoInput): Eido {
-  const agency = { $ref: AGENCY_ID };
-  const stamp = (at: string | Date) => (typeof at === "string" ? at : at.toISOString());
-  const component = (id: string, at: string | Date, fields: Record<string, unknown>): Component => ({
+export function buildEido({ domain, incident, calls, notes, relations, merged }: EidoInput): Eido {
+  const agency = { $ref: domain };
+  const iso = (at: string | Date) => (typeof at === "string" ? new Date(at).toISOString() : at.toISOString());
+  const component = (id: string, at: string | Date, fields: Record<string, unknown>, agentRef?: string): Component => ({
     $id: id,
-    lastUpdateTimeStamp: stamp(at),
+    lastUpdateTimeStamp: iso(at),
     updatedByAgencyReference: agency,
+    ...(agentRef ? { updatedByAgentReference: { $ref: agentId(agentRef, domain) } } : {}),
     ...fields,
   });
-  const incidentId = incidentTrackingId(incident.id);
-  const updatedAt = [incident.last_call_at, ...calls.flatMap((call) => call.history.map((change) => change.at.toISOString()))]
-    .sort()
-    .at(-1)!;
+  const incidentId = incidentTrackingId(incident.id, domain);
+  const personal = (ref: string) => (/^(user|key):/.test(ref) ? ref : undefined);
 
-  const locationComponent: Component[] = [
-    component(`urn:mayday:location:incident:${incident.id}`, updatedAt, {
-      locationTypeDescriptionRegistryText: "Incident",
-      locationDescriptionText: incident.location,
-      locationByValue: pidfLo(incidentId, incident.location, incident.latitude, incident.longitude),
-    }),
-  ];
   const notesComponent: Component[] = [];
   const callbackComponent: Component[] = [];
+  const callLocations: Component[] = [];
   const callComponent = calls.map((call) => {
-    const callId = callTrackingId(call.conversation_id);
+    const callId = callTrackingId(call.rowId, domain);
     const callAt = new Date(call.timestamp * 1000).toISOString();
-    const lastChange = call.history.at(-1)?.at ?? callAt;
+    const lastChange = [callAt, ...call.history.map((change) => change.at.toISOString())].sort().at(-1)!;
     const locationId = `urn:mayday:location:call:${encodeURIComponent(call.conversation_id)}`;
-    locationComponent.push(
-      component(locationId, callAt, {
-        locationTypeDescriptionRegistryText: "Caller",
+    callLocations.push(
+      component(locationId, call.locationCorrectedAt ?? callAt, {
+        locationTypeDescriptionRegistryText: LOCATION_TYPES.caller,
         locationDescriptionText: call.location,
         locationByValue: pidfLo(callId, call.location, call.latitude, call.longitude),
       }),
@@ -138,10 +159,18 @@ export function buildEido({ incident, calls, notes }: EidoInput): Eido {
     const summaryId = `urn:mayday:note:summary:${encodeURIComponent(call.conversation_id)}`;
     notesComponent.push(component(summaryId, callAt, { notesActionComments: xmlText(call.summary) }));
     noteIds.push({ $ref: summaryId });
+    // The agent's own type, when a dispatcher corrected it.
+    const agentType = call.original_emergency_type;
+    if (agentType && agentType !== call.emergency_type) {
+      const typeNoteId = `urn:mayday:note:type:${encodeURIComponent(call.conversation_id)}`;
+      const text = `Agent reported ${agentType}; corrected to ${call.emergency_type}`;
+      notesComponent.push(component(typeNoteId, lastChange, { notesActionComments: xmlText(text) }));
+      noteIds.push({ $ref: typeNoteId });
+    }
     call.history.forEach((change, index) => {
       const noteId = `urn:mayday:note:status:${encodeURIComponent(call.conversation_id)}:${index}`;
       const move = change.from === null ? `Call received as ${change.to}` : `Status ${change.from} to ${change.to}`;
-      notesComponent.push(component(noteId, change.at, { notesActionComments: xmlText(`${move} (${change.by})`) }));
+      notesComponent.push(component(noteId, change.at, { notesActionComments: xmlText(`${move} (${change.by})`) }, personal(change.byRef)));
       noteIds.push({ $ref: noteId });
     });
     const fields: Record<string, unknown> = {
@@ -154,36 +183,66 @@ export function buildEido({ incident, calls, notes }: EidoInput): Eido {
       locationReference: [{ $ref: locationId }],
       notesReference: noteIds,
     };
-    if (call.caller_phone) {
+    const uri = callbackUri(call.caller_phone, domain);
+    if (uri) {
       const callbackId = `urn:mayday:callback:${encodeURIComponent(call.conversation_id)}`;
-      callbackComponent.push(component(callbackId, callAt, { callBackInformationUri: [`tel:${call.caller_phone.replace(/[^\d+]/g, "")}`] }));
+      callbackComponent.push(component(callbackId, callAt, { callBackInformationUri: [uri] }));
       fields.callBackReference = { $ref: callbackId };
     }
     return component(callId, lastChange, fields);
   });
   const incidentNoteIds = notes.map((note) => {
     const noteId = `urn:mayday:note:incident:${note.id}`;
-    notesComponent.push(component(noteId, note.at, { notesActionComments: xmlText(`${note.text} (${note.author})`) }));
+    notesComponent.push(
+      component(noteId, note.at, { notesActionComments: xmlText(`${note.text} (${note.author.name})`) }, `${note.author.kind}:${note.author.id}`),
+    );
     return { $ref: noteId };
   });
+  const mergeComponent = relations.map((relation) =>
+    component(`urn:mayday:merge:${uniqueString(incident.id)}:${uniqueString(relation.incidentId)}`, relation.at, {
+      incidentTrackingIdentifier: incidentTrackingId(relation.incidentId, domain),
+      incidentMergeDirectionCode: relation.direction,
+    }),
+  );
+  const linkComponent = relations
+    .filter((relation) => relation.direction === "SPLIT")
+    .map((relation) =>
+      component(`urn:mayday:link:${uniqueString(incident.id)}:${uniqueString(relation.incidentId)}`, relation.at, {
+        incidentTrackingIdentifier: incidentTrackingId(relation.incidentId, domain),
+        transactionReasonText: "Split: a call of one incident is about another emergency",
+        linkDirectionCode: "RELATED",
+      }),
+    );
+
+  // Every component's time, newest last: the document and the incident were last updated then.
+  const parts = [...callComponent, ...callLocations, ...notesComponent, ...callbackComponent, ...mergeComponent, ...linkComponent];
+  const updatedAt = [iso(incident.last_call_at), ...parts.map((part) => part.lastUpdateTimeStamp)].sort().at(-1)!;
+  const locationComponent = [
+    component(`urn:mayday:location:incident:${incident.id}`, updatedAt, {
+      locationTypeDescriptionRegistryText: LOCATION_TYPES.incident,
+      locationDescriptionText: incident.location,
+      locationByValue: pidfLo(incidentId, incident.location, incident.latitude, incident.longitude),
+    }),
+    ...callLocations,
+  ];
 
   return {
-    ...component(`urn:mayday:eido:${incident.id}`, updatedAt, {}),
+    ...component(incidentId, updatedAt, {}),
     eidoVersion: "1.0",
-    issuingElementIdentification: ISSUING_ELEMENT,
+    issuingElementIdentification: domain,
     agencyComponent: [
-      component(AGENCY_ID, updatedAt, {
-        agencyRoleDescriptionRegistryText: ["Primary"],
+      component(domain, updatedAt, {
+        agencyRoleDescriptionRegistryText: [AGENCY_ROLE],
         agencyType: ["psap"],
         incidentOwningAgencyIndicator: true,
       }),
     ],
-    incidentComponent: component(incidentId, updatedAt, {
-      incidentTypeCommonRegistryText: incidentCategory(incident.emergency_type),
+    incidentComponent: component(`urn:mayday:incident:${incident.id}`, updatedAt, {
+      incidentTypeCommonRegistryText: incidentTypeCode(incident.emergency_type),
       incidentTypeInternalCode: incident.emergency_type,
       incidentTypeInternalText: incident.emergency_type.replace(/_/g, " "),
-      incidentStatusInternalText: [incident.status],
-      incidentStatusCommonRegistryText: [statusRegistryText(incident.status)],
+      incidentStatusInternalText: [merged ? "merged" : incident.status],
+      incidentStatusCommonRegistryText: [merged ? "Closed" : incidentStatusCode(incident.status)],
       internalIncidentId: incident.id,
       incidentPriorityInternalText: incident.severity,
       locationReference: [{ $ref: locationComponent[0].$id }],
@@ -193,5 +252,7 @@ export function buildEido({ incident, calls, notes }: EidoInput): Eido {
     callbackComponent,
     locationComponent,
     notesComponent,
+    ...(mergeComponent.length > 0 ? { mergeComponent } : {}),
+    ...(linkComponent.length > 0 ? { linkComponent } : {}),
   };
 }

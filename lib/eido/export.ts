@@ -1,17 +1,19 @@
 import { selectList } from "../calls/query";
 import { type ListedCall, toCallRecord } from "../calls/record";
 import { withCallStore } from "../calls/store";
+import { getConfig } from "../config";
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import { notFound } from "../domain-error";
-import { toIncidentRecord } from "../incidents/record";
+import { type IncidentFields, toIncidentRecord } from "../incidents/record";
 import { notesForExport } from "../notes/list";
-import { buildEido, type Eido, type EidoNote, type EidoStatusChange } from "./build";
+import { buildEido, type Eido, type EidoRelation, type EidoStatusChange } from "./build";
 
 /**
- * The incident as an EIDO: the incident row, its calls oldest first with their status history, and
- * the dispatchers' notes (lib/notes), oldest first, each in notesComponent referenced from
- * incidentComponent.
+ * The incident as an EIDO: the incident row, its calls oldest first with their status history and
+ * latest location correction, the dispatchers' notes (lib/notes) oldest first, and the incidents it
+ * was merged with or split from. An incident merged away is read from its merge record
+ * (incident_merges): its EIDO says it was merged, and into which.
  */
 
 interface HistoryRow {
@@ -23,35 +25,64 @@ interface HistoryRow {
   changed_by_name: string | null;
 }
 
-async function readNotes(db: Db, incidentId: string): Promise<EidoNote[]> {
-  return (await notesForExport(db, incidentId)).map((note) => ({ id: note.id, at: new Date(note.created_at), author: note.author.name, text: note.text }));
+interface MergeRow {
+  merged_id: string;
+  into_id: string;
+  record: IncidentFields;
+  merged_at: Date;
 }
 
-/** The EIDO of one incident, read from `db`; undefined when it does not exist. */
+async function relationsOf(db: Db, id: string, splitFrom: string | null, createdAt: Date | null): Promise<EidoRelation[]> {
+  const merges = await db.$queryRaw<MergeRow[]>`
+    SELECT merged_id, into_id, record, merged_at FROM incident_merges WHERE into_id = ${id} OR merged_id = ${id} ORDER BY merged_at`;
+  const splits = await db.$queryRaw<{ id: string; created_at: Date }[]>`SELECT id, created_at FROM incidents WHERE split_from = ${id} ORDER BY created_at`;
+  return [
+    ...merges.map((merge): EidoRelation =>
+      merge.into_id === id
+        ? { incidentId: merge.merged_id, direction: "REPLACING", at: merge.merged_at }
+        : { incidentId: merge.into_id, direction: "REPLACED", at: merge.merged_at },
+    ),
+    ...(splitFrom !== null && createdAt !== null ? [{ incidentId: splitFrom, direction: "SPLIT" as const, at: createdAt }] : []),
+    ...splits.map((split) => ({ incidentId: split.id, direction: "SPLIT" as const, at: split.created_at })),
+  ];
+}
+
+/** The EIDO of one incident, read from `db`; undefined when it never existed. */
 export async function readIncidentEido(db: Db, id: string): Promise<Eido | undefined> {
+  const domain = getConfig().CENTRE_DOMAIN;
   const incident = await db.incident.findUnique({ where: { id } });
-  if (!incident) return undefined;
-  const calls = await db.$queryRaw<ListedCall[]>(Prisma.sql`
-    SELECT ${selectList} FROM calls c WHERE c.incident_id = ${id} ORDER BY c.occurred_at, c.id`);
+  if (!incident) {
+    const [merge] = await db.$queryRaw<MergeRow[]>`SELECT merged_id, into_id, record, merged_at FROM incident_merges WHERE merged_id = ${id}`;
+    if (!merge) return undefined;
+    return buildEido({ domain, incident: toIncidentRecord(merge.record), calls: [], notes: [], relations: await relationsOf(db, id, null, null), merged: true });
+  }
+  const calls = await db.$queryRaw<(ListedCall & { locationCorrectedAt: Date | null })[]>(Prisma.sql`
+    SELECT ${selectList},
+      (SELECT max(k.changed_at) FROM call_corrections k WHERE k.call_id = c.id AND k.field = 'location') AS "locationCorrectedAt"
+    FROM calls c WHERE c.incident_id = ${id} ORDER BY c.occurred_at, c.id`);
   const history = await db.$queryRaw<HistoryRow[]>`
     SELECT h.call_id, h.from_status, h.status, h.changed_at, h.changed_by, h.changed_by_name
     FROM call_status_changes h JOIN calls c ON c.id = h.call_id
     WHERE c.incident_id = ${id} ORDER BY h.changed_at, h.id`;
   const byCall = new Map<string, EidoStatusChange[]>();
   for (const row of history) {
-    const change = { from: row.from_status, to: row.status, at: row.changed_at, by: row.changed_by_name ?? row.changed_by };
+    const change = { from: row.from_status, to: row.status, at: row.changed_at, by: row.changed_by_name ?? row.changed_by, byRef: row.changed_by };
     const list = byCall.get(row.call_id);
     if (list) list.push(change);
     else byCall.set(row.call_id, [change]);
   }
+  const notes = await notesForExport(db, id);
   return buildEido({
+    domain,
     incident: toIncidentRecord(incident),
-    calls: calls.map((call) => ({ ...toCallRecord(call), history: byCall.get(call.id) ?? [] })),
-    notes: await readNotes(db, id),
+    calls: calls.map((call) => ({ ...toCallRecord(call), rowId: call.id, history: byCall.get(call.id) ?? [], locationCorrectedAt: call.locationCorrectedAt })),
+    notes: notes.map((note) => ({ id: note.id, at: new Date(note.created_at), author: note.author, text: note.text })),
+    relations: await relationsOf(db, id, incident.splitFrom, incident.createdAt),
+    merged: false,
   });
 }
 
-/** GET /api/incidents/{id}/eido. */
+/** GET /api/incidents/{id}/eido: also for an incident merged away (its EIDO names the merge). */
 export async function getIncidentEido(id: string): Promise<Eido> {
   return withCallStore(async (db) => {
     const eido = await readIncidentEido(db, id);

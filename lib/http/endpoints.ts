@@ -460,8 +460,9 @@ export const endpoints = {
         permission: "read",
         summary: "The incident as a NENA Emergency Incident Data Object (NENA-STA-021.1a, JSON)",
         description:
-          "Incident tracking id, type and status; the incident's location and each call's (civic address as spoken " +
-          "and geodetic point, PIDF-LO); each call with its time, call-back number, summary and status history " +
+          "NENA's Incident Tracking Identifier under CENTRE_DOMAIN, APCO type code and registry status; the incident's " +
+          "location and each call's (civic address and geodetic point, PIDF-LO); each call with its time, call-back URI, " +
+          "summary and status history; notes; merges and splits. An incident merged away answers with its merge " +
           "(docs/integrations.md, \"EIDO\"; schema lib/eido/eido.schema.json).",
         responses: {
           200: { description: "The EIDO", body: { name: "Eido", schema: z.record(z.string(), z.unknown()) } },

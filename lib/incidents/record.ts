@@ -2,7 +2,16 @@ import type { Incident } from "../db/generated/client";
 import type { CallStatus } from "../vocabulary";
 import type { IncidentRecord } from "./schema";
 
-export function toIncidentRecord(incident: Incident): IncidentRecord {
+/**
+ * An incident's listed fields: a row of `incidents` (Prisma's, or raw SQL's with the same names), or
+ * a merged-away incident as incident_merges.record keeps it (written in SQL: times as text).
+ */
+export type IncidentFields = Pick<Incident, "id" | "emergencyType" | "severity" | "status" | "location" | "latitude" | "longitude" | "callCount"> & {
+  firstCallAt: Date | string;
+  lastCallAt: Date | string;
+};
+
+export function toIncidentRecord(incident: IncidentFields): IncidentRecord {
   return {
     id: incident.id,
     emergency_type: incident.emergencyType,
@@ -11,8 +20,8 @@ export function toIncidentRecord(incident: Incident): IncidentRecord {
     location: incident.location,
     latitude: incident.latitude,
     longitude: incident.longitude,
-    first_call_at: incident.firstCallAt.toISOString(),
-    last_call_at: incident.lastCallAt.toISOString(),
+    first_call_at: new Date(incident.firstCallAt).toISOString(),
+    last_call_at: new Date(incident.lastCallAt).toISOString(),
     call_count: incident.callCount,
   };
 }

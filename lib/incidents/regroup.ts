@@ -68,7 +68,7 @@ export async function regroupCorrectedCall(writes: CallWrites, callId: string): 
     SELECT incident_for_call(${call.incident_id}, ${call.type}, ${call.at}, ${call.lat}::float8, ${call.lon}::float8,
       ${call.location}, ${call.simulation}, ${call.exercise_id}::text, ${rule.radiusMetres}::float8,
       ${rule.windowMinutes * 60}::float8) AS id`;
-  const target = found.id ?? (call.call_count > 1 ? await openIncident(writes.tx, call.status, false) : call.incident_id);
+  const target = found.id ?? (call.call_count > 1 ? await openIncident(writes.tx, call.status, null) : call.incident_id);
   if (target !== call.incident_id) await writes.placeCalls([{ id: call.id, incident_id: target }]);
   return target;
 }

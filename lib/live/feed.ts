@@ -14,7 +14,9 @@ import type { CallChange, ChangePage, FeedChange } from "./schema";
  * number below n. Each call row holds only its latest number, so "calls with a number above n, in
  * number order" is a gapless, resumable feed in which each call appears once, at its latest state.
  * Incident notes take numbers from the same sequence under the same lock (migration
- * incident_notes), so the feed is the two tables' rows merged in number order.
+ * incident_notes), so the feed is the two tables' rows merged in number order. Incidents and
+ * incident merges are numbered from it too (migration incident_events), for outbound events only:
+ * they count in the head, not in the feed's pages.
  */
 
 type ChangedRow = ListedCall & { changeNumber: bigint };
@@ -40,8 +42,12 @@ export function readChanges(after: number, limit: number): Promise<ChangePage> {
   return withCallStore((db) => readChangesFrom(db, after, limit));
 }
 
-/** The feed's head as SQL: the newest number a call or a note took (0 before any). */
-export const feedHead = Prisma.sql`GREATEST((SELECT COALESCE(max(change_number), 0) FROM calls), ${lastNoteChange})`;
+/**
+ * The feed's head as SQL: the newest number a call, a note, an incident or an incident merge took
+ * (0 before any; incidents and merges are numbered for outbound events, migration incident_events).
+ */
+export const feedHead = Prisma.sql`GREATEST((SELECT COALESCE(max(change_number), 0) FROM calls), ${lastNoteChange},
+  (SELECT COALESCE(max(change_number), 0) FROM incidents), (SELECT COALESCE(max(change_number), 0) FROM incident_merges))`;
 
 /** The newest committed change number (0 before any change): every change up to it is readable. */
 export async function currentCursor(db: Pick<Db, "$queryRaw">): Promise<number> {

@@ -4,24 +4,18 @@ import type { DerivedEvent } from "./events";
 import type { BodyFormat } from "./event-types";
 
 /**
- * An event's body. mayday: `{ id, type, change, occurred_at, data }` with the call (call events) or
- * the incident and the call whose change it is (incident events). eido: the event's incident as an
- * EIDO (lib/eido), for every event type; its type is in the mayday-event-type header.
+ * An event's body. mayday: `{ id, type, change, occurred_at, data }`, data as the event's type
+ * gives it (lib/subscriptions/events.ts). eido: the event's incident as an EIDO (lib/eido; a
+ * merged-away incident's answers with its merge), for every event type; its type is in the
+ * mayday-event-type header.
  */
 export function maydayBody(event: DerivedEvent) {
-  const { entry } = event;
-  return {
-    id: event.id,
-    type: event.type,
-    change: event.change,
-    occurred_at: entry.changedAt.toISOString(),
-    data: event.type.startsWith("incident.") ? { incident: entry.incident, call: entry.call } : { call: entry.call },
-  };
+  return { id: event.id, type: event.type, change: event.change, occurred_at: event.occurredAt.toISOString(), data: event.data };
 }
 
 export async function eventBody(db: Db, format: BodyFormat, event: DerivedEvent): Promise<string> {
   if (format === "eido") {
-    const eido = await readIncidentEido(db, event.entry.call.incident_id);
+    const eido = await readIncidentEido(db, event.incidentId);
     if (eido) return JSON.stringify(eido);
   }
   return JSON.stringify(maydayBody(event));

@@ -3,7 +3,15 @@
  * schemas and the dashboard's webhooks page.
  */
 
-export const EVENT_TYPES = ["incident.created", "incident.updated", "incident.closed", "call.created", "call.status_changed"] as const;
+export const EVENT_TYPES = [
+  "incident.created",
+  "incident.updated",
+  "incident.closed",
+  "incident.merged",
+  "note.created",
+  "call.created",
+  "call.status_changed",
+] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** mayday: Mayday's own JSON event; eido: the incident as a NENA EIDO. */

@@ -4,167 +4,179 @@ import type { CallRecord } from "../calls/schema";
 import { CLOSED_STATUSES } from "../calls/workflow";
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
+import { type IncidentFields, toIncidentRecord } from "../incidents/record";
 import type { IncidentRecord } from "../incidents/schema";
 import { currentCursor } from "../live/feed";
-import type { CallStatus } from "../vocabulary";
+import { NOTE_COLUMNS, type NoteRow, toNote } from "../notes/record";
+import type { Note } from "../notes/schema";
 import type { EventType } from "./event-types";
 
 /**
- * Outbound events, derived from the change feed (docs/integrations.md, "Events"). The feed holds
- * each call once, at its latest change; the change trigger also stamps on the row the change at
- * which the call was announced (first written not waiting for the grouper) and the change of its
- * latest status move. Each event sits at one change number, its stamp, and a subscription sends the
- * events whose stamps fall in its window of changes (cursor, upTo], in stamp order:
+ * Outbound events, derived from the change feed (docs/integrations.md, "Events"). Every row of the
+ * feed (calls, incidents, incident merges, notes) holds its latest change number; the change
+ * trigger also stamps on the row the change at which it was announced (first written not waiting
+ * for the grouper; a note: kept) and, on a call, the change of its latest status move. Each event
+ * sits at one change number, its stamp, and a subscription sends the events whose stamps fall in
+ * its window of changes (cursor, upTo], in stamp order:
  *
- * - call.created        at the call's announced change                  id evt_<announced>_call.created
- * - incident.created    at the announced change of the incident's first announced call
- *                                                                        id evt_<announced>_incident.created
- * - call.status_changed at the call's latest status change, when after its announcement
- *                                                                        id evt_<status change>_call.status_changed
- * - incident.updated    at the incident's latest change (the highest change of its announced calls;
- *   or .closed          changes of several of its calls give one event, at the last), unless that is
- *                       its creation; .closed when the incident's status is final
- *                                                                        id evt_<change>_incident.<kind>
+ * - call.created         at the call's announced change              id evt_<announced>_call.created
+ * - call.status_changed  at the call's latest status change, when after its announcement
+ * - incident.created     at the incident's announced change
+ * - incident.updated     at the incident's latest change, when after its announcement; .closed
+ *   or .closed           when its status is then final
+ * - incident.merged      at the change at which its calls all left it for another incident
+ * - note.created         at the change at which the note was kept
  *
  * A stamp lies in exactly one window, and every change up to the feed's head is committed (the
- * feed is gapless), so each event is sent once, whatever changes folded into the call's row since.
- * A status that moved twice before it was read gives one event, for the latest move; a call waiting
- * for the grouper gives none until the grouper places it. Ids depend on the change alone, never on
- * the subscription: a receiver drops a redelivery (after a replay) by webhook-id.
+ * feed is gapless), so each event is sent once, whatever changes folded into the row since, and
+ * carries the row's state when read. Ids depend on the change alone, never on the subscription: a
+ * receiver drops a redelivery (after a replay) by webhook-id.
  */
 
-export interface FeedEntry {
-  change: number;
-  changedAt: Date;
-  call: CallRecord;
-  /** The call's internal id (its status history). */
-  callRowId: string;
-  announcedChange: number | null;
-  statusChange: number | null;
-  waiting: boolean;
-  incident: IncidentRecord | null;
-  /** The highest change of the incident's announced calls. */
-  incidentLatest: number | null;
-  /** The lowest announced change of the incident's calls. */
-  incidentFirstAnnounced: number | null;
+/** What a subscription's filters read of an event (lib/subscriptions/store.ts wants). */
+export interface EventSubject {
+  scenario: string | null;
+  simulation: boolean;
+  severity: string;
 }
+
+export type EventData =
+  | { call: CallRecord }
+  | { incident: IncidentRecord; call: CallRecord | null }
+  | { incident: IncidentRecord; merged_into: string }
+  | { note: Note; incident: IncidentRecord };
 
 export interface DerivedEvent {
   id: string;
   type: EventType;
   change: number;
-  entry: FeedEntry;
+  occurredAt: Date;
+  /** The incident the event is about (the EIDO body's). */
+  incidentId: string;
+  subject: EventSubject;
+  data: EventData;
 }
 
-type FeedRow = ListedCall & {
-  changeNumber: bigint;
-  changedAt: Date;
-  announcedChange: bigint | null;
-  statusChange: bigint | null;
-  groupingPending: boolean;
-  incidentEmergencyType: string | null;
-  incidentSeverity: string | null;
-  incidentStatus: string | null;
-  incidentLocation: string | null;
-  incidentLatitude: number | null;
-  incidentLongitude: number | null;
-  incidentFirstCallAt: Date | null;
-  incidentLastCallAt: Date | null;
-  incidentCallCount: number | null;
-  incidentLatest: bigint | null;
-  incidentFirstAnnounced: bigint | null;
-};
+const inWindow = (stamp: bigint | null, after: number, upTo: number): stamp is bigint =>
+  stamp !== null && stamp > BigInt(after) && stamp <= BigInt(upTo);
 
-const numberOrNull = (value: bigint | null) => (value === null ? null : Number(value));
-
-function toEntry(row: FeedRow): FeedEntry {
-  const incident: IncidentRecord | null =
-    row.incidentStatus === null
-      ? null
-      : {
-          id: row.incidentId,
-          emergency_type: row.incidentEmergencyType!,
-          severity: row.incidentSeverity!,
-          status: row.incidentStatus as CallStatus,
-          location: row.incidentLocation!,
-          latitude: row.incidentLatitude,
-          longitude: row.incidentLongitude,
-          first_call_at: row.incidentFirstCallAt!.toISOString(),
-          last_call_at: row.incidentLastCallAt!.toISOString(),
-          call_count: row.incidentCallCount!,
-        };
-  return {
-    change: Number(row.changeNumber),
-    changedAt: row.changedAt,
-    call: toCallRecord(row),
-    callRowId: row.id,
-    announcedChange: numberOrNull(row.announcedChange),
-    statusChange: numberOrNull(row.statusChange),
-    waiting: row.groupingPending,
-    incident,
-    incidentLatest: numberOrNull(row.incidentLatest),
-    incidentFirstAnnounced: numberOrNull(row.incidentFirstAnnounced),
-  };
+function event(type: EventType, change: bigint, occurredAt: Date, incidentId: string, subject: EventSubject, data: EventData): DerivedEvent {
+  return { id: `evt_${change}_${type}`, type, change: Number(change), occurredAt, incidentId, subject, data };
 }
 
-/**
- * The calls with a stamp in (after, upTo]: changed, announced or moved status there. upTo is at most
- * `span` changes after `after` and never past the feed's head.
- */
-export async function readWindow(db: Db, after: number, span: number): Promise<{ entries: FeedEntry[]; upTo: number }> {
-  const upTo = Math.min(await currentCursor(db), after + span);
-  if (upTo <= after) return { entries: [], upTo: after };
-  // The incident's latest and first-announced changes are read once per incident of the window.
-  const rows = await db.$queryRaw<FeedRow[]>(Prisma.sql`
-    WITH w AS (
-      SELECT ${selectList}, c.change_number AS "changeNumber", c.changed_at AS "changedAt",
-        c.announced_change AS "announcedChange", c.status_change AS "statusChange", c.grouping_pending AS "groupingPending"
-      FROM calls c
-      WHERE (c.change_number > ${after} AND c.change_number <= ${upTo})
-        OR (c.announced_change > ${after} AND c.announced_change <= ${upTo})
-        OR (c.status_change > ${after} AND c.status_change <= ${upTo})
-    ), o AS (
-      SELECT m.incident_id, max(m.change_number) AS latest, min(m.announced_change) AS first_announced
-      FROM calls m WHERE m.incident_id IN (SELECT "incidentId" FROM w) AND NOT m.grouping_pending
-      GROUP BY m.incident_id
-    )
-    SELECT w.*,
-      i.emergency_type AS "incidentEmergencyType", i.severity AS "incidentSeverity", i.status AS "incidentStatus",
-      i.location AS "incidentLocation", i.latitude AS "incidentLatitude", i.longitude AS "incidentLongitude",
-      i.first_call_at AS "incidentFirstCallAt", i.last_call_at AS "incidentLastCallAt", i.call_count AS "incidentCallCount",
-      o.latest AS "incidentLatest", o.first_announced AS "incidentFirstAnnounced"
-    FROM w
-    LEFT JOIN incidents i ON i.id = w."incidentId"
-    LEFT JOIN o ON o.incident_id = w."incidentId"`);
-  return { entries: rows.map(toEntry), upTo };
+type CallRow = ListedCall & { changedAt: Date; announcedChange: bigint | null; statusChange: bigint | null };
+
+async function callEvents(db: Db, after: number, upTo: number): Promise<DerivedEvent[]> {
+  const rows = await db.$queryRaw<CallRow[]>(Prisma.sql`
+    SELECT ${selectList}, c.changed_at AS "changedAt", c.announced_change AS "announcedChange", c.status_change AS "statusChange"
+    FROM calls c
+    WHERE NOT c.grouping_pending AND ((c.announced_change > ${after} AND c.announced_change <= ${upTo})
+      OR (c.status_change > ${after} AND c.status_change <= ${upTo}))`);
+  return rows.flatMap((row) => {
+    const call = toCallRecord(row);
+    const subject = { scenario: call.scenario, simulation: call.simulation, severity: call.severity };
+    const found: DerivedEvent[] = [];
+    if (inWindow(row.announcedChange, after, upTo)) found.push(event("call.created", row.announcedChange, row.changedAt, call.incident_id, subject, { call }));
+    if (inWindow(row.statusChange, after, upTo) && row.announcedChange !== null && row.statusChange > row.announcedChange) {
+      found.push(event("call.status_changed", row.statusChange, row.changedAt, call.incident_id, subject, { call }));
+    }
+    return found;
+  });
+}
+
+/** An incident's listed columns but its id (which names its own column beside a note's). */
+const incidentFields = Prisma.sql`i.emergency_type AS "emergencyType", i.severity, i.status, i.location, i.latitude, i.longitude,
+  i.first_call_at AS "firstCallAt", i.last_call_at AS "lastCallAt", i.call_count AS "callCount"`;
+
+/** Each incident's latest call (by time): one probe of calls(incident_id, occurred_at, id) per incident. */
+async function latestCalls(db: Db, incidentIds: readonly string[]): Promise<Map<string, CallRecord>> {
+  if (incidentIds.length === 0) return new Map();
+  const rows = await db.$queryRaw<ListedCall[]>(Prisma.sql`
+    SELECT l.* FROM unnest(${[...new Set(incidentIds)]}::text[]) AS x(id)
+    CROSS JOIN LATERAL (SELECT ${selectList} FROM calls c WHERE c.incident_id = x.id ORDER BY c.occurred_at DESC, c.id DESC LIMIT 1) l`);
+  return new Map(rows.map((row) => [row.incidentId, toCallRecord(row)]));
+}
+
+type IncidentEventRow = IncidentFields & { change_number: bigint; changed_at: Date; announced_change: bigint | null; simulation: boolean };
+
+async function incidentEvents(db: Db, after: number, upTo: number): Promise<DerivedEvent[]> {
+  const rows = await db.$queryRaw<IncidentEventRow[]>(Prisma.sql`
+    SELECT i.id, ${incidentFields}, i.change_number, i.changed_at, i.announced_change, i.simulation
+    FROM incidents i
+    WHERE i.announced_change IS NOT NULL AND ((i.announced_change > ${after} AND i.announced_change <= ${upTo})
+      OR (i.change_number > ${after} AND i.change_number <= ${upTo}))`);
+  const calls = await latestCalls(db, rows.map((row) => row.id));
+  return rows.flatMap((row) => {
+    const incident = toIncidentRecord(row);
+    const call = calls.get(row.id) ?? null;
+    const subject = { scenario: call?.scenario ?? null, simulation: row.simulation, severity: incident.severity };
+    const data = { incident, call };
+    const found: DerivedEvent[] = [];
+    if (inWindow(row.announced_change, after, upTo)) found.push(event("incident.created", row.announced_change, row.changed_at, incident.id, subject, data));
+    if (inWindow(row.change_number, after, upTo) && row.announced_change !== null && row.change_number > row.announced_change) {
+      const closed = (CLOSED_STATUSES as readonly string[]).includes(incident.status);
+      found.push(event(closed ? "incident.closed" : "incident.updated", row.change_number, row.changed_at, incident.id, subject, data));
+    }
+    return found;
+  });
+}
+
+interface MergeRow {
+  merged_id: string;
+  into_id: string;
+  record: IncidentFields;
+  simulation: boolean;
+  scenario: string | null;
+  change_number: bigint;
+  changed_at: Date;
+}
+
+async function mergeEvents(db: Db, after: number, upTo: number): Promise<DerivedEvent[]> {
+  const rows = await db.$queryRaw<MergeRow[]>`
+    SELECT merged_id, into_id, record, simulation, scenario, change_number, changed_at FROM incident_merges
+    WHERE change_number > ${after} AND change_number <= ${upTo}`;
+  return rows.map((row) => {
+    const incident = toIncidentRecord(row.record);
+    const subject = { scenario: row.scenario, simulation: row.simulation, severity: incident.severity };
+    return event("incident.merged", row.change_number, row.changed_at, row.merged_id, subject, { incident, merged_into: row.into_id });
+  });
+}
+
+type NoteEventRow = NoteRow & Omit<IncidentFields, "id"> & { announced_change: bigint; changed_at: Date; simulation: boolean };
+
+async function noteEvents(db: Db, after: number, upTo: number): Promise<DerivedEvent[]> {
+  const rows = await db.$queryRaw<NoteEventRow[]>(Prisma.sql`
+    SELECT ${Prisma.raw(NOTE_COLUMNS)}, n.announced_change, n.changed_at, ${incidentFields}, i.simulation
+    FROM incident_notes n JOIN incidents i ON i.id = n.incident_id
+    WHERE n.announced_change > ${after} AND n.announced_change <= ${upTo}`);
+  const calls = await latestCalls(db, rows.map((row) => row.incident_id));
+  return rows.map((row) => {
+    const incident = toIncidentRecord({ ...row, id: row.incident_id });
+    const subject = { scenario: calls.get(row.incident_id)?.scenario ?? null, simulation: row.simulation, severity: incident.severity };
+    return event("note.created", row.announced_change, row.changed_at, row.incident_id, subject, { note: toNote(row), incident });
+  });
 }
 
 /** Events of the same stamp go out in this order. */
 const ORDER: Record<EventType, number> = {
   "call.created": 0,
-  "incident.created": 1,
-  "call.status_changed": 2,
+  "call.status_changed": 1,
+  "incident.created": 2,
   "incident.updated": 3,
   "incident.closed": 4,
+  "incident.merged": 5,
+  "note.created": 6,
 };
 
-/** Every event with a stamp in (after, upTo] of the window's entries, in stamp order. */
-export function eventsOf(entries: readonly FeedEntry[], after: number, upTo: number): DerivedEvent[] {
-  const events: DerivedEvent[] = [];
-  const inWindow = (stamp: number | null): stamp is number => stamp !== null && stamp > after && stamp <= upTo;
-  for (const entry of entries) {
-    if (entry.waiting) continue;
-    const add = (type: EventType, change: number) => events.push({ id: `evt_${change}_${type}`, type, change, entry });
-    const announced = entry.announcedChange;
-    if (inWindow(announced)) {
-      add("call.created", announced);
-      if (entry.incident && entry.incidentFirstAnnounced === announced) add("incident.created", announced);
-    }
-    if (inWindow(entry.statusChange) && announced !== null && entry.statusChange > announced) add("call.status_changed", entry.statusChange);
-    const latest = entry.incidentLatest;
-    if (entry.incident && latest === entry.change && inWindow(latest) && latest !== entry.incidentFirstAnnounced) {
-      add((CLOSED_STATUSES as readonly string[]).includes(entry.incident.status) ? "incident.closed" : "incident.updated", latest);
-    }
-  }
-  return events.sort((a, b) => a.change - b.change || ORDER[a.type] - ORDER[b.type]);
+/**
+ * Every event with a stamp in the window after `after` (at most `span` changes, never past the
+ * feed's head), in stamp order, and the window's end.
+ */
+export async function readWindow(db: Db, after: number, span: number): Promise<{ events: DerivedEvent[]; upTo: number }> {
+  const upTo = Math.min(await currentCursor(db), after + span);
+  if (upTo <= after) return { events: [], upTo: after };
+  const found = (
+    await Promise.all([callEvents(db, after, upTo), incidentEvents(db, after, upTo), mergeEvents(db, after, upTo), noteEvents(db, after, upTo)])
+  ).flat();
+  return { events: found.sort((a, b) => a.change - b.change || ORDER[a.type] - ORDER[b.type]), upTo };
 }

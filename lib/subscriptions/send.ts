@@ -8,8 +8,9 @@ import { targetGuard } from "./address";
  * One signed POST of one event (Standard Webhooks: webhook-id, webhook-timestamp,
  * webhook-signature). Every secret still valid signs it (space-separated signatures), so a
  * receiver holding either the new or the previous secret verifies it during a rotation. The whole
- * request is bounded by SUBSCRIPTION_TIMEOUT_MS, the answer by SUBSCRIPTION_RESPONSE_LIMIT_BYTES
- * (the connection is closed past it); redirects are not followed.
+ * request is bounded by SUBSCRIPTION_TIMEOUT_MS; a 2xx is accepted when its status line arrives
+ * (the connection is then closed, the body unread); another answer is read for the delivery log up
+ * to SUBSCRIPTION_RESPONSE_LIMIT_BYTES (the connection is closed past it); redirects are not followed.
  */
 
 export interface OutgoingEvent {
@@ -65,20 +66,23 @@ export async function sendEvent(target: string, secrets: readonly string[], even
     const client = url.protocol === "https:" ? https : http;
     const request = client.request(url, { method: "POST", headers, lookup: targetGuard.lookup, agent: false }, (response) => {
       const status = response.statusCode ?? 0;
-      const ok = status >= 200 && status < 300;
+      // A 2xx is a delivery once its status line arrives: its body is never waited for.
+      if (status >= 200 && status < 300) {
+        finish({ ok: true, status, error: null });
+        return;
+      }
       const chunks: Buffer[] = [];
       let read = 0;
       response.on("data", (chunk: Buffer) => {
         read += chunk.length;
         if (read > limit) {
-          finish({ ok, status, error: `answer cut off after ${limit} bytes` });
+          finish({ ok: false, status, error: `answer cut off after ${limit} bytes` });
           return;
         }
-        if (!ok) chunks.push(chunk);
+        chunks.push(chunk);
       });
-      response.on("end", () =>
-        finish({ ok, status, error: ok ? null : `HTTP ${status}: ${excerpt(Buffer.concat(chunks).toString("utf8"))}` }));
-      response.on("error", (error) => finish({ ok, status, error: error.message }));
+      response.on("end", () => finish({ ok: false, status, error: `HTTP ${status}: ${excerpt(Buffer.concat(chunks).toString("utf8"))}` }));
+      response.on("error", (error) => finish({ ok: false, status, error: error.message }));
     });
     const deadline = setTimeout(() => finish({ ok: false, status: null, error: `no answer within ${timeoutMs} ms` }), timeoutMs);
     request.on("error", (error) => finish({ ok: false, status: null, error: error.message }));

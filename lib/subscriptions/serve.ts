@@ -2,7 +2,7 @@ import type { Db } from "../db/client";
 import type { Subscription } from "../db/generated/client";
 import { uuid7 } from "../db/uuid7";
 import { eventBody } from "./body";
-import { type DerivedEvent, eventsOf, readWindow } from "./events";
+import { type DerivedEvent, readWindow } from "./events";
 import type { SubscriptionLocks } from "./lock";
 import { type RetryPolicy, retryDelayMs } from "./retry";
 import type { BodyFormat } from "./event-types";
@@ -53,10 +53,10 @@ export async function serveSubscription(db: Db, locks: SubscriptionLocks, id: st
     for (;;) {
       let row = await db.subscription.findUnique({ where: { id } });
       if (!row || !row.enabled || (row.nextAttemptAt && row.nextAttemptAt > clock())) return delivered;
-      const { entries, upTo } = await readWindow(db, Number(row.cursor), WINDOW);
+      const { events, upTo } = await readWindow(db, Number(row.cursor), WINDOW);
       if (upTo === Number(row.cursor)) return delivered;
       const sent = new Set(row.cursorSent);
-      for (const event of eventsOf(entries, Number(row.cursor), upTo)) {
+      for (const event of events) {
         if (!wants(row, event) || sent.has(event.id)) continue;
         if (!locks.holds(id)) return delivered;
         const now = clock();

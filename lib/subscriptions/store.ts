@@ -54,15 +54,11 @@ export function signingSecrets(row: Subscription, now: Date): string[] {
   return row.previousSecret && row.previousSecretUntil && row.previousSecretUntil > now ? [row.secret, row.previousSecret] : [row.secret];
 }
 
-/** Whether the subscription wants this event: its type, then the filters on the call (and incident). */
+/** Whether the subscription wants this event: its type, then the filters on its subject (the call, or the incident). */
 export function wants(row: Subscription, event: DerivedEvent): boolean {
   if (!row.eventTypes.includes(event.type)) return false;
-  const { call, incident } = event.entry;
-  if (row.filterScenario !== null && call.scenario !== row.filterScenario) return false;
-  if (row.filterSimulation !== null && call.simulation !== row.filterSimulation) return false;
-  if (row.filterSeverities.length > 0) {
-    const severity = event.type.startsWith("incident.") ? (incident?.severity ?? call.severity) : call.severity;
-    if (!row.filterSeverities.includes(severity)) return false;
-  }
-  return true;
+  const { scenario, simulation, severity } = event.subject;
+  if (row.filterScenario !== null && scenario !== row.filterScenario) return false;
+  if (row.filterSimulation !== null && simulation !== row.filterSimulation) return false;
+  return row.filterSeverities.length === 0 || row.filterSeverities.includes(severity);
 }

@@ -1,8 +1,20 @@
 -- Trigger calls_incidents_update: calls that moved grow their new incident, and the incidents
 -- they left, or whose calls changed what the aggregates read (a dispatcher's correction of type,
--- severity or location among them), are recomputed.
+-- severity or location among them), are recomputed. An announced incident its calls all left (a
+-- merge, a correction that joined another incident) is recorded in incident_merges, as listed
+-- before it goes, naming the incident its calls went to (incident.merged, docs/integrations.md).
 CREATE OR REPLACE FUNCTION "incidents_after_call_update"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+  INSERT INTO incident_merges (merged_id, into_id, simulation, scenario, record)
+  SELECT DISTINCT ON (i.id) i.id, n.incident_id, i.simulation, n.scenario, jsonb_build_object(
+      'id', i.id, 'emergencyType', i.emergency_type, 'severity', i.severity, 'status', i.status,
+      'location', i.location, 'latitude', i.latitude, 'longitude', i.longitude,
+      'firstCallAt', i.first_call_at, 'lastCallAt', i.last_call_at, 'callCount', i.call_count)
+  FROM new_calls n JOIN old_calls o ON o.id = n.id JOIN incidents i ON i.id = o.incident_id
+  WHERE n.incident_id IS DISTINCT FROM o.incident_id AND i.announced_change IS NOT NULL
+    AND NOT EXISTS (SELECT 1 FROM calls c WHERE c.incident_id = i.id)
+  ORDER BY i.id, n.incident_id
+  ON CONFLICT (merged_id) DO NOTHING;
   PERFORM incidents_add_calls(ARRAY(
     SELECT n.id FROM new_calls n JOIN old_calls o ON o.id = n.id WHERE n.incident_id IS DISTINCT FROM o.incident_id));
   PERFORM refresh_incidents(ARRAY(

@@ -164,7 +164,8 @@ describe("change stream", () => {
     await client.stream.until(() => changesOf(client.stream.events).some((change) => change.call.conversation_id === "conv-head-only-2"));
     expect(changesOf(client.stream.events).map((change) => change.call.conversation_id)).not.toContain("conv-head-only-1");
     expect(tail.since(start)).toBeUndefined();
-    expect(tail.since(await startCursor() - 1)?.length).toBe(1);
+    const second = changesOf(client.stream.events).find((change) => change.call.conversation_id === "conv-head-only-2")!;
+    expect(tail.since(second.change - 1)?.map((change) => change.change)).toEqual([second.change]);
   });
 
   it("a client that goes away frees its listener at once", async () => {

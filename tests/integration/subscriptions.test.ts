@@ -238,7 +238,8 @@ describe("outbound webhooks", () => {
     expect(entry.type).toBe("incident.created");
     const eido = new Webhook(subscription.secret).verify(entry.body, entry.headers) as { callComponent: { $id: string }[] };
     expect(validateEido(eido)).toBe(true);
-    expect(eido.callComponent.map((call) => call.$id)).toEqual([`urn:emergency:uid:callid:${id}:mayday`]);
+    const row = await (await getDb()).call.findUniqueOrThrow({ where: { conversationId: id } });
+    expect(eido.callComponent.map((call) => call.$id)).toEqual([`urn:emergency:uid:callid:${row.id.replace(/-/g, "")}:mayday.invalid`]);
   });
 
   it("keeps events while paused and sends them when enabled again", async () => {
@@ -347,9 +348,40 @@ describe("outbound webhooks", () => {
     }
   });
 
-  it("cuts off a receiver that streams a huge answer at the limit", async () => {
+  it("counts a 2xx as delivered once its status line arrives, whatever its body does", async () => {
+    process.env.SUBSCRIPTION_TIMEOUT_MS = "1000";
+    resetConfigForTests();
+    const open: http.ServerResponse[] = [];
+    cleanups.push(async () => {
+      for (const response of open) response.destroy();
+      delete process.env.SUBSCRIPTION_TIMEOUT_MS;
+      resetConfigForTests();
+    });
+    // The status and a first chunk at once; the rest of the body never comes.
     const target = await listen((_, response) => {
-      response.writeHead(200, { "content-type": "application/octet-stream" });
+      open.push(response);
+      response.writeHead(200, { "content-type": "text/plain" });
+      response.write("accepted, still writing");
+    });
+    const { body: subscription } = await subscribe({ name: "CAD", url: target.url, event_types: ["call.created"] });
+    const worker = start();
+    await postCall("15 Ocean Dr, Miami");
+    const db = await getDb();
+    await until([worker], () => target.received.length >= 1);
+    let attempts = await db.subscriptionDelivery.findMany({ where: { subscriptionId: subscription.id } });
+    for (let round = 0; round < 100 && attempts.length === 0; round++) {
+      await until([worker], () => true);
+      attempts = await db.subscriptionDelivery.findMany({ where: { subscriptionId: subscription.id } });
+    }
+    expect(attempts.map((attempt) => [attempt.status, attempt.error])).toEqual([[200, null]]);
+    const row = await db.subscription.findUniqueOrThrow({ where: { id: subscription.id } });
+    expect([row.attempt, row.lastError, row.nextAttemptAt]).toEqual([0, null, null]);
+    expect(target.received).toHaveLength(1);
+  });
+
+  it("cuts off a receiver that streams a huge refusal at the limit", async () => {
+    const target = await listen((_, response) => {
+      response.writeHead(500, { "content-type": "application/octet-stream" });
       const chunk = Buffer.alloc(64 * 1024, 120);
       const pump = () => {
         while (!response.destroyed && response.write(chunk));
@@ -368,7 +400,7 @@ describe("outbound webhooks", () => {
       await until([worker], () => true);
       attempts = await db.subscriptionDelivery.findMany({ where: { subscriptionId: subscription.id } });
     }
-    expect(attempts[0].status).toBe(200);
+    expect(attempts[0].status).toBe(500);
     expect(attempts[0].error).toBe("answer cut off after 65536 bytes");
   });
 });

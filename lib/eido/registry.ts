@@ -1,0 +1,51 @@
+import type { EmergencyType } from "../vocabulary";
+
+/**
+ * Mayday's values in NENA's EIDO registries (NENA-STA-021.1b, tables 31-38; docs/integrations.md,
+ * "EIDO"): the one place an EIDO's registry values come from.
+ */
+
+/**
+ * Emergency types as Incident Type registry values (APCO 2.103 common incident type codes).
+ * A type without an entry (an agent's `unknown`) is TROUBLE, "unknown trouble"; the EIDO carries
+ * Mayday's own type beside it (incidentTypeInternalCode).
+ */
+export const APCO_INCIDENT_TYPES: Record<EmergencyType, string> = {
+  structure_fire: "FSTRU",
+  evacuation_assistance: "CITASST",
+  trapped_person: "ENTRAP",
+  medical_emergency: "SICK",
+  shelter_information: "INFO",
+  flooding: "WATER",
+  wind_damage: "HAZ",
+  power_outage: "ELEC",
+  evacuation_needed: "RESCUE",
+  building_collapse: "BLDCLPSE",
+  gas_leak: "GASLEAK",
+  debris_injury: "TRAUMA",
+  building_damage: "HAZ",
+  vehicle_accident: "MVA",
+  power_lines_down: "WIRES",
+  shelter_needed: "CITASST",
+  medical_injuries: "TRAUMA",
+};
+export const UNMAPPED_INCIDENT_TYPE = "TROUBLE";
+
+export const incidentTypeCode = (emergencyType: string): string =>
+  (APCO_INCIDENT_TYPES as Record<string, string>)[emergencyType] ?? UNMAPPED_INCIDENT_TYPE;
+
+/** Mayday's workflow statuses as Incident Status registry values. */
+export const INCIDENT_STATUSES: Record<string, string> = {
+  active: "Active",
+  dispatched: "ResourcesAssigned",
+  enroute: "ResourcesEnroute",
+  resolved: "Closed",
+  failed: "Cancelled",
+};
+export const incidentStatusCode = (status: string): string => INCIDENT_STATUSES[status] ?? "Active";
+
+/** Location Type registry values: where the incident is, where a caller said they were. */
+export const LOCATION_TYPES = { incident: "CurrentIncident", caller: "Caller" } as const;
+
+/** Agency Role registry value of the centre Mayday serves: it received the calls. */
+export const AGENCY_ROLE = "CallReceiving";
