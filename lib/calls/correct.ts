@@ -20,7 +20,14 @@ export async function geocodeCorrection(text: string): Promise<NonNullable<CallC
     throw new DomainError("GEOCODING_ERROR", "The geocoder could not be reached; nothing was changed, try again", { cause: error });
   }
   if (!found) throw invalidParameter("Unknown location", `No place found for location "${text}"; nothing was changed`);
-  return { text, latitude: found.latitude, longitude: found.longitude, source: found.source };
+  return {
+    text,
+    latitude: found.latitude,
+    longitude: found.longitude,
+    precision: found.precision,
+    uncertaintyMeters: found.uncertaintyMeters,
+    source: found.source,
+  };
 }
 
 /**

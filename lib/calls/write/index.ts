@@ -23,7 +23,7 @@ import type { WebhookCall } from "../../webhook/payload";
  * tests/unit/one-door.test.ts fails if any other file writes these tables.
  */
 
-export type { ReceivedCall } from "./received";
+export type { LocatedPoint, ReceivedCall } from "./received";
 export type { SimulatedRow } from "./simulated";
 export type { CallCorrection, CorrectedValue } from "./correct";
 export { CHANGE_FEED_LOCK } from "./lock";
