@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { invalidParameter } from "../domain-error";
+import { LOCATION_SOURCES, PRECISIONS } from "../geocoding/types";
 import { queryParameter } from "../query-parameters";
 import { EMERGENCY_TYPES, PLATFORMS, SEVERITIES, STATUSES, TABLE_NAME_PATTERN } from "../vocabulary";
 
@@ -123,6 +124,8 @@ export type CallFilterParameterName = keyof typeof callFilterParameters;
 // ---- Responses -------------------------------------------------------------------------------
 
 const unixSeconds = z.int().min(0).meta({ description: "Unix seconds" });
+export const precisionSchema = z.enum(PRECISIONS);
+const locationSourceSchema = z.enum(LOCATION_SOURCES);
 
 export const callRecordSchema = z
   .object({
@@ -138,6 +141,14 @@ export const callRecordSchema = z
     location: z.string(),
     latitude: z.number().nullable(),
     longitude: z.number().nullable(),
+    location_precision: precisionSchema.nullable().meta({
+      description:
+        "How exact the point is (docs/geocoding.md): address_point, interpolated, intersection, street (grouped on distance), postal_code, locality, region (grouped only with the same address); null when there is no point, or it was geocoded before Mayday kept this",
+    }),
+    location_uncertainty_m: z.number().nullable().meta({ description: "Radius in metres within which the caller is (about 95%); null when unknown" }),
+    location_source: locationSourceSchema.nullable().meta({
+      description: "Who located the point: the platform's coordinates, the simulation generator, the centre's GIS data, a hosted geocoder (nominatim, pelias) or the embedded gazetteer",
+    }),
     severity: z.string(),
     status: statusSchema,
     simulation: z.boolean(),

@@ -1,4 +1,5 @@
 import type { CallRecord } from "../calls/schema";
+import type { LocationSource, Precision } from "../geocoding/types";
 import type { IncidentRecord } from "../incidents/schema";
 
 /**
@@ -85,18 +86,47 @@ const statusRegistryText = (status: string) => (status === "resolved" || status 
 
 const xmlText = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
-/** A PIDF-LO location: the civic address as spoken (LOC), and the geodetic point when known. */
-export function pidfLo(entity: string, spoken: string, latitude: number | null, longitude: number | null): string {
-  const point =
-    latitude !== null && longitude !== null
-      ? `<gp:geopriv><gp:location-info><gml:Point srsName="urn:ogc:def:crs:EPSG::4326"><gml:pos>${latitude} ${longitude}</gml:pos></gml:Point></gp:location-info></gp:geopriv>`
-      : "";
+/** A located point as the EIDO's PIDF-LO carries it (docs/geocoding.md). */
+export interface EidoPoint {
+  latitude: number | null;
+  longitude: number | null;
+  precision: Precision | null;
+  uncertaintyMeters: number | null;
+  source: LocationSource | null;
+}
+
+/**
+ * A PIDF-LO location: the civic address as spoken (LOC), and the geodetic point when known: a
+ * circle of its uncertainty radius in metres (RFC 5491's shape; a bare point when the radius is
+ * unknown), its method naming who located it and how exactly ("gazetteer: locality"; an incident's
+ * only its best call's precision).
+ */
+export function pidfLo(entity: string, spoken: string, point: EidoPoint): string {
+  const { latitude, longitude, uncertaintyMeters: radius } = point;
+  const shape =
+    radius === null
+      ? `<gml:Point srsName="urn:ogc:def:crs:EPSG::4326"><gml:pos>${latitude} ${longitude}</gml:pos></gml:Point>`
+      : `<gs:Circle srsName="urn:ogc:def:crs:EPSG::4326"><gml:pos>${latitude} ${longitude}</gml:pos>` +
+        `<gs:radius uom="urn:ogc:def:uom:EPSG::9001">${radius}</gs:radius></gs:Circle>`;
+  const method =
+    point.precision === null ? "" : `<gp:method>${point.source === null ? "" : `${point.source}: `}${point.precision}</gp:method>`;
+  const geodetic =
+    latitude !== null && longitude !== null ? `<gp:geopriv><gp:location-info>${shape}</gp:location-info>${method}</gp:geopriv>` : "";
   return (
     `<presence xmlns="urn:ietf:params:xml:ns:pidf" xmlns:gp="urn:ietf:params:xml:ns:pidf:geopriv10" ` +
-    `xmlns:ca="urn:ietf:params:xml:ns:pidf:geopriv10:civicAddr" xmlns:gml="http://www.opengis.net/gml" entity="${xmlText(entity)}">` +
-    `<tuple id="location"><status>${point}<gp:geopriv><gp:location-info><ca:civicAddress><ca:LOC>${xmlText(spoken)}</ca:LOC>` +
+    `xmlns:ca="urn:ietf:params:xml:ns:pidf:geopriv10:civicAddr" xmlns:gml="http://www.opengis.net/gml" ` +
+    `xmlns:gs="http://www.opengis.net/pidflo/1.0" entity="${xmlText(entity)}">` +
+    `<tuple id="location"><status>${geodetic}<gp:geopriv><gp:location-info><ca:civicAddress><ca:LOC>${xmlText(spoken)}</ca:LOC>` +
     `</ca:civicAddress></gp:location-info></gp:geopriv></status></tuple></presence>`
   );
+}
+
+/** The incident's radius: the smallest of its calls of its (best) precision. */
+function incidentUncertainty(incident: IncidentRecord, calls: readonly CallRecord[]): number | null {
+  const radii = calls.flatMap((call) =>
+    call.location_precision === incident.location_precision && call.location_uncertainty_m !== null ? [call.location_uncertainty_m] : [],
+  );
+  return radii.length > 0 ? Math.min(...radii) : null;
 }
 
 export function buildEido({ incident, calls, notes }: EidoInput): Eido {
@@ -117,7 +147,14 @@ export function buildEido({ incident, calls, notes }: EidoInput): Eido {
     component(`urn:mayday:location:incident:${incident.id}`, updatedAt, {
       locationTypeDescriptionRegistryText: "Incident",
       locationDescriptionText: incident.location,
-      locationByValue: pidfLo(incidentId, incident.location, incident.latitude, incident.longitude),
+      // The incident's centre is as exact as its best call.
+      locationByValue: pidfLo(incidentId, incident.location, {
+        latitude: incident.latitude,
+        longitude: incident.longitude,
+        precision: incident.location_precision,
+        uncertaintyMeters: incidentUncertainty(incident, calls),
+        source: null,
+      }),
     }),
   ];
   const notesComponent: Component[] = [];
@@ -131,7 +168,13 @@ export function buildEido({ incident, calls, notes }: EidoInput): Eido {
       component(locationId, callAt, {
         locationTypeDescriptionRegistryText: "Caller",
         locationDescriptionText: call.location,
-        locationByValue: pidfLo(callId, call.location, call.latitude, call.longitude),
+        locationByValue: pidfLo(callId, call.location, {
+          latitude: call.latitude,
+          longitude: call.longitude,
+          precision: call.location_precision,
+          uncertaintyMeters: call.location_uncertainty_m,
+          source: call.location_source,
+        }),
       }),
     );
     const noteIds: Reference[] = [];

@@ -48,6 +48,16 @@ export const GROUPING_BATCH = 200;
 /** Metres per degree of latitude (prisma/functions/incident_for_call.sql uses the same). */
 export const METRES_PER_DEGREE = 111_320;
 
+interface Point {
+  lat: number;
+  lon: number;
+}
+
+/** Metres between two points, as grouping measures them (flat at the first point's latitude). */
+export function metresBetween(a: Point, b: Point): number {
+  return METRES_PER_DEGREE * Math.hypot(b.lat - a.lat, (b.lon - a.lon) * Math.cos((a.lat * Math.PI) / 180));
+}
+
 /**
  * A query of the incident each of `calls` joins: rows (id, incident_id). `calls` is a query of the
  * calls to place, stored or about to be: `id`, `own` (the incident it is in now; its own id when

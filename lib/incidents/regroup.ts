@@ -3,7 +3,7 @@ import { OPEN_STATUSES } from "../calls/workflow";
 import { isStreetLevel } from "../geocoding/precision";
 import type { Precision } from "../geocoding/types";
 import type { CallStatus } from "../vocabulary";
-import { groupingEnabled, groupingRule, METRES_PER_DEGREE } from "./grouping";
+import { groupingEnabled, groupingRule, metresBetween } from "./grouping";
 import { openIncident } from "./open-incident";
 
 interface Placed {
@@ -45,8 +45,7 @@ function fitsItsIncident(call: Placed, radiusMetres: number): boolean {
   // The centroid of the other located calls, from the incident's centroid that includes this one.
   const lat = (call.incident_lat * call.located_count - call.lat) / others;
   const lon = (call.incident_lon * call.located_count - call.lon) / others;
-  const metres = METRES_PER_DEGREE * Math.hypot(lat - call.lat, (lon - call.lon) * Math.cos((call.lat * Math.PI) / 180));
-  return metres <= radiusMetres;
+  return metresBetween({ lat: call.lat, lon: call.lon }, { lat, lon }) <= radiusMetres;
 }
 
 /**

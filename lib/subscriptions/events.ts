@@ -6,6 +6,7 @@ import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import type { IncidentRecord } from "../incidents/schema";
 import { currentCursor } from "../live/feed";
+import type { Precision } from "../geocoding/types";
 import type { CallStatus } from "../vocabulary";
 import type { EventType } from "./event-types";
 
@@ -68,6 +69,7 @@ type FeedRow = ListedCall & {
   incidentLocation: string | null;
   incidentLatitude: number | null;
   incidentLongitude: number | null;
+  incidentPrecision: string | null;
   incidentFirstCallAt: Date | null;
   incidentLastCallAt: Date | null;
   incidentCallCount: number | null;
@@ -89,6 +91,7 @@ function toEntry(row: FeedRow): FeedEntry {
           location: row.incidentLocation!,
           latitude: row.incidentLatitude,
           longitude: row.incidentLongitude,
+          location_precision: row.incidentPrecision as Precision | null,
           first_call_at: row.incidentFirstCallAt!.toISOString(),
           last_call_at: row.incidentLastCallAt!.toISOString(),
           call_count: row.incidentCallCount!,
@@ -131,6 +134,7 @@ export async function readWindow(db: Db, after: number, span: number): Promise<{
     SELECT w.*,
       i.emergency_type AS "incidentEmergencyType", i.severity AS "incidentSeverity", i.status AS "incidentStatus",
       i.location AS "incidentLocation", i.latitude AS "incidentLatitude", i.longitude AS "incidentLongitude",
+      i.location_precision AS "incidentPrecision",
       i.first_call_at AS "incidentFirstCallAt", i.last_call_at AS "incidentLastCallAt", i.call_count AS "incidentCallCount",
       o.latest AS "incidentLatest", o.first_announced AS "incidentFirstAnnounced"
     FROM w

@@ -81,6 +81,7 @@ describe("GET /api/incidents/{id}/eido", () => {
     const incidentLocation = byId.get((body.incidentComponent.locationReference as { $ref: string }[])[0].$ref)!;
     expect(incidentLocation.locationDescriptionText).toBe(location);
     expect(incidentLocation.locationByValue).toContain(`<ca:LOC>${location}</ca:LOC>`);
+    expect(incidentLocation.locationByValue).toContain(`<gs:radius uom="urn:ogc:def:uom:EPSG::9001">15000</gs:radius>`);
 
     expect(body.callComponent).toHaveLength(3);
     for (const [index, row] of rows.entries()) {
@@ -92,7 +93,13 @@ describe("GET /api/incidents/{id}/eido", () => {
       expect(callback.callBackInformationUri).toEqual([`tel:${phones[index]}`]);
       const callLocation = byId.get((call.locationReference as { $ref: string }[])[0].$ref)!;
       expect(callLocation.locationDescriptionText).toBe(row.location);
-      if (row.latitude !== null) expect(callLocation.locationByValue).toContain(`<gml:pos>${row.latitude} ${row.longitude}</gml:pos>`);
+      // The point with its uncertainty, a PIDF-LO circle (RFC 5491), and how it was located.
+      expect(row).toMatchObject({ locationPrecision: "locality", locationSource: "gazetteer", locationUncertaintyM: 15_000 });
+      expect(callLocation.locationByValue).toContain(
+        `<gs:Circle srsName="urn:ogc:def:crs:EPSG::4326"><gml:pos>${row.latitude} ${row.longitude}</gml:pos>` +
+          `<gs:radius uom="urn:ogc:def:uom:EPSG::9001">15000</gs:radius></gs:Circle>`,
+      );
+      expect(callLocation.locationByValue).toContain("<gp:method>gazetteer: locality</gp:method>");
       const notes = (call.notesReference as { $ref: string }[]).map((ref) => byId.get(ref.$ref)!.notesActionComments);
       expect(notes[0]).toBe(row.summary);
       expect(notes[1]).toBe("Call received as active (webhook)");

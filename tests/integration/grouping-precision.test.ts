@@ -1,6 +1,12 @@
 import { randomInt } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GET as getCall } from "@/app/api/calls/[id]/route";
+import { GET as listCalls } from "@/app/api/calls/route";
+import { GET as getIncident } from "@/app/api/incidents/[id]/route";
 import { POST as webhook } from "@/app/api/voiceagent-webhook/route";
+import { callDetailSchema, callListSchema } from "@/lib/calls/schema";
+import { incidentDetailSchema } from "@/lib/incidents/schema";
+import { apiRequest } from "../support/auth";
 import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { groupNow } from "@/lib/incidents/grouper";
@@ -61,6 +67,23 @@ describe("grouping respects precision", () => {
     const calls = await postCalls("2200 Collins Avenue, Miami Beach", "2200 collins ave. Miami Beach");
     expect(new Set(calls.map((call) => call.incidentId)).size).toBe(1);
     expect(calls[1].incident).toMatchObject({ callCount: 2, locationPrecision: "locality" });
+
+    // The incident shows each call's own address, precision and distance from its centre.
+    const incidentId = calls[0].incidentId;
+    const detail = incidentDetailSchema.parse(
+      await (await getIncident(apiRequest(`http://localhost/api/incidents/${incidentId}`), { params: Promise.resolve({ id: incidentId }) })).json(),
+    );
+    expect(detail.location_precision).toBe("locality");
+    expect(detail.calls.map((call) => [call.location, call.location_precision, call.location_uncertainty_m, call.location_source, call.distance_m])).toEqual([
+      ["2200 Collins Avenue, Miami Beach", "locality", 3000, "gazetteer", 0],
+      ["2200 collins ave. Miami Beach", "locality", 3000, "gazetteer", 0],
+    ]);
+    // And the calls API, listing and detail.
+    const id = calls[1].conversationId;
+    const listed = callListSchema.parse(await (await listCalls(apiRequest(`http://localhost/api/calls?q=${encodeURIComponent("collins ave.")}`))).json());
+    expect(listed.calls.find((call) => call.conversation_id === id)).toMatchObject({ location_precision: "locality", location_source: "gazetteer" });
+    const one = callDetailSchema.parse(await (await getCall(apiRequest(`http://localhost/api/calls/${id}`), { params: Promise.resolve({ id }) })).json());
+    expect(one).toMatchObject({ location_precision: "locality", location_uncertainty_m: 3000, location_source: "gazetteer" });
   });
 
   it("two neighbourhoods the gazetteer places at their city's centre are two incidents", async () => {

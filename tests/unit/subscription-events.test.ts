@@ -13,6 +13,7 @@ const incident = (status: IncidentRecord["status"] = "active"): IncidentRecord =
   location: "1 Main St",
   latitude: null,
   longitude: null,
+  location_precision: null,
   first_call_at: "2026-11-25T10:00:00.000Z",
   last_call_at: "2026-11-25T10:05:00.000Z",
   call_count: 2,
