@@ -57,9 +57,9 @@ function fitsItsIncident(call: Placed, radiusMetres: number): boolean {
  * - otherwise it joins the incident incident_for_call finds for it (its own left out);
  * - otherwise it keeps an incident of its own: the one it is in when it is its only call, else a
  *   new one with the call's status.
- * Answers the incident it ended in.
+ * Answers the incident it ended in, and the one it left when other calls stay there.
  */
-export async function regroupCorrectedCall(writes: CallWrites, callId: string): Promise<string> {
+export async function regroupCorrectedCall(writes: CallWrites, callId: string): Promise<{ incidentId: string; movedOutOf?: string }> {
   const [call] = await writes.tx.$queryRaw<Placed[]>`
     SELECT c.id, c.incident_id, c.emergency_type AS type, c.occurred_at AS at, c.latitude AS lat, c.longitude AS lon,
       c.location_precision AS precision, c.location, c.simulation, c.exercise_id, c.status, c.grouping_pending, i.arranged_by_hand,
@@ -74,13 +74,14 @@ export async function regroupCorrectedCall(writes: CallWrites, callId: string): 
     !OPEN_STATUSES.includes(call.status) ||
     fitsItsIncident(call, rule.radiusMetres)
   ) {
-    return call.incident_id;
+    return { incidentId: call.incident_id };
   }
   const [found] = await writes.tx.$queryRaw<{ id: string | null }[]>`
     SELECT incident_for_call(${call.incident_id}, ${call.type}, ${call.at}, ${call.lat}::float8, ${call.lon}::float8,
       ${call.location}, ${call.simulation}, ${call.exercise_id}::text, ${rule.radiusMetres}::float8,
       ${rule.windowMinutes * 60}::float8, ${call.precision}::text) AS id`;
   const target = found.id ?? (call.call_count > 1 ? await openIncident(writes.tx, call.status, false) : call.incident_id);
-  if (target !== call.incident_id) await writes.placeCalls([{ id: call.id, incident_id: target }]);
-  return target;
+  if (target === call.incident_id) return { incidentId: target };
+  await writes.placeCalls([{ id: call.id, incident_id: target }]);
+  return call.call_count > 1 ? { incidentId: target, movedOutOf: call.incident_id } : { incidentId: target };
 }
