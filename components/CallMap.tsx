@@ -172,7 +172,9 @@ function IncidentMarker({ incident, openSeq, scale, onSelect }: {
           center={position}
           radius={radius}
           interactive={false}
-          pathOptions={{ className: "uncertainty-circle", weight: 1, dashArray: "4 4", fillOpacity: 0.06 }}
+          // Leaflet reads a path's class only when it creates it, not from its style options.
+          className="uncertainty-circle"
+          pathOptions={{ weight: 1, dashArray: "4 4", fillOpacity: 0.06 }}
         />
       )}
       <Marker
