@@ -59,12 +59,12 @@ async function seed(client: pg.Client, first: number, last: number, openEvery: n
       await client.query(`
         INSERT INTO calls (id, conversation_id, occurred_at, agent_id, summary, call_successful, duration_secs,
           transcript_length, created_at, updated_at, changed_at, emergency_type, location, latitude, longitude,
-          geocode_source, severity, status, simulation, table_name, incident_id, caller_phone)
+          location_source, severity, status, simulation, table_name, incident_id, caller_phone)
         SELECT lpad(to_hex(g), 12, '0'), 'conv_inc_' || g, b.at, 'agent_bench',
           'Caller ' || g || ' reported the emergency. Units dispatched.', true, 60, 10, b.at, b.at,
           CASE WHEN b.open THEN b.at ELSE b.at + interval '30 minutes' END,
           (${sqlArray(TYPES)})[1 + (h >> 3) % ${TYPES.length}], (100 + h % 2900)::text || ' Main St, Somewhere',
-          25 + (h % 24000) / 1000.0 + (g % 3) * 0.0003, -124 + ((h >> 9) % 57000) / 1000.0, 'reported',
+          25 + (h % 24000) / 1000.0 + (g % 3) * 0.0003, -124 + ((h >> 9) % 57000) / 1000.0, 'platform',
           CASE WHEN (h + g) % 10 < 2 THEN 'critical' WHEN (h + g) % 10 < 6 THEN 'high' ELSE 'moderate' END,
           CASE WHEN b.open THEN (ARRAY['active','dispatched','enroute'])[1 + k % 3] ELSE 'resolved' END,
           false, 'calls', 'inc_' || k, '+1555' || lpad(g::text, 7, '0')

@@ -51,12 +51,12 @@ function seedSql(first: number, last: number, openEvery: number): string {
   return `
     INSERT INTO calls (id, conversation_id, occurred_at, agent_id, summary, call_successful, duration_secs,
       transcript_length, created_at, updated_at, changed_at, emergency_type, location, latitude, longitude,
-      geocode_source, severity, status, simulation, table_name)
+      location_source, severity, status, simulation, table_name)
     SELECT lpad(to_hex(g), 12, '0'), 'conv_live_' || g, b.at, 'agent_bench',
       'Caller reported an emergency. Units dispatched.', true, 45 + h % 555, 1 + h % 40, b.at, b.at,
       CASE WHEN b.open THEN b.at ELSE b.at + interval '30 minutes' END,
       (${sqlArray(TYPES)})[1 + (h >> 3) % ${TYPES.length}], (100 + h % 2900)::text || ' Main St, Somewhere',
-      25 + (h % 24000) / 1000.0, -124 + ((h >> 9) % 57000) / 1000.0, 'reported',
+      25 + (h % 24000) / 1000.0, -124 + ((h >> 9) % 57000) / 1000.0, 'platform',
       CASE WHEN h % 10 < 2 THEN 'critical' WHEN h % 10 < 6 THEN 'high' ELSE 'moderate' END,
       CASE WHEN b.open THEN (ARRAY['active','dispatched','enroute'])[1 + (h >> 4) % 3]
            WHEN h % 7 = 0 THEN 'failed' ELSE 'resolved' END,

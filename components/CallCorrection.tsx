@@ -1,6 +1,6 @@
 "use client";
 
-import { type FormEvent } from "react";
+import { type FormEvent, useState } from "react";
 import type { CorrectedField } from "@/lib/calls/schema";
 import { EMERGENCY_TYPES, SEVERITIES } from "@/lib/vocabulary";
 import { ApiRequestError, type CallDetail, type CallUpdate } from "./api";
@@ -59,14 +59,20 @@ export function CorrectionHistory({ corrections }: { corrections: CallDetail["co
   );
 }
 
+type Correction = Omit<CallUpdate, "status">;
+
 /**
  * The dispatcher's correction of what the agent heard: type, severity and spoken location, in a
  * form (labelled fields, keyboard only is enough; Enter submits). Only changed fields are sent;
- * the server geocodes a new location again. Shown to whoever may move the call.
+ * the server geocodes a new location again. A location less exact than the call's is asked about
+ * first ("Correct anyway"); a correction that moved the call out of its incident says so, with its
+ * undo (the previous values sent back). Shown to whoever may move the call.
  */
 export function CallCorrectionForm({ call }: { call: CallDetail }) {
   const correction = useCallCorrection(call.conversation_id);
   const allowed = useMayAct(call.simulation);
+  // The last correction sent, and the values it replaced: its undo (docs/dashboard.md, "Corrections").
+  const [sent, setSent] = useState<{ changed: Correction; before: Correction } | null>(null);
   if (!allowed) return null;
   const types: readonly string[] = EMERGENCY_TYPES.includes(call.emergency_type as (typeof EMERGENCY_TYPES)[number])
     ? EMERGENCY_TYPES
@@ -82,10 +88,21 @@ export function CallCorrectionForm({ call }: { call: CallDetail }) {
     if (type !== call.emergency_type) changed.emergency_type = type as CallUpdate["emergency_type"];
     if (severity !== call.severity) changed.severity = severity as CallUpdate["severity"];
     if (location !== call.location) changed.location = location;
-    if (Object.keys(changed).length > 0) correction.mutate(changed);
+    if (Object.keys(changed).length > 0) send(changed);
+  }
+
+  function send(changed: Correction) {
+    const before: Correction = {};
+    if (changed.emergency_type !== undefined) before.emergency_type = call.emergency_type as CallUpdate["emergency_type"];
+    if (changed.severity !== undefined) before.severity = call.severity as CallUpdate["severity"];
+    if (changed.location !== undefined) before.location = call.location;
+    setSent({ changed, before });
+    correction.mutate(changed);
   }
 
   const failure = correction.error;
+  const lowersPrecision = failure instanceof ApiRequestError && failure.code === "PRECISION_LOWERED";
+  const movedOutOf = correction.data?.moved_out_of;
   return (
     <details className="call-correction">
       <summary>Correct type, severity or location</summary>
@@ -122,9 +139,26 @@ export function CallCorrectionForm({ call }: { call: CallDetail }) {
         <button type="submit" disabled={correction.isPending}>
           {correction.isPending ? "Saving…" : "Save correction"}
         </button>
-        {failure && (
+        {lowersPrecision && sent ? (
           <p role="alert" className="form-error">
-            Not corrected: {failure instanceof ApiRequestError ? failure.message : "unexpected error"}
+            The new location is less exact than the call&apos;s present one (for example a town centre instead of an address).{" "}
+            <button type="button" onClick={() => correction.mutate({ ...sent.changed, confirm_lower_precision: true })}>
+              Correct anyway
+            </button>
+          </p>
+        ) : (
+          failure && (
+            <p role="alert" className="form-error">
+              Not corrected: {failure instanceof ApiRequestError ? failure.message : "unexpected error"}
+            </p>
+          )
+        )}
+        {movedOutOf && sent && (
+          <p role="status" data-testid="moved-out-of">
+            Moved out of incident {movedOutOf}.{" "}
+            <button type="button" onClick={() => correction.mutate({ ...sent.before, confirm_lower_precision: true })}>
+              Undo
+            </button>
           </p>
         )}
       </form>

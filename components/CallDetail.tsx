@@ -11,6 +11,7 @@ import { UnverifiedBadge } from "./UnverifiedBadge";
 import { StatusActions } from "./StatusActions";
 import { Transcript } from "./Transcript";
 import { useCallDetail } from "./use-calls";
+import { formatCoordinates, precisionLabel } from "./precision";
 
 function Field({ label, value }: { label: string; value: React.ReactNode }) {
   if (value === null || value === undefined || value === "") return null;
@@ -53,12 +54,22 @@ export function CallDetail({ id, onClose, onShowOnMap }: { id: string; onClose: 
           <dl className="detail-fields">
             <Field label="Time" value={formatTime(call.timestamp)} />
             <Field label="Location" value={<span data-testid="detail-location">{call.location}</span>} />
+            <Field
+              label="Precision"
+              value={
+                call.latitude === null ? undefined : (
+                  <span data-testid="detail-precision">{precisionLabel(call.location_precision, call.location_uncertainty_m)}</span>
+                )
+              }
+            />
             <Field label="Area" value={call.area} />
             <Field
               label="Coordinates"
               value={
                 <span data-testid="detail-coordinates">
-                  {call.latitude !== null && call.longitude !== null ? `${call.latitude.toFixed(5)}, ${call.longitude.toFixed(5)}` : "Not located"}
+                  {call.latitude !== null && call.longitude !== null
+                    ? formatCoordinates(call.latitude, call.longitude, call.location_precision)
+                    : "Not located"}
                 </span>
               }
             />

@@ -3,7 +3,7 @@
 import "leaflet/dist/leaflet.css";
 import L from "leaflet";
 import { useEffect, useMemo, useRef, useState } from "react";
-import { MapContainer, Marker, Popup, TileLayer, useMap, useMapEvents } from "react-leaflet";
+import { Circle, MapContainer, Marker, Popup, TileLayer, useMap, useMapEvents } from "react-leaflet";
 import { SEVERITIES } from "@/lib/vocabulary";
 import type { IncidentMapView, LiveIncident, Viewport } from "./api";
 import type { Bounds } from "./regions";
@@ -14,6 +14,7 @@ import { callersLabel, formatTime } from "./format";
 import { SeverityBadge, severitySvg } from "./SeverityIcon";
 import { StatusBadge } from "./StatusBadge";
 import { IncidentStatusActions } from "./StatusActions";
+import { precisionLabel, uncertaintyCircle } from "./precision";
 
 /**
  * What the rest of the dashboard asks the map to do; `seq` makes a repeated request count.
@@ -125,7 +126,9 @@ function IncidentPopup({ incident, onSelect }: { incident: LiveIncident; onSelec
         <SeverityBadge severity={incident.severity} /> <StatusBadge status={incident.status} />{" "}
         <span className="caller-count">{callersLabel(incident.call_count)}</span>
       </p>
-      <p className="popup-line">{incident.location}</p>
+      <p className="popup-line">
+        {incident.location} <span className="muted">({precisionLabel(incident.location_precision)})</span>
+      </p>
       <p className="popup-summary">{latest.summary}</p>
       <p className="popup-line muted">
         Latest call <time dateTime={new Date(latest.timestamp * 1000).toISOString()}>{formatTime(latest.timestamp)}</time>
@@ -160,18 +163,32 @@ function IncidentMarker({ incident, openSeq, scale, onSelect }: {
     }
   }, [openSeq]);
 
+  // Coarser than a street, the point is somewhere in a circle: drawn, so a town centre is not read as an address.
+  const radius = uncertaintyCircle(incident.location_precision);
   return (
-    <Marker
-      ref={marker}
-      position={position}
-      icon={icon}
-      title={title}
-      zIndexOffset={isOpen(incident.status) ? 1000 - SEVERITY_RANK[severityOf(incident.severity)] * 100 : 0}
-    >
-      <Popup minWidth={240} maxWidth={340}>
-        <IncidentPopup incident={incident} onSelect={onSelect} />
-      </Popup>
-    </Marker>
+    <>
+      {radius !== null && (
+        <Circle
+          center={position}
+          radius={radius}
+          interactive={false}
+          // Leaflet reads a path's class only when it creates it, not from its style options.
+          className="uncertainty-circle"
+          pathOptions={{ weight: 1, dashArray: "4 4", fillOpacity: 0.06 }}
+        />
+      )}
+      <Marker
+        ref={marker}
+        position={position}
+        icon={icon}
+        title={title}
+        zIndexOffset={isOpen(incident.status) ? 1000 - SEVERITY_RANK[severityOf(incident.severity)] * 100 : 0}
+      >
+        <Popup minWidth={240} maxWidth={340}>
+          <IncidentPopup incident={incident} onSelect={onSelect} />
+        </Popup>
+      </Marker>
+    </>
   );
 }
 

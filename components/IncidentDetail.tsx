@@ -7,6 +7,7 @@ import { humanize, isOpen } from "./call-status";
 import { CallerLink } from "./CallerLink";
 import { IncidentNotes } from "./IncidentNotes";
 import { callersLabel, formatTime } from "./format";
+import { formatDistance, precisionLabel } from "./precision";
 import { SeverityBadge } from "./SeverityIcon";
 import { StatusBadge } from "./StatusBadge";
 import { UnverifiedBadge } from "./UnverifiedBadge";
@@ -16,7 +17,7 @@ import { useIncidentDetail, useIncidentRegrouping } from "./use-calls";
 
 /**
  * One incident (GET /api/incidents/{id}): its status actions, every one of its calls with caller
- * number and summary, oldest first; any call opens on its own (the call detail), can be moved out
+ * number, its own address, precision and distance from the incident's centre, and summary, oldest first; any call opens on its own (the call detail), can be moved out
  * into an incident of its own (split), and another open incident can be merged into this one. Its
  * notes sit above the calls.
  */
@@ -52,7 +53,11 @@ export function IncidentDetail({ id, candidates, onClose, onShowOnMap }: {
             <span className="caller-count" data-testid="incident-caller-count">{callersLabel(incident.call_count)}</span>
           </p>
           <p className="muted">
-            {incident.location} · first call {formatTime(Date.parse(incident.first_call_at) / 1000)}, latest{" "}
+            {incident.location}
+            {incident.latitude !== null && (
+              <span data-testid="incident-precision"> ({precisionLabel(incident.location_precision)})</span>
+            )}{" "}
+            · first call {formatTime(Date.parse(incident.first_call_at) / 1000)}, latest{" "}
             {formatTime(Date.parse(incident.last_call_at) / 1000)}
           </p>
           <IncidentStatusActions id={incident.id} status={incident.status} training={incident.calls.every((call) => call.simulation)} />
@@ -89,6 +94,16 @@ export function IncidentDetail({ id, candidates, onClose, onShowOnMap }: {
                   <CallerLink phone={call.caller_phone} testId="incident-call-caller" />{" "}
                   <SeverityBadge severity={call.severity} /> <StatusBadge status={call.status} />
                   {call.exercise_id && <span className="exercise-badge">Exercise</span>} <UnverifiedBadge call={call} />
+                </p>
+                <p className="popup-line incident-call-location" data-testid="incident-call-location">
+                  {call.location || "No location given"}
+                  {call.latitude !== null && (
+                    <span className="muted">
+                      {" "}
+                      ({precisionLabel(call.location_precision, call.location_uncertainty_m)}
+                      {call.distance_m !== null && `; ${formatDistance(call.distance_m)} from the incident's centre`})
+                    </span>
+                  )}
                 </p>
                 <p className="detail-summary">{call.summary || "No summary."}</p>
                 <p className="incident-call-actions">

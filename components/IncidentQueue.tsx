@@ -9,6 +9,8 @@ import { SeverityBadge, severitySvg } from "./SeverityIcon";
 import { StatusBadge } from "./StatusBadge";
 import { IncidentStatusActions } from "./StatusActions";
 import { useNow } from "./use-now";
+import { precisionLabel } from "./precision";
+import { isStreetLevel } from "@/lib/geocoding/precision";
 
 /** How long an incident with a newly arrived call stays highlighted. */
 const NEW_FOR_MS = 30_000;
@@ -100,7 +102,13 @@ export function IncidentQueue({ incidents, openCalls, openIncidents, bySeverity,
                   <StatusBadge status={incident.status} />
                   <span className="queue-location">
                     {incident.location}
-                    {incident.latitude === null && <span className="muted"> (not on the map)</span>}
+                    {incident.latitude === null ? (
+                      <span className="muted"> (not on the map)</span>
+                    ) : (
+                      !isStreetLevel(incident.location_precision) && (
+                        <span className="muted"> ({precisionLabel(incident.location_precision)})</span>
+                      )
+                    )}
                   </span>
                   <CallerLink className="queue-caller" phone={latest.caller_phone} testId="queue-caller" />
                 </div>

@@ -6,7 +6,7 @@
 import type { Permission, Role } from "@/lib/access/roles";
 import type { ApiKeyView, CreatedApiKey, UserView, WhoAmI } from "@/lib/access/schema";
 import type { AuditPage } from "@/lib/audit/schema";
-import type { CallDetail, CallList as CallsPage, CallRecord, CallUpdate } from "@/lib/calls/schema";
+import type { CallDetail, CallList as CallsPage, CallRecord, CallUpdate, CallUpdated } from "@/lib/calls/schema";
 import type { MapPlaces } from "@/lib/geocoding/map-places-schema";
 import type { IncidentDetail } from "@/lib/incidents/schema";
 import type { Board, CallChange, ChangePage, FeedChange, HourlySeries, IncidentMapView, IncidentQueuePage, LiveIncident } from "@/lib/live/schema";
@@ -20,7 +20,7 @@ import type { CallStatus } from "@/lib/vocabulary";
 // The response shapes are the API's own zod schemas (type-only imports: nothing server-side is
 // bundled), so the dashboard cannot drift from what the API sends.
 export type {
-  Board, CallChange, CallDetail, CallRecord, CallsPage, CallUpdate, ChangePage, FeedChange, HourlySeries, IncidentDetail, IncidentMapView,
+  Board, CallChange, CallDetail, CallRecord, CallsPage, CallUpdate, CallUpdated, ChangePage, FeedChange, HourlySeries, IncidentDetail, IncidentMapView,
   IncidentQueuePage, LiveIncident, Note, NotesPage, SimulateResult, ApiKeyView, AuditPage, CreatedApiKey, UserView, WhoAmI, DeliveryPage, SubscriptionView,
   SubscriptionWithSecret,
 };
@@ -107,7 +107,7 @@ export function getCall(id: string): Promise<CallDetail> {
 }
 
 /** A status move, corrections of type, severity or location, or both (PATCH /api/calls/{id}). */
-export function updateCall(id: string, update: CallUpdate): Promise<CallDetail> {
+export function updateCall(id: string, update: CallUpdate): Promise<CallUpdated> {
   return request(`/api/calls/${encodeURIComponent(id)}`, {
     method: "PATCH",
     body: JSON.stringify(update),

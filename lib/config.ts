@@ -89,8 +89,9 @@ export const envSchema = z.object({
   AI_TIMEOUT_MS: z.coerce.number().int().min(100).max(25_000).default(8_000),
   AI_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
   AWS_REGION: optionalString,
-  /** Nominatim-compatible geocoder; unset: the embedded gazetteer only. */
+  /** Hosted geocoder; unset: the embedded gazetteer only. GEOCODER_KIND: its API (docs/geocoding.md). */
   GEOCODER_URL: optionalUrl,
+  GEOCODER_KIND: z.enum(["nominatim", "pelias"]).default("nominatim"),
   GEOCODER_TIMEOUT_MS: z.coerce.number().int().min(100).max(25_000).default(5_000),
   /** Rate-limit backends: Upstash in production, a plain Redis, else per process. */
   UPSTASH_REDIS_REST_URL: optionalUrl,

@@ -20,6 +20,8 @@ export type DomainErrorCode =
   | "INVALID_TRANSITION"
   // A merge that would put training (simulated, exercise) and real calls in one incident.
   | "TRAINING_MIX"
+  // A correction whose location is less exact than the call's, not confirmed (confirm_lower_precision).
+  | "PRECISION_LOWERED"
   // A webhook body too large for what it turns out to be (only a recording may pass 5 MB).
   | "PAYLOAD_TOO_LARGE"
   | "STORAGE_ERROR"

@@ -2,8 +2,9 @@ import type { Actor } from "../access/actor";
 import { recordAudit } from "../audit/record";
 import { DomainError, invalidParameter } from "../domain-error";
 import { GeocoderUnavailableError, getGeocoder } from "../geocoding";
+import { PRECISIONS } from "../geocoding/types";
 import { regroupCorrectedCall } from "../incidents/regroup";
-import type { CallCorrection, CallWrites } from "./write";
+import type { CallCorrection, CallWrites, LockedCall } from "./write";
 
 /**
  * A corrected location's point, from the geocoder that places arriving calls (lib/geocoding). A
@@ -20,33 +21,59 @@ export async function geocodeCorrection(text: string): Promise<NonNullable<CallC
     throw new DomainError("GEOCODING_ERROR", "The geocoder could not be reached; nothing was changed, try again", { cause: error });
   }
   if (!found) throw invalidParameter("Unknown location", `No place found for location "${text}"; nothing was changed`);
-  return { text, latitude: found.latitude, longitude: found.longitude, source: found.source };
+  return {
+    text,
+    latitude: found.latitude,
+    longitude: found.longitude,
+    precision: found.precision,
+    uncertaintyMeters: found.uncertaintyMeters,
+    source: found.source,
+  };
+}
+
+/**
+ * Refuses a location less exact than the call's (docs/calls.md, "Corrections") unless the
+ * dispatcher confirmed it: PRECISION_LOWERED, with both precisions for the dashboard's question.
+ * A call of unknown precision has nothing to lose.
+ */
+function requirePrecisionKept(call: LockedCall, location: CallCorrection["location"], confirmed: boolean): void {
+  if (!location || confirmed || call.location_precision === null) return;
+  if (PRECISIONS.indexOf(location.precision) <= PRECISIONS.indexOf(call.location_precision)) return;
+  throw new DomainError(
+    "PRECISION_LOWERED",
+    `The new location is less exact (${location.precision}) than the call's (${call.location_precision}); send confirm_lower_precision: true to take it`,
+    { extra: { from_precision: call.location_precision, to_precision: location.precision } },
+  );
 }
 
 /**
  * A dispatcher's correction of one call, in the transaction that locked it (docs/calls.md,
- * "Corrections"): the door keeps the agent's values and writes the correction rows; a new type or
- * location places the call again by the grouping rule (lib/incidents/regroup.ts); the audit row
- * names the actor, what changed and the incident the call ended in. Nothing to change: nothing
- * written.
+ * "Corrections"): a location less exact than the call's only when confirmed; the door keeps the
+ * agent's values and writes the correction rows; a new type or location places the call again by
+ * the grouping rule (lib/incidents/regroup.ts); the audit row names the actor, what changed and
+ * the incident the call ended in. Nothing to change: nothing written. Answers the incident the
+ * call was moved out of, when it was (its other calls stay there).
  */
 export async function correctCall(
   writes: CallWrites,
-  call: { id: string; conversationId: string },
+  call: LockedCall & { conversationId: string },
   correction: CallCorrection,
   actor: Actor,
-): Promise<void> {
-  if (Object.values(correction).every((value) => value === undefined)) return;
+  { confirmLowerPrecision = false } = {},
+): Promise<{ movedOutOf?: string }> {
+  if (Object.values(correction).every((value) => value === undefined)) return {};
+  requirePrecisionKept(call, correction.location, confirmLowerPrecision);
   const changed = await writes.correctCall(call.id, correction, actor);
-  if (changed.length === 0) return;
+  if (changed.length === 0) return {};
   const regroup = changed.some((value) => value.field !== "severity");
-  const incidentId = regroup ? await regroupCorrectedCall(writes, call.id) : undefined;
+  const placed = regroup ? await regroupCorrectedCall(writes, call.id) : undefined;
   const before = Object.fromEntries(changed.map((value) => [value.field, value.from]));
   const after = Object.fromEntries(changed.map((value) => [value.field, value.to]));
   await recordAudit(writes.tx, actor, {
     action: "call.corrected",
     target: { kind: "call", id: call.conversationId },
     before,
-    after: incidentId === undefined ? after : { ...after, incident_id: incidentId },
+    after: placed === undefined ? after : { ...after, incident_id: placed.incidentId },
   });
+  return { movedOutOf: placed?.movedOutOf };
 }

@@ -1,4 +1,5 @@
 import type { Call, CallCorrection, CallStatusChange, Prisma } from "../db/generated/client";
+import type { LocationSource, Precision } from "../geocoding/types";
 import type { Platform } from "../vocabulary";
 import type { CallDetail, CallRecord, CallStatus, CorrectedField } from "./schema";
 
@@ -17,6 +18,9 @@ export const LISTED_COLUMNS = {
   location: "location",
   latitude: "latitude",
   longitude: "longitude",
+  locationPrecision: "location_precision",
+  locationUncertaintyM: "location_uncertainty_m",
+  locationSource: "location_source",
   severity: "severity",
   status: "status",
   simulation: "simulation",
@@ -59,6 +63,9 @@ export function toCallRecord(call: ListedCall): CallRecord {
     location: call.location,
     latitude: call.latitude,
     longitude: call.longitude,
+    location_precision: call.locationPrecision as Precision | null,
+    location_uncertainty_m: call.locationUncertaintyM,
+    location_source: call.locationSource as LocationSource | null,
     severity: call.severity,
     status: call.status as CallStatus,
     simulation: call.simulation,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { invalidParameter } from "../domain-error";
+import { LOCATION_SOURCES, PRECISIONS } from "../geocoding/types";
 import { queryParameter } from "../query-parameters";
 import { EMERGENCY_TYPES, PLATFORMS, SEVERITIES, STATUSES, TABLE_NAME_PATTERN } from "../vocabulary";
 
@@ -123,6 +124,8 @@ export type CallFilterParameterName = keyof typeof callFilterParameters;
 // ---- Responses -------------------------------------------------------------------------------
 
 const unixSeconds = z.int().min(0).meta({ description: "Unix seconds" });
+export const precisionSchema = z.enum(PRECISIONS);
+const locationSourceSchema = z.enum(LOCATION_SOURCES);
 
 export const callRecordSchema = z
   .object({
@@ -138,6 +141,14 @@ export const callRecordSchema = z
     location: z.string(),
     latitude: z.number().nullable(),
     longitude: z.number().nullable(),
+    location_precision: precisionSchema.nullable().meta({
+      description:
+        "How exact the point is (docs/geocoding.md): address_point, interpolated, intersection, street (grouped on distance), postal_code, locality, region (grouped only with the same address); null when there is no point, or it was geocoded before Mayday kept this",
+    }),
+    location_uncertainty_m: z.number().nullable().meta({ description: "Radius in metres within which the caller is (about 95%); null when unknown" }),
+    location_source: locationSourceSchema.nullable().meta({
+      description: "Who located the point: the platform's coordinates, the simulation generator, the centre's GIS data, a hosted geocoder (nominatim, pelias) or the embedded gazetteer",
+    }),
     severity: z.string(),
     status: statusSchema,
     simulation: z.boolean(),
@@ -299,11 +310,15 @@ const fieldMessages: Record<string, string> = {
   emergency_type: `emergency_type must be one of ${EMERGENCY_TYPES.join(", ")}`,
   severity: `severity must be one of ${SEVERITIES.join(", ")}`,
   location: `location must be text of 1 to ${LOCATION_MAX_LENGTH} characters`,
+  confirm_lower_precision: "confirm_lower_precision must be true or false",
 };
+
+/** Fields that qualify a change without being one (confirm_lower_precision). */
+const QUALIFIERS = new Set(["confirm_lower_precision"]);
 
 /** A body with at least one of `fields`, each valid; the first bad field named in a 400. */
 function parseUpdate<T extends z.ZodRawShape>(schema: z.ZodObject<T>, body: unknown): z.infer<z.ZodObject<T>> {
-  const fields = Object.keys(schema.shape);
+  const fields = Object.keys(schema.shape).filter((field) => !QUALIFIERS.has(field));
   const given = body !== null && typeof body === "object" && !Array.isArray(body) ? fields.filter((field) => field in body) : [];
   if (given.length === 0) throw invalidParameter("Invalid parameter", `The body must give at least one of ${fields.join(", ")}`);
   const result = schema.safeParse(body);
@@ -321,10 +336,24 @@ export const callUpdateSchema = z
     emergency_type: correctionFields.emergency_type.optional(),
     severity: correctionFields.severity.optional(),
     location: correctionFields.location.optional(),
+    confirm_lower_precision: z.boolean().optional().meta({
+      description:
+        "true: take a location less exact than the call's (e.g. a town centre for an address point); without it such a correction is 409 PRECISION_LOWERED and changes nothing",
+    }),
   })
   .meta({ description: "At least one field; any combination. Other fields are ignored." });
 
 export type CallUpdate = z.infer<typeof callUpdateSchema>;
+
+/** PATCH /api/calls/{id}'s answer: the call, and the incident it left when the correction moved it out. */
+export const callUpdatedSchema = callDetailSchema.extend({
+  moved_out_of: z.string().optional().meta({
+    description:
+      "The incident a location or type correction moved the call out of (its other calls stay there); correcting back is the undo (docs/calls.md)",
+  }),
+});
+
+export type CallUpdated = z.infer<typeof callUpdatedSchema>;
 
 export function parseCallUpdate(body: unknown): CallUpdate {
   return parseUpdate(callUpdateSchema, body);
@@ -332,7 +361,7 @@ export function parseCallUpdate(body: unknown): CallUpdate {
 
 /** PATCH /api/incidents/{id}: a status move, a correction of every one of its calls' type or severity, or both. */
 export const incidentUpdateSchema = callUpdateSchema
-  .omit({ location: true })
+  .omit({ location: true, confirm_lower_precision: true })
   .meta({ description: "At least one field; any combination. Other fields are ignored." });
 
 export type IncidentUpdate = z.infer<typeof incidentUpdateSchema>;

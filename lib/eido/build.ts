@@ -1,4 +1,5 @@
 import type { CallRecord } from "../calls/schema";
+import type { LocationSource, Precision } from "../geocoding/types";
 import type { IncidentRecord } from "../incidents/schema";
 import { type CivicAddress, civicAddressOf } from "./civic";
 import { AGENCY_ROLE, incidentStatusCode, incidentTypeCode, LOCATION_TYPES } from "./registry";
@@ -101,18 +102,37 @@ export function callbackUri(callerPhone: string | null | undefined, domain: stri
 
 const xmlText = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
-/** RFC 4119 usage rules (the location is not to be passed on beyond the emergency services) and how it was found. */
-const USAGE_AND_METHOD = "<gp:usage-rules><gbp:retransmission-allowed>false</gbp:retransmission-allowed></gp:usage-rules><gp:method>Manual</gp:method>";
+/** A located point as the EIDO's PIDF-LO carries it (docs/geocoding.md). */
+export interface EidoPoint {
+  latitude: number | null;
+  longitude: number | null;
+  precision: Precision | null;
+  uncertaintyMeters: number | null;
+  source: LocationSource | null;
+}
+
+/** RFC 4119 usage rules: the location is not to be passed on beyond the emergency services. */
+const USAGE_RULES = "<gp:usage-rules><gbp:retransmission-allowed>false</gbp:retransmission-allowed></gp:usage-rules>";
 const CIVIC_ORDER: (keyof CivicAddress)[] = ["country", "A1", "A3", "RD", "STS", "HNO"];
 
 /**
  * A PIDF-LO location: the civic address (RFC 5139 elements parsed from the words as spoken, and the
- * words themselves in LOC) and the geodetic point when known, each with usage rules and method.
+ * words themselves in LOC; method Manual, the caller said it) and, when known, the geodetic point:
+ * a circle of its uncertainty radius in metres (RFC 5491's shape; a bare point when the radius is
+ * unknown), its method naming who located it and how exactly ("gazetteer: locality"; an
+ * incident's only its best call's precision). Each with usage rules.
  */
-export function pidfLo(entity: string, spoken: string, latitude: number | null, longitude: number | null): string {
-  const point =
+export function pidfLo(entity: string, spoken: string, point: EidoPoint): string {
+  const { latitude, longitude, uncertaintyMeters: radius } = point;
+  const shape =
+    radius === null
+      ? `<gml:Point srsName="urn:ogc:def:crs:EPSG::4326"><gml:pos>${latitude} ${longitude}</gml:pos></gml:Point>`
+      : `<gs:Circle srsName="urn:ogc:def:crs:EPSG::4326"><gml:pos>${latitude} ${longitude}</gml:pos>` +
+        `<gs:radius uom="urn:ogc:def:uom:EPSG::9001">${radius}</gs:radius></gs:Circle>`;
+  const method = point.precision === null ? "Manual" : `${point.source === null ? "" : `${point.source}: `}${point.precision}`;
+  const geodetic =
     latitude !== null && longitude !== null
-      ? `<gp:geopriv><gp:location-info><gml:Point srsName="urn:ogc:def:crs:EPSG::4326"><gml:pos>${latitude} ${longitude}</gml:pos></gml:Point></gp:location-info>${USAGE_AND_METHOD}</gp:geopriv>`
+      ? `<gp:geopriv><gp:location-info>${shape}</gp:location-info>${USAGE_RULES}<gp:method>${method}</gp:method></gp:geopriv>`
       : "";
   const civic = civicAddressOf(spoken);
   const elements = CIVIC_ORDER.filter((name) => civic[name] !== undefined).map((name) => `<ca:${name}>${xmlText(civic[name]!)}</ca:${name}>`);
@@ -121,10 +141,19 @@ export function pidfLo(entity: string, spoken: string, latitude: number | null, 
   return (
     `<presence xmlns="urn:ietf:params:xml:ns:pidf" xmlns:gp="urn:ietf:params:xml:ns:pidf:geopriv10" ` +
     `xmlns:gbp="urn:ietf:params:xml:ns:pidf:geopriv10:basicPolicy" ` +
-    `xmlns:ca="urn:ietf:params:xml:ns:pidf:geopriv10:civicAddr" xmlns:gml="http://www.opengis.net/gml" entity="${xmlText(entity)}">` +
-    `<tuple id="location"><status>${point}<gp:geopriv><gp:location-info><ca:civicAddress>${elements.join("")}` +
-    `</ca:civicAddress></gp:location-info>${USAGE_AND_METHOD}</gp:geopriv></status></tuple></presence>`
+    `xmlns:ca="urn:ietf:params:xml:ns:pidf:geopriv10:civicAddr" xmlns:gml="http://www.opengis.net/gml" ` +
+    `xmlns:gs="http://www.opengis.net/pidflo/1.0" entity="${xmlText(entity)}">` +
+    `<tuple id="location"><status>${geodetic}<gp:geopriv><gp:location-info><ca:civicAddress>${elements.join("")}` +
+    `</ca:civicAddress></gp:location-info>${USAGE_RULES}<gp:method>Manual</gp:method></gp:geopriv></status></tuple></presence>`
   );
+}
+
+/** The incident's radius: the smallest of its calls of its (best) precision. */
+function incidentUncertainty(incident: IncidentRecord, calls: readonly EidoCall[]): number | null {
+  const radii = calls.flatMap((call) =>
+    call.location_precision === incident.location_precision && call.location_uncertainty_m !== null ? [call.location_uncertainty_m] : [],
+  );
+  return radii.length > 0 ? Math.min(...radii) : null;
 }
 
 export function buildEido({ domain, incident, calls, notes, relations, merged }: EidoInput): Eido {
@@ -152,7 +181,13 @@ export function buildEido({ domain, incident, calls, notes, relations, merged }:
       component(locationId, call.locationCorrectedAt ?? callAt, {
         locationTypeDescriptionRegistryText: LOCATION_TYPES.caller,
         locationDescriptionText: call.location,
-        locationByValue: pidfLo(callId, call.location, call.latitude, call.longitude),
+        locationByValue: pidfLo(callId, call.location, {
+          latitude: call.latitude,
+          longitude: call.longitude,
+          precision: call.location_precision,
+          uncertaintyMeters: call.location_uncertainty_m,
+          source: call.location_source,
+        }),
       }),
     );
     const noteIds: Reference[] = [];
@@ -221,7 +256,14 @@ export function buildEido({ domain, incident, calls, notes, relations, merged }:
     component(`urn:mayday:location:incident:${incident.id}`, updatedAt, {
       locationTypeDescriptionRegistryText: LOCATION_TYPES.incident,
       locationDescriptionText: incident.location,
-      locationByValue: pidfLo(incidentId, incident.location, incident.latitude, incident.longitude),
+      // The incident's centre is as exact as its best call.
+      locationByValue: pidfLo(incidentId, incident.location, {
+        latitude: incident.latitude,
+        longitude: incident.longitude,
+        precision: incident.location_precision,
+        uncertaintyMeters: incidentUncertainty(incident, calls),
+        source: null,
+      }),
     }),
     ...callLocations,
   ];

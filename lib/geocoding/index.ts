@@ -43,14 +43,16 @@ const FOUND_TTL_MS = 24 * 60 * 60 * 1000;
 const NOT_FOUND_TTL_MS = 60 * 60 * 1000;
 
 export interface GeocoderOptions {
-  /** Nominatim-compatible base URL; unset: the embedded gazetteer only. */
+  /** The hosted geocoder's base URL; unset: the embedded gazetteer only. */
   hostedUrl?: string;
+  /** Its API: Nominatim's (default) or Pelias's. */
+  hostedKind?: "nominatim" | "pelias";
   timeoutMs: number;
   cacheEntries?: number;
 }
 
 /**
- * The hosted geocoder first (it can resolve street addresses), the embedded gazetteer when the
+ * The hosted geocoder (Nominatim or Pelias) first (it can resolve street addresses), the embedded gazetteer when the
  * hosted one knows nothing or is down. Answers, including "nothing found", are cached per
  * normalised text; failures are not, so the next delivery asks again.
  */
@@ -66,7 +68,11 @@ export function createGeocoder(options: GeocoderOptions): Geocoder {
       let result: GeocodeResult | null = null;
       if (options.hostedUrl) {
         try {
-          result = await lookupHosted(text, { baseUrl: options.hostedUrl, timeoutMs: options.timeoutMs });
+          result = await lookupHosted(text, {
+            kind: options.hostedKind ?? "nominatim",
+            baseUrl: options.hostedUrl,
+            timeoutMs: options.timeoutMs,
+          });
         } catch (error) {
           if (!(error instanceof GeocoderUnavailableError)) throw error;
           hostedFailure = error;
@@ -90,9 +96,12 @@ let current: { key: string; geocoder: Geocoder } | undefined;
 /** The geocoder for the current configuration (tests change GEOCODER_URL between cases). */
 export function getGeocoder(): Geocoder {
   const config = getConfig();
-  const key = `${config.GEOCODER_URL ?? ""}|${config.GEOCODER_TIMEOUT_MS}`;
+  const key = `${config.GEOCODER_URL ?? ""}|${config.GEOCODER_KIND}|${config.GEOCODER_TIMEOUT_MS}`;
   if (current?.key !== key) {
-    current = { key, geocoder: createGeocoder({ hostedUrl: config.GEOCODER_URL, timeoutMs: config.GEOCODER_TIMEOUT_MS }) };
+    current = {
+      key,
+      geocoder: createGeocoder({ hostedUrl: config.GEOCODER_URL, hostedKind: config.GEOCODER_KIND, timeoutMs: config.GEOCODER_TIMEOUT_MS }),
+    };
   }
   return current.geocoder;
 }

@@ -1,8 +1,11 @@
 import { SCENARIOS } from "../scenarios";
-import type { Precision, UsPoint } from "./types";
+import { localityUncertainty, UNCERTAINTY_METRES } from "./precision";
+import type { UsPoint } from "./types";
 
 export interface GazetteerEntry extends UsPoint {
-  precision: Precision;
+  /** A scenario area (a neighbourhood) or one of the scenario cities: both locality precision. */
+  kind: "area" | "city";
+  uncertaintyMeters: number;
   /** Lower-case spellings callers use; matched as whole words (see text.ts for normalising). */
   aliases: string[];
 }
@@ -33,6 +36,9 @@ const AREA_ALIASES: Record<string, string[]> = {
   "West Palm Beach": ["west palm", "wpb"],
 };
 
+/** The four scenario cities each have 25 or more ZIP codes: the largest locality radius. */
+const CITY_UNCERTAINTY = localityUncertainty(25);
+
 /**
  * The scenario areas (names and centres from lib/scenarios, as in docs/interface.md) and their cities,
  * with the spellings callers use. Offline place lists have some of these (Pacific Palisades,
@@ -46,7 +52,8 @@ export const SCENARIO_GAZETTEER: GazetteerEntry[] = [
       state: SCENARIO_STATES[scenario.id],
       latitude: area.center.lat,
       longitude: area.center.lon,
-      precision: "area",
+      kind: "area",
+      uncertaintyMeters: UNCERTAINTY_METRES.locality,
       aliases: [area.name.toLowerCase(), ...(AREA_ALIASES[area.name] ?? [])],
     })),
   ),
@@ -58,5 +65,5 @@ export const SCENARIO_GAZETTEER: GazetteerEntry[] = [
 ];
 
 function city(name: string, state: string, latitude: number, longitude: number, aliases: string[]): GazetteerEntry {
-  return { name, state, latitude, longitude, precision: "city", aliases };
+  return { name, state, latitude, longitude, kind: "city", uncertaintyMeters: CITY_UNCERTAINTY, aliases };
 }

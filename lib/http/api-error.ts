@@ -31,6 +31,7 @@ export const errorStatus: Record<ErrorCode, HttpMapping> = {
   INVALID_TRANSITION: { status: 409, label: "Invalid transition" },
   CONFLICT: { status: 409, label: "Conflict" },
   TRAINING_MIX: { status: 409, label: "Training and real calls" },
+  PRECISION_LOWERED: { status: 409, label: "Lower precision" },
   PAYLOAD_TOO_LARGE: { status: 413, label: "Payload too large" },
   RANGE_NOT_SATISFIABLE: { status: 416, label: "Range not satisfiable" },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, label: "Unsupported media type" },

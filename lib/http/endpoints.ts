@@ -7,7 +7,7 @@ import {
 import { writeAcknowledgementSchema } from "../access/write-answer";
 import { auditPageSchema, auditQueryParameters } from "../audit/schema";
 import {
-  callDetailSchema, callFilterParameters, callListSchema, callUpdateSchema, incidentUpdateSchema, listQueryParameters, parseCallUpdate,
+  callDetailSchema, callFilterParameters, callListSchema, callUpdatedSchema, callUpdateSchema, incidentUpdateSchema, listQueryParameters, parseCallUpdate,
   parseIncidentUpdate,
 } from "../calls/schema";
 import {
@@ -99,7 +99,7 @@ const writeAnswer = (record: string, schema: z.ZodType) => ({
   name: `${record}OrAcknowledgement`,
   schema: z.union([schema, writeAcknowledgementSchema]),
 });
-const callWriteAnswer = writeAnswer("CallDetail", callDetailSchema);
+const callWriteAnswer = writeAnswer("CallUpdated", callUpdatedSchema);
 const incidentWriteAnswer = writeAnswer("IncidentDetail", incidentDetailSchema);
 const WITHOUT_READ = " (to a caller without `read`: id, status and what changed)";
 
@@ -371,7 +371,7 @@ export const endpoints = {
           "Any refusal changes nothing.",
         body: jsonBody({ name: "CallUpdate", schema: callUpdateSchema }, parseCallUpdate),
         responses: { 200: { description: `The call after the change${WITHOUT_READ}`, body: callWriteAnswer } },
-        errors: ["INVALID_PARAMETER", "NOT_FOUND", "INVALID_TRANSITION", "GEOCODING_ERROR", "DATABASE_ERROR"],
+        errors: ["INVALID_PARAMETER", "NOT_FOUND", "INVALID_TRANSITION", "PRECISION_LOWERED", "GEOCODING_ERROR", "DATABASE_ERROR"],
       },
     },
   },

@@ -3,16 +3,30 @@ import { type ListedCall, toCallRecord } from "../calls/record";
 import { withCallStore } from "../calls/store";
 import { Prisma } from "../db/generated/client";
 import { notFound } from "../domain-error";
+import { metresBetween } from "./grouping";
 import { toIncidentRecord } from "./record";
 import type { IncidentDetail } from "./schema";
 
-/** GET /api/incidents/{id}: the incident and every one of its calls, oldest first. */
+/**
+ * GET /api/incidents/{id}: the incident and every one of its calls, oldest first, each with its
+ * own address, precision and distance from the incident's centre.
+ */
 export async function getIncident(id: string): Promise<IncidentDetail> {
   return withCallStore(async (db) => {
     const incident = await db.incident.findUnique({ where: { id } });
     if (!incident) throw notFound(`No incident with id ${id}`);
     const calls = await db.$queryRaw<ListedCall[]>(Prisma.sql`
       SELECT ${selectList} FROM calls c WHERE c.incident_id = ${id} ORDER BY c.occurred_at, c.id`);
-    return { ...toIncidentRecord(incident), calls: calls.map(toCallRecord) };
+    const centre = incident.latitude !== null && incident.longitude !== null ? { lat: incident.latitude, lon: incident.longitude } : null;
+    return {
+      ...toIncidentRecord(incident),
+      calls: calls.map((call) => ({
+        ...toCallRecord(call),
+        distance_m:
+          centre && call.latitude !== null && call.longitude !== null
+            ? Math.round(metresBetween(centre, { lat: call.latitude, lon: call.longitude }))
+            : null,
+      })),
+    };
   });
 }

@@ -1,4 +1,5 @@
 import type { Incident } from "../db/generated/client";
+import type { Precision } from "../geocoding/types";
 import type { CallStatus } from "../vocabulary";
 import type { IncidentRecord } from "./schema";
 
@@ -7,6 +8,8 @@ import type { IncidentRecord } from "./schema";
  * a merged-away incident as incident_merges.record keeps it (written in SQL: times as text).
  */
 export type IncidentFields = Pick<Incident, "id" | "emergencyType" | "severity" | "status" | "location" | "latitude" | "longitude" | "callCount"> & {
+  /** Absent from a merged-away incident kept before precision was. */
+  locationPrecision?: string | null;
   firstCallAt: Date | string;
   lastCallAt: Date | string;
 };
@@ -20,6 +23,7 @@ export function toIncidentRecord(incident: IncidentFields): IncidentRecord {
     location: incident.location,
     latitude: incident.latitude,
     longitude: incident.longitude,
+    location_precision: (incident.locationPrecision ?? null) as Precision | null,
     first_call_at: new Date(incident.firstCallAt).toISOString(),
     last_call_at: new Date(incident.lastCallAt).toISOString(),
     call_count: incident.callCount,

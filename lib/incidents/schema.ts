@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { callFilterParameters, callRecordSchema, pagingParameters, severitySchema, statusSchema } from "../calls/schema";
+import { callFilterParameters, callRecordSchema, pagingParameters, precisionSchema, severitySchema, statusSchema } from "../calls/schema";
 import { invalidParameter } from "../domain-error";
 import { queryParameter } from "../query-parameters";
 import { SEVERITIES, STATUSES } from "../vocabulary";
@@ -36,6 +36,9 @@ export const incidentRecordSchema = z.object({
   location: z.string().meta({ description: "The first call's location text" }),
   latitude: z.number().nullable().meta({ description: "Centroid of its calls with coordinates; null when none has" }),
   longitude: z.number().nullable(),
+  location_precision: precisionSchema.nullable().meta({
+    description: "The best precision of its calls (docs/geocoding.md); null when none is known",
+  }),
   first_call_at: z.string().meta({ description: "ISO 8601 UTC time of its earliest call" }),
   last_call_at: z.string().meta({ description: "ISO 8601 UTC time of its latest call" }),
   call_count: z.int().meta({ description: "Number of its calls" }),
@@ -60,8 +63,14 @@ export const incidentListSchema = z.object({
 
 export type IncidentList = z.infer<typeof incidentListSchema>;
 
+export const incidentCallSchema = callRecordSchema.extend({
+  distance_m: z.number().nullable().meta({
+    description: "Metres from the incident's centre to the call's own point; null when either has none",
+  }),
+});
+
 export const incidentDetailSchema = incidentRecordSchema.extend({
-  calls: z.array(callRecordSchema).meta({ description: "Every call of the incident, oldest first" }),
+  calls: z.array(incidentCallSchema).meta({ description: "Every call of the incident, oldest first, each with its own location" }),
 });
 
 export type IncidentDetail = z.infer<typeof incidentDetailSchema>;

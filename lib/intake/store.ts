@@ -1,6 +1,7 @@
-import { type ReceivedCall, storeReceivedCalls } from "../calls/write";
+import { type LocatedPoint, type ReceivedCall, storeReceivedCalls } from "../calls/write";
 import { driverErrorCause } from "../db/driver-error";
 import { getGeocoder, type GeocodeResult } from "../geocoding";
+import { UNCERTAINTY_METRES } from "../geocoding/precision";
 import type { WebhookCall } from "../webhook/payload";
 import { GEOCODE_TEXT_LIMIT } from "../webhook/sanitise";
 import { arrivedSigned } from "./keys";
@@ -29,12 +30,21 @@ export async function prepareCall(call: WebhookCall, payloadKey: string): Promis
   }
 }
 
-/** What the calls' door stores: the reported point before the geocoded one. */
+/**
+ * What the calls' door stores: the platform's point before the geocoded one. The platforms send
+ * no accuracy with coordinates: they are taken as a point (address_point; docs/geocoding.md).
+ */
 function toReceivedCall({ call, payloadKey, geocode, geocodeFailure }: PreparedCall): ReceivedCall {
-  const point = call.reported
-    ? { ...call.reported, source: "reported" }
-    : geocode && { latitude: geocode.latitude, longitude: geocode.longitude, source: geocode.source };
-  return { call, payloadKey, point: point ?? null, geocoderFailed: geocodeFailure !== undefined, verified: arrivedSigned(payloadKey) };
+  const point: LocatedPoint | null = call.reported
+    ? { ...call.reported, precision: "address_point", uncertaintyMeters: UNCERTAINTY_METRES.address_point, source: "platform" }
+    : geocode && {
+      latitude: geocode.latitude,
+      longitude: geocode.longitude,
+      precision: geocode.precision,
+      uncertaintyMeters: geocode.uncertaintyMeters,
+      source: geocode.source,
+    };
+  return { call, payloadKey, point, geocoderFailed: geocodeFailure !== undefined, verified: arrivedSigned(payloadKey) };
 }
 
 /**

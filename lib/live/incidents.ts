@@ -2,6 +2,7 @@ import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import { withCallStore } from "../calls/store";
 import { OPEN_STATUSES } from "../calls/workflow";
+import type { Precision } from "../geocoding/types";
 import type { CallStatus } from "../vocabulary";
 import { decodeQueueKey, encodeQueueKey } from "./queue";
 import type { IncidentQueuePage, LiveIncident } from "./schema";
@@ -28,6 +29,7 @@ interface IncidentRow {
   location: string;
   latitude: number | null;
   longitude: number | null;
+  locationPrecision: string | null;
   firstCallAt: Date;
   lastCallAt: Date;
   callCount: number;
@@ -46,7 +48,7 @@ export async function readLiveIncidents(db: Db, ids: readonly string[]): Promise
   if (ids.length === 0) return new Map();
   const rows = await db.$queryRaw<IncidentRow[]>(Prisma.sql`
     SELECT i.id, i.emergency_type AS "emergencyType", i.severity, i.status, i.location, i.latitude, i.longitude,
-      i.first_call_at AS "firstCallAt", i.last_call_at AS "lastCallAt", i.call_count AS "callCount",
+      i.location_precision AS "locationPrecision", i.first_call_at AS "firstCallAt", i.last_call_at AS "lastCallAt", i.call_count AS "callCount",
       l.conversation_id AS "latestId", l.occurred_at AS "latestAt", l.summary AS "latestSummary",
       l.caller_phone AS "latestPhone", l.exercise_id AS "latestExercise"
     FROM incidents i
@@ -68,6 +70,7 @@ export async function readLiveIncidents(db: Db, ids: readonly string[]): Promise
         location: row.location,
         latitude: row.latitude,
         longitude: row.longitude,
+        location_precision: row.locationPrecision as Precision | null,
         first_call_at: row.firstCallAt.toISOString(),
         last_call_at: row.lastCallAt.toISOString(),
         call_count: row.callCount,

@@ -1,3 +1,5 @@
+import { UNCERTAINTY_METRES } from "../geocoding/precision";
+import type { Precision } from "../geocoding/types";
 import { type Scenario, SEVERITIES, type Severity } from "../scenarios";
 import { DUPLICATE_SHARE } from "./duplicate-share";
 import { pick, pickWeighted, randomIntBetween, type RandomSource } from "./random";
@@ -49,6 +51,15 @@ export interface GeneratedCalls {
 
 /** Offsets are drawn in millionths of a degree, so coordinates are exact 6-decimal values. */
 const MAX_OFFSET_MICRODEGREES = 20_000;
+
+/**
+ * What a generated point is worth (docs/geocoding.md): a random point within ±0.02° (about 2 km)
+ * of its scenario area's centre, not the address it names: a locality, with its 3 km radius.
+ */
+export const GENERATED_POINT: { precision: Precision; uncertaintyMeters: number } = {
+  precision: "locality",
+  uncertaintyMeters: UNCERTAINTY_METRES.locality,
+};
 
 export function formatCallId(scenarioId: string, unixSeconds: number, callNumber: number): string {
   return `${scenarioId.toUpperCase()}-${unixSeconds}-${callNumber}`;

@@ -1,5 +1,18 @@
--- The normalised location text that groups calls without coordinates (lib/incidents/grouping.ts
--- uses this same function): lower case, runs of anything but letters and digits as one space.
+-- The normalised address that groups calls not street level (lib/incidents/grouping.ts uses this
+-- same function; docs/incidents.md, "Grouping"): lower case, runs of anything but letters and
+-- digits as one space, and the street suffixes and directionals of USPS Publication 28 in their
+-- abbreviations ("2200 Collins Avenue" and "2200 collins ave." agree; "South" is "s"). A small
+-- normaliser, the one place a full address parser replaces.
 CREATE OR REPLACE FUNCTION "incident_location_key"(location TEXT) RETURNS TEXT LANGUAGE sql IMMUTABLE AS $$
-  SELECT btrim(regexp_replace(lower(location), '[^a-z0-9]+', ' ', 'g'))
+  SELECT coalesce(string_agg(coalesce(a.short, w.word), ' ' ORDER BY w.n), '')
+  FROM unnest(string_to_array(btrim(regexp_replace(lower(location), '[^a-z0-9]+', ' ', 'g')), ' '))
+    WITH ORDINALITY AS w(word, n)
+  LEFT JOIN (VALUES
+    ('avenue', 'ave'), ('av', 'ave'), ('street', 'st'), ('road', 'rd'), ('boulevard', 'blvd'), ('drive', 'dr'),
+    ('lane', 'ln'), ('court', 'ct'), ('place', 'pl'), ('terrace', 'ter'), ('highway', 'hwy'),
+    ('parkway', 'pkwy'), ('circle', 'cir'), ('square', 'sq'), ('trail', 'trl'), ('expressway', 'expy'),
+    ('freeway', 'fwy'), ('plaza', 'plz'), ('causeway', 'cswy'), ('alley', 'aly'), ('point', 'pt'),
+    ('north', 'n'), ('south', 's'), ('east', 'e'), ('west', 'w'),
+    ('northeast', 'ne'), ('northwest', 'nw'), ('southeast', 'se'), ('southwest', 'sw')
+  ) AS a(long, short) ON a.long = w.word
 $$;

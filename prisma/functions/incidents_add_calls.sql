@@ -1,17 +1,17 @@
 -- Grows incidents by calls just added to them (inserted, or moved in), incrementally: counts,
--- highest severity, first and last call, centroid; creates an incident a call names that does
+-- highest severity, first and last call, centroid, best precision; creates an incident a call names that does
 -- not exist yet (a call in its own incident), and a placeholder's first call fills it in.
 CREATE OR REPLACE FUNCTION "incidents_add_calls"(call_ids TEXT[]) RETURNS void LANGUAGE plpgsql
 SET plan_cache_mode = force_generic_plan AS $$
 BEGIN
   INSERT INTO incidents AS i (id, emergency_type, severity, status, location, location_key, latitude, longitude,
-                              first_call_at, last_call_at, call_count, located_count, simulation, exercise_id, waiting)
+                              location_precision, first_call_at, last_call_at, call_count, located_count, simulation, exercise_id, waiting)
   SELECT d.incident_id, d.first_type, (ARRAY['moderate', 'high', 'critical'])[d.severity_rank],
     CASE WHEN d.first_status = 'failed' THEN 'failed' ELSE 'active' END,
     d.first_location, incident_location_key(d.first_location),
     CASE WHEN d.located_count = 0 THEN NULL ELSE d.latitude_sum / d.located_count END,
     CASE WHEN d.located_count = 0 THEN NULL ELSE d.longitude_sum / d.located_count END,
-    d.first_call_at, d.last_call_at, d.call_count, d.located_count, d.first_simulation, d.first_exercise_id, d.waiting
+    d.location_precision, d.first_call_at, d.last_call_at, d.call_count, d.located_count, d.first_simulation, d.first_exercise_id, d.waiting
   FROM (
       SELECT c.incident_id,
         count(*)::int AS call_count,
@@ -21,6 +21,7 @@ BEGIN
         count(*) FILTER (WHERE c.latitude IS NOT NULL AND c.longitude IS NOT NULL)::int AS located_count,
         coalesce(sum(c.latitude) FILTER (WHERE c.latitude IS NOT NULL AND c.longitude IS NOT NULL), 0) AS latitude_sum,
         coalesce(sum(c.longitude) FILTER (WHERE c.latitude IS NOT NULL AND c.longitude IS NOT NULL), 0) AS longitude_sum,
+        best_location_precision(array_agg(c.location_precision)) AS location_precision,
         (array_agg(c.emergency_type ORDER BY c.occurred_at, c.id))[1] AS first_type,
         (array_agg(c.location ORDER BY c.occurred_at, c.id))[1] AS first_location,
         (array_agg(c.simulation ORDER BY c.occurred_at, c.id))[1] AS first_simulation,
@@ -44,6 +45,8 @@ BEGIN
     longitude = CASE WHEN i.located_count + EXCLUDED.located_count = 0 THEN NULL
       ELSE (coalesce(i.longitude, 0) * i.located_count + coalesce(EXCLUDED.longitude, 0) * EXCLUDED.located_count)
         / (i.located_count + EXCLUDED.located_count) END,
+    location_precision = CASE WHEN i.call_count = 0 THEN EXCLUDED.location_precision
+      ELSE best_location_precision(ARRAY[i.location_precision, EXCLUDED.location_precision]) END,
     emergency_type = CASE WHEN i.call_count = 0 AND i.emergency_type = '' THEN EXCLUDED.emergency_type ELSE i.emergency_type END,
     location = CASE WHEN i.call_count = 0 AND i.location = '' THEN EXCLUDED.location ELSE i.location END,
     location_key = CASE WHEN i.call_count = 0 AND i.location = '' THEN EXCLUDED.location_key ELSE i.location_key END,

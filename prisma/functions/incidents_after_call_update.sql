@@ -25,6 +25,7 @@ BEGIN
     WHERE n.incident_id IS NOT DISTINCT FROM o.incident_id
       AND (n.severity IS DISTINCT FROM o.severity OR n.occurred_at IS DISTINCT FROM o.occurred_at
         OR n.latitude IS DISTINCT FROM o.latitude OR n.longitude IS DISTINCT FROM o.longitude
+        OR n.location_precision IS DISTINCT FROM o.location_precision
         OR n.grouping_pending IS DISTINCT FROM o.grouping_pending
         OR n.emergency_type IS DISTINCT FROM o.emergency_type OR n.location IS DISTINCT FROM o.location)));
   RETURN NULL;

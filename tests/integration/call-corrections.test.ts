@@ -21,7 +21,8 @@ import { webhookRequest } from "../support/webhook-request";
  * PostgreSQL (or PGlite), through the route handlers.
  */
 
-// Places the embedded gazetteer knows (lib/geocoding), a few kilometres apart.
+// Places the embedded gazetteer knows (lib/geocoding), a few kilometres apart. The calls carry the
+// agent's coordinates (points): a correction to a gazetteer place (a locality) is confirmed.
 const MISSION = { text: "Mission District, San Francisco", lat: 37.7599, lon: -122.4148 };
 const MARINA = { text: "Marina District, San Francisco", lat: 37.8037, lon: -122.4368 };
 
@@ -128,7 +129,7 @@ describe("PATCH /api/calls/{id} corrections", () => {
     expect(before).not.toHaveProperty("original_location");
     const feedBefore = (await snapshot(id)).change_number as bigint;
 
-    const response = await patch(id, { location: MARINA.text }, fromDashboard(dispatcher.cookie));
+    const response = await patch(id, { location: MARINA.text, confirm_lower_precision: true }, fromDashboard(dispatcher.cookie));
     expect(response.status).toBe(200);
     const after = callDetailSchema.parse(await response.json());
     expect(after).toMatchObject({ location: MARINA.text, original_location: MISSION.text });
@@ -210,7 +211,7 @@ describe("PATCH /api/calls/{id} corrections", () => {
     const id = await postCall(MISSION, nextHour());
     expect((await patch(id, { status: "resolved" })).status).toBe(200);
     const before = await snapshot(id);
-    const response = await patch(id, { severity: "moderate", location: MARINA.text, status: "active" });
+    const response = await patch(id, { severity: "moderate", location: MARINA.text, confirm_lower_precision: true, status: "active" });
     expect(response.status).toBe(409);
     expect(await snapshot(id)).toEqual(before);
   });
@@ -252,7 +253,7 @@ describe("PATCH /api/calls/{id} corrections", () => {
   it("a redelivery of the conversation keeps the dispatcher's correction; the agent's new word becomes the original", async () => {
     const at = nextHour();
     const id = await postCall(MISSION, at);
-    expect((await patch(id, { location: MARINA.text, severity: "moderate" })).status).toBe(200);
+    expect((await patch(id, { location: MARINA.text, confirm_lower_precision: true, severity: "moderate" })).status).toBe(200);
     const event = specCallEvent(id, { location: "Somewhere Else, San Francisco", eventTimestamp: at });
     // A signed redelivery: an unsigned one changes nothing at all (docs/webhook.md, "Unsigned deliveries").
     setEnv({ VOICEAGENT_WEBHOOK_SECRET: REDELIVERY_SECRET });
@@ -280,7 +281,7 @@ describe("regrouping a corrected call (docs/incidents.md)", () => {
     const shared = (await call(first)).incident_id;
     expect((await call(second)).incident_id).toBe(shared);
 
-    const away = callDetailSchema.parse(await (await patch(second, { location: MARINA.text })).json());
+    const away = callDetailSchema.parse(await (await patch(second, { location: MARINA.text, confirm_lower_precision: true })).json());
     expect(away.incident_id).not.toBe(shared);
     const left = await incident(shared);
     expect(left.call_count).toBe(1);
@@ -289,7 +290,7 @@ describe("regrouping a corrected call (docs/incidents.md)", () => {
     expect(own).toMatchObject({ call_count: 1, location: MARINA.text, status: "active" });
     expect(own.latitude).toBeCloseTo(MARINA.lat, 4);
 
-    const back = callDetailSchema.parse(await (await patch(second, { location: MISSION.text })).json());
+    const back = callDetailSchema.parse(await (await patch(second, { location: MISSION.text, confirm_lower_precision: true })).json());
     expect(back.incident_id).toBe(shared);
     expect((await incident(shared)).call_count).toBe(2);
     // Its own incident, left without calls, is gone.
@@ -324,7 +325,7 @@ describe("regrouping a corrected call (docs/incidents.md)", () => {
     );
     expect(merged.status).toBe(200);
     // Marina's caller corrected to the Mission: still in the merged incident, whose centre moves.
-    const corrected = callDetailSchema.parse(await (await patch(other, { location: MISSION.text })).json());
+    const corrected = callDetailSchema.parse(await (await patch(other, { location: MISSION.text, confirm_lower_precision: true })).json());
     expect(corrected.incident_id).toBe(target);
     const after = await incident(target);
     expect(after.call_count).toBe(2);
@@ -398,7 +399,7 @@ describe("1,000 concurrent corrections and status changes on 100 calls", () => {
     const bodies = Array.from({ length: 1_000 }, (_, index) => {
       const pick = <T>(values: readonly T[]) => values[randomInt(values.length)];
       const body: Record<string, string> = {};
-      if (randomInt(3) === 0) body.location = pick(places).text;
+      if (randomInt(3) === 0) Object.assign(body, { location: pick(places).text, confirm_lower_precision: true });
       if (randomInt(3) === 0) body.severity = pick(SEVERITIES);
       if (randomInt(4) === 0) body.emergency_type = pick(types);
       if (Object.keys(body).length === 0 || randomInt(3) === 0) body.status = pick(statuses);

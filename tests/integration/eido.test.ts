@@ -117,6 +117,7 @@ describe("GET /api/incidents/{id}/eido", () => {
       `<ca:civicAddress><ca:country>US</ca:country><ca:A1>TN</ca:A1><ca:A3>Nashville</ca:A3><ca:RD>Lakeshore</ca:RD><ca:STS>Drive</ca:STS><ca:HNO>400</ca:HNO><ca:LOC>${location}</ca:LOC></ca:civicAddress>`,
     );
     expect(incidentLocation.locationByValue).toContain("<gp:usage-rules><gbp:retransmission-allowed>false</gbp:retransmission-allowed></gp:usage-rules><gp:method>Manual</gp:method>");
+    expect(incidentLocation.locationByValue).toContain(`<gs:radius uom="urn:ogc:def:uom:EPSG::9001">15000</gs:radius>`);
 
     expect(body.callComponent).toHaveLength(3);
     for (const [index, row] of rows.entries()) {
@@ -128,7 +129,13 @@ describe("GET /api/incidents/{id}/eido", () => {
       expect(callback.callBackInformationUri).toEqual([`tel:${phones[index]}`]);
       const callLocation = byId.get((call.locationReference as { $ref: string }[])[0].$ref)!;
       expect(callLocation.locationDescriptionText).toBe(row.location);
-      if (row.latitude !== null) expect(callLocation.locationByValue).toContain(`<gml:pos>${row.latitude} ${row.longitude}</gml:pos>`);
+      // The point with its uncertainty, a PIDF-LO circle (RFC 5491), and how it was located.
+      expect(row).toMatchObject({ locationPrecision: "locality", locationSource: "gazetteer", locationUncertaintyM: 15_000 });
+      expect(callLocation.locationByValue).toContain(
+        `<gs:Circle srsName="urn:ogc:def:crs:EPSG::4326"><gml:pos>${row.latitude} ${row.longitude}</gml:pos>` +
+          `<gs:radius uom="urn:ogc:def:uom:EPSG::9001">15000</gs:radius></gs:Circle>`,
+      );
+      expect(callLocation.locationByValue).toContain("<gp:method>gazetteer: locality</gp:method>");
       const notes = (call.notesReference as { $ref: string }[]).map((ref) => byId.get(ref.$ref)!.notesActionComments);
       expect(notes[0]).toBe(row.summary);
       expect(notes[1]).toBe("Call received as active (webhook)");

@@ -73,13 +73,17 @@ function place() {
   return { lat: -40 + randomInt(1_000_000) / 100_000, lon: -150 + randomInt(1_000_000) / 100_000 };
 }
 
-/** A call as the simulator or a failed geocoding leaves it: waiting for the grouper, alone in an incident of its own. */
+/**
+ * A call as a failed geocoding leaves it: waiting for the grouper, alone in an incident of its own;
+ * its point the platform's, so grouped on distance (docs/incidents.md, "Grouping").
+ */
 async function storeWaitingCall(name: string, { emergencyType, lat, lon, at }: { emergencyType: string; lat: number; lon: number; at: number }) {
   const [fixture] = makeCalls(1, runId);
   return (await getDb()).call.create({
     data: {
       ...fixture, simulatedRecord: undefined, callId: null, conversationId: `conv_${name}_${runId}`, simulation: false, exerciseId: null,
       status: "active", emergencyType, latitude: lat, longitude: lon, occurredAt: new Date(at * 1000), groupingPending: true,
+      locationSource: "platform", locationPrecision: "address_point",
     },
   });
 }
@@ -226,6 +230,7 @@ describe("automatic grouping", () => {
         ...fixture, simulatedRecord: undefined, callId: null, conversationId: `${event}_${index}`, simulation: false, exerciseId: null,
         status: "active", emergencyType: "structure_fire", latitude: lat + (index % 5) * 0.0002, longitude: lon,
         occurredAt: new Date((START + index * 10) * 1000), groupingPending: true,
+        locationSource: "platform", locationPrecision: "address_point",
       })),
     });
     // Small batches from two clients (two instances' groupers), racing until nothing waits: groupers

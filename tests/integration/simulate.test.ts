@@ -80,7 +80,7 @@ describe("POST /api/simulate", () => {
         location: record.location.address,
         latitude: Number(record.location.latitude),
         longitude: Number(record.location.longitude),
-        geocodeSource: "simulated",
+        locationSource: "generator",
         severity: record.severity,
         status: "active",
         simulation: true,

@@ -146,12 +146,12 @@ describe("a CAD built from the events alone", () => {
       const d = [await postCall(MARINA, START + 3 * 3600), await postCall(MARINA, START + 3 * 3600 + 30)];
       const incidentD = await incidentOf(d[0]);
       expect(await incidentOf(d[1])).toBe(incidentD);
-      await updateCall(d[1], { location: MISSION.text }, testAdmin);
+      await updateCall(d[1], { location: MISSION.text, confirm_lower_precision: true }, testAdmin);
       expect(await incidentOf(d[1])).not.toBe(incidentD);
       // A caller alone at the Sunset was at the Marina too: the correction joins D and empties the caller's incident.
       const e = await postCall(SUNSET, START + 3 * 3600 + 60);
       const incidentE = await incidentOf(e);
-      await updateCall(e, { location: MARINA.text }, testAdmin);
+      await updateCall(e, { location: MARINA.text, confirm_lower_precision: true }, testAdmin);
       expect(await incidentOf(e)).toBe(incidentD);
 
       // Each of B's calls dispatched by itself, then the incident: a status move that moves none of its calls.

@@ -27,6 +27,8 @@ async function storeCall(simulated: boolean, extra: { at?: Date; latitude?: numb
   const conversationId = `conv_training_${runId}_${seed}`;
   const call = {
     ...fixture, conversationId, callId: simulated ? conversationId : null, status: "active", emergencyType: "structure_fire", occurredAt: extra.at ?? fixture.occurredAt,
+    // Points grouped on distance whatever the kind: this file is about kinds, not precision.
+    locationPrecision: "address_point",
   };
   await insertCalls(db, [{ ...call, latitude: extra.latitude ?? call.latitude, longitude: extra.longitude ?? call.longitude }]);
   if (extra.groupingPending) await db.$executeRaw`UPDATE calls SET grouping_pending = true WHERE id = ${call.id}`;

@@ -43,7 +43,7 @@ beforeAll(() => {
 
 describe("webhook geocoding with the embedded gazetteer", () => {
   it.each(AREAS)("places a call in %s at the area's centre", async (_area, latitude, longitude, location) => {
-    expect(await geocodedRecord(location)).toMatchObject({ latitude, longitude, geocodeSource: "gazetteer" });
+    expect(await geocodedRecord(location)).toMatchObject({ latitude, longitude, locationSource: "gazetteer" });
   });
 
   it.each([
@@ -54,7 +54,7 @@ describe("webhook geocoding with the embedded gazetteer", () => {
     ["West Palm", 26.7153, -80.0534],
     ["south beach", 25.7907, -80.13],
   ])("knows the common name %s", async (location, latitude, longitude) => {
-    expect(await geocodedRecord(location)).toMatchObject({ latitude, longitude, geocodeSource: "gazetteer" });
+    expect(await geocodedRecord(location)).toMatchObject({ latitude, longitude, locationSource: "gazetteer" });
   });
 
   it("places other US towns and ZIPs from the offline data", async () => {
@@ -71,7 +71,7 @@ describe("webhook geocoding with the embedded gazetteer", () => {
       location: "behind the old barn past the creek",
       latitude: null,
       longitude: null,
-      geocodeSource: null,
+      locationSource: null,
     });
   });
 });

@@ -74,7 +74,7 @@ describe("the ten payloads that answered 500", () => {
 
   it("stores a NUL in location", async () => {
     const event = withCollected(specCallEvent(nextId("nul-location")), "location", `Music Row${NUL}, Nashville`);
-    expect(await expectStored(event)).toMatchObject({ location: "Music Row, Nashville", geocodeSource: "gazetteer" });
+    expect(await expectStored(event)).toMatchObject({ location: "Music Row, Nashville", locationSource: "gazetteer" });
   });
 
   it.each([1e308, 2_147_483_648])("call_duration_secs %d (no integer column holds it) falls back to the transcript span", async (duration) => {
@@ -166,7 +166,7 @@ describe("more hostile payloads", () => {
     expect(call).toMatchObject({
       occurredAt: new Date(event.event_timestamp * 1000),
       durationSecs: 0,
-      geocodeSource: "gazetteer",
+      locationSource: "gazetteer",
     });
   });
 

@@ -240,7 +240,7 @@ describe("records", () => {
       location: "1200 Sunset Blvd, Pacific Palisades",
       latitude: 34.0481,
       longitude: -118.5265,
-      geocodeSource: "gazetteer",
+      locationSource: "gazetteer",
       status: "active",
       simulation: false,
       scenario: null,
@@ -305,7 +305,7 @@ describe("records", () => {
       longitude: { value: "-118.53", rationale: "GPS" },
     } as typeof event.data.analysis.data_collection_results;
     await post(event, { secret: SECRET });
-    expect(await findCall(event.data.conversation_id)).toMatchObject({ latitude: 34.05, longitude: -118.53, geocodeSource: "reported" });
+    expect(await findCall(event.data.conversation_id)).toMatchObject({ latitude: 34.05, longitude: -118.53, locationSource: "platform", locationPrecision: "address_point" });
   });
 
   it("stores a call whose agent collected no type, severity or location", async () => {
@@ -320,7 +320,7 @@ describe("records", () => {
       severity: "high",
       location: "",
       latitude: null,
-      geocodeSource: null,
+      locationSource: null,
     });
   });
 
@@ -425,7 +425,7 @@ describe("failures answer 500 and lose nothing once redelivered", () => {
 
     // A redelivery once the database is back stores the record as well; the marker's later pass is a no-op.
     expect((await post(event, { secret: SECRET })).status).toBe(200);
-    expect(await findCall(event.data.conversation_id)).toMatchObject({ payloadKey: key, geocodeSource: "gazetteer" });
+    expect(await findCall(event.data.conversation_id)).toMatchObject({ payloadKey: key, locationSource: "gazetteer" });
   });
 
   describe("geocoder", () => {
@@ -451,7 +451,7 @@ describe("failures answer 500 and lose nothing once redelivered", () => {
     it("asks the hosted geocoder first and caches its answer", async () => {
       const first = specCallEvent(nextId("hosted"), { location: "742 Evergreen Terrace" });
       await post(first, { secret: SECRET });
-      expect(await findCall(first.data.conversation_id)).toMatchObject({ latitude: 39.7817, longitude: -89.6501, geocodeSource: "hosted" });
+      expect(await findCall(first.data.conversation_id)).toMatchObject({ latitude: 39.7817, longitude: -89.6501, locationSource: "nominatim" });
       const searches = geocoder.requests.filter((request) => request.url.pathname === "/search");
       expect(searches).toHaveLength(1);
       expect(searches[0].url.searchParams.get("q")).toBe("742 Evergreen Terrace");
@@ -466,11 +466,11 @@ describe("failures answer 500 and lose nothing once redelivered", () => {
       const failed = await post(event, { secret: SECRET });
       expect(failed.status).toBe(500);
       expect(failed.body).toMatchObject({ status: "error", error_code: "GEOCODING_ERROR" });
-      expect(await findCall(event.data.conversation_id)).toMatchObject({ latitude: null, longitude: null, geocodeSource: null });
+      expect(await findCall(event.data.conversation_id)).toMatchObject({ latitude: null, longitude: null, locationSource: null });
 
       mode = "up";
       expect((await post(event, { secret: SECRET })).status).toBe(200);
-      expect(await findCall(event.data.conversation_id)).toMatchObject({ latitude: 39.7817, geocodeSource: "hosted" });
+      expect(await findCall(event.data.conversation_id)).toMatchObject({ latitude: 39.7817, locationSource: "nominatim" });
     });
 
     it("down or too slow, place known to the gazetteer: the gazetteer answers", async () => {
@@ -481,7 +481,7 @@ describe("failures answer 500 and lose nothing once redelivered", () => {
         expect(await findCall(event.data.conversation_id)).toMatchObject({
           latitude: 37.8037,
           longitude: -122.4368,
-          geocodeSource: "gazetteer",
+          locationSource: "gazetteer",
         });
       }
     });
@@ -494,7 +494,7 @@ describe("failures answer 500 and lose nothing once redelivered", () => {
         location: "behind the old barn past the creek",
         latitude: null,
         longitude: null,
-        geocodeSource: null,
+        locationSource: null,
       });
     });
   });

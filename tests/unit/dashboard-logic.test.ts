@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { isOpen, severityOf, statusOptions } from "@/components/call-status";
 import { normaliseSeverity } from "@/lib/webhook/payload";
 import { formatWaiting } from "@/components/format";
+import { formatCoordinates, precisionLabel, uncertaintyCircle } from "@/components/precision";
 
 describe("the status buttons the dashboard offers", () => {
   it("offers every later status and failed for an open call", () => {
@@ -35,5 +36,28 @@ describe("waiting time", () => {
     expect(formatWaiting(3599)).toBe("59:59");
     expect(formatWaiting(3600 + 5 * 60)).toBe("1 h 05 m");
     expect(formatWaiting(-4)).toBe("0:00");
+  });
+});
+
+describe("a location's precision as the dashboard shows it", () => {
+  it("says what the point stands for, with its radius past an address point", () => {
+    expect(precisionLabel("locality", 3000)).toBe("town centre, about 3 km");
+    expect(precisionLabel("locality", 15_000)).toBe("town centre, about 15 km");
+    expect(precisionLabel("address_point", 10)).toBe("address point");
+    expect(precisionLabel("street", null)).toBe("street, about 500 m");
+    expect(precisionLabel(null, null)).toBe("precision unknown");
+  });
+
+  it("prints coordinates at the precision they have", () => {
+    expect(formatCoordinates(25.790712, -80.130049, "address_point")).toBe("25.79071, -80.13005");
+    expect(formatCoordinates(25.790712, -80.130049, "street")).toBe("25.791, -80.130");
+    expect(formatCoordinates(25.790712, -80.130049, "locality")).toBe("25.79, -80.13");
+  });
+
+  it("draws an uncertainty circle only coarser than a street", () => {
+    expect(uncertaintyCircle("locality", 3000)).toBe(3000);
+    expect(uncertaintyCircle("postal_code", null)).toBe(3000);
+    expect(uncertaintyCircle("street", 500)).toBeNull();
+    expect(uncertaintyCircle(null, null)).toBeNull();
   });
 });

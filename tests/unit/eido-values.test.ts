@@ -71,7 +71,13 @@ describe("PIDF-LO civic address", () => {
           }
         }
         if (civic.A1 !== undefined) expect(civic.country).toBe("US");
-        const xml = pidfLo("urn:emergency:uid:incidentid:1:psap.example.org", spoken, 36.16, -86.78);
+        const xml = pidfLo("urn:emergency:uid:incidentid:1:psap.example.org", spoken, {
+          latitude: 36.16,
+          longitude: -86.78,
+          precision: "locality",
+          uncertaintyMeters: 3000,
+          source: "gazetteer",
+        });
         // Without its tags, the document holds text only: every < and > escaped, every & an entity.
         const text = xml.replace(/<\/?[A-Za-z][\w:.-]*(\s+[\w:.-]+="[^"<>]*")*\s*\/?>/g, "");
         expect(text).not.toMatch(/[<>]/);

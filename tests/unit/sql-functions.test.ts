@@ -3,6 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { CHANGE_FEED_LOCK } from "@/lib/calls/write";
 import { CLOSED_STATUSES, OPEN_STATUSES } from "@/lib/calls/workflow";
+import { PRECISIONS, STREET_LEVEL } from "@/lib/geocoding/types";
 import { METRES_PER_DEGREE } from "@/lib/incidents/grouping";
 import { SEVERITIES } from "@/lib/vocabulary";
 
@@ -66,5 +67,13 @@ describe("the database's functions as source", () => {
     const ranks = [...allSql.matchAll(/ARRAY\[((?:\s*'[a-z]+'\s*,?)+)\]/g)].map((match) => [...match[1].matchAll(/'([a-z]+)'/g)].map((m) => m[1]));
     expect(ranks.length).toBeGreaterThanOrEqual(3);
     for (const rank of ranks) expect(rank).toEqual([...SEVERITIES].reverse());
+  });
+
+  it("ranks precisions as lib/geocoding does, and names street level as STREET_LEVEL", () => {
+    const lists = (name: string) =>
+      [...sources.find(({ file }) => file === `${name}.sql`)!.sql.matchAll(/ARRAY\[((?:\s*'[a-z_]+'\s*,?)+)\]/g)].map((match) =>
+        [...match[1].matchAll(/'([a-z_]+)'/g)].map((m) => m[1]));
+    expect(lists("best_location_precision")).toEqual([[...PRECISIONS]]);
+    expect(lists("street_level")).toEqual([[...STREET_LEVEL]]);
   });
 });

@@ -2,6 +2,7 @@ import { type Actor, actorRef } from "../../access/actor";
 import type { Db } from "../../db/client";
 import { Prisma } from "../../db/generated/client";
 import type { CorrectedField } from "../schema";
+import type { LocatedPoint } from "./received";
 
 type Tx = Pick<Db, "$queryRaw">;
 
@@ -9,7 +10,7 @@ type Tx = Pick<Db, "$queryRaw">;
 export interface CallCorrection {
   emergencyType?: string;
   severity?: string;
-  location?: { text: string; latitude: number; longitude: number; source: string };
+  location?: { text: string } & LocatedPoint;
 }
 
 /** One field of one call that changed. */
@@ -61,7 +62,9 @@ export async function correctCalls(tx: Tx, where: Prisma.Sql, correction: CallCo
         severity = coalesce(${severity}::text, c.severity),
         latitude = CASE WHEN ${moved} THEN ${location?.latitude ?? null}::float8 ELSE c.latitude END,
         longitude = CASE WHEN ${moved} THEN ${location?.longitude ?? null}::float8 ELSE c.longitude END,
-        geocode_source = CASE WHEN ${moved} THEN ${location?.source ?? null}::text ELSE c.geocode_source END,
+        location_source = CASE WHEN ${moved} THEN ${location?.source ?? null}::text ELSE c.location_source END,
+        location_precision = CASE WHEN ${moved} THEN ${location?.precision ?? null}::text ELSE c.location_precision END,
+        location_uncertainty_m = CASE WHEN ${moved} THEN ${location?.uncertaintyMeters ?? null}::float8 ELSE c.location_uncertainty_m END,
         location = coalesce(${text}::text, c.location),
         updated_at = CURRENT_TIMESTAMP
       WHERE c.id IN (SELECT call_id FROM changes)

@@ -1,6 +1,7 @@
 import type { Actor } from "../../access/actor";
 import type { Db } from "../../db/client";
 import { Prisma } from "../../db/generated/client";
+import type { Precision } from "../../geocoding/types";
 import type { CallStatus } from "../../vocabulary";
 import { bumpCallsVersion } from "../cache";
 import { mergeTextIndexesSoon } from "../text-index-upkeep";
@@ -23,19 +24,28 @@ import type { WebhookCall } from "../../webhook/payload";
  * tests/unit/one-door.test.ts fails if any other file writes these tables.
  */
 
-export type { ReceivedCall } from "./received";
+export type { LocatedPoint, ReceivedCall } from "./received";
 export type { SimulatedRow } from "./simulated";
 export type { CallCorrection, CorrectedValue } from "./correct";
 export { CHANGE_FEED_LOCK } from "./lock";
 
 /** What a transaction of writeCalls may do to calls, the feed's lock taken before the first write. */
+/** A call locked for a change: what its writers decide on. */
+export interface LockedCall {
+  id: string;
+  status: CallStatus;
+  simulation: boolean;
+  incident_id: string;
+  location_precision: Precision | null;
+}
+
 export interface CallWrites {
   /** The transaction itself: for reads and for the caller's own tables (incidents, audit, exercises), never for calls. */
   readonly tx: Pick<Db, "$queryRaw" | "$executeRaw">;
   /** Takes the change feed's lock (once): before locking rows the transaction then writes calls under. */
   lockChangeFeed(): Promise<void>;
   /** The call, locked for the rest of the transaction; undefined when there is none. */
-  lockCall(conversationId: string): Promise<{ id: string; status: CallStatus; simulation: boolean } | undefined>;
+  lockCall(conversationId: string): Promise<LockedCall | undefined>;
   setCallStatus(call: { id: string; status: CallStatus }, status: CallStatus, actor: Actor): Promise<void>;
   /** Moves the incident's calls that are in one of `from` to `status`; answers how many moved. */
   setIncidentCallsStatus(incidentId: string, from: readonly CallStatus[], status: CallStatus, actor: Actor): Promise<number>;
@@ -81,8 +91,9 @@ export async function writeCalls<T>(work: (writes: CallWrites) => Promise<T>, op
           lockChangeFeed: lock,
           lockCall: async (conversationId) => {
             await lock();
-            const [call] = await tx.$queryRaw<{ id: string; status: CallStatus; simulation: boolean }[]>`
-              SELECT id, status, simulation FROM calls WHERE conversation_id = ${conversationId} FOR UPDATE`;
+            const [call] = await tx.$queryRaw<LockedCall[]>`
+              SELECT id, status, simulation, incident_id, location_precision FROM calls
+              WHERE conversation_id = ${conversationId} FOR UPDATE`;
             return call;
           },
           setCallStatus: (call, status, actor) => writing(() => setCallStatus(tx, call, status, actor)),

@@ -1,18 +1,22 @@
 import type { Db } from "../../db/client";
 import { Prisma } from "../../db/generated/client";
 import { prepared } from "../../db/prepared";
+import type { GeocodeResult } from "../../geocoding/types";
 import { uuid7 } from "../../db/uuid7";
 import { groupingEnabled, placementQuery } from "../../incidents/grouping";
 import type { TranscriptTurn, WebhookCall } from "../../webhook/payload";
 import { cleanText } from "../../webhook/sanitise";
 import type { CorrectedField } from "../schema";
 
+/** Where a call is, how exact that is and who said so (docs/geocoding.md): a geocode without its label. */
+export type LocatedPoint = Omit<GeocodeResult, "label">;
+
 /** A call the voice platform handed over, ready to store. */
 export interface ReceivedCall {
   call: WebhookCall;
   payloadKey: string;
   /** Where it is: reported by the agent, or geocoded from its text; null when unknown. */
-  point: { latitude: number; longitude: number; source: string } | null;
+  point: LocatedPoint | null;
   /** The geocoder failed: a redelivery keeps the earlier point, and a new call waits for the grouper. */
   geocoderFailed: boolean;
   /** The delivery was signed (or carried the platform's credential); an unverified one creates a call, never changes one. */
@@ -75,7 +79,8 @@ export async function upsertReceivedCalls(db: Pick<Db, "$executeRaw">, received:
       ${column(({ call }) => call.durationSecs)}::int[], ${column(({ call }) => call.transcriptLength)}::int[],
       ${column(({ call }) => call.emergencyType)}::text[], ${column(({ call }) => call.location)}::text[],
       ${column(({ point }) => point?.latitude ?? null)}::float8[], ${column(({ point }) => point?.longitude ?? null)}::float8[],
-      ${column(({ point }) => point?.source ?? null)}::text[],
+      ${column(({ point }) => point?.source ?? null)}::text[], ${column(({ point }) => point?.precision ?? null)}::text[],
+      ${column(({ point }) => point?.uncertaintyMeters ?? null)}::float8[],
       ${column(({ call }) => call.severity)}::text[], ${column(({ call }) => call.status)}::text[],
       ${column(({ payloadKey }) => payloadKey)}::text[], ${column(({ call }) => call.callerPhone)}::text[],
       ${column(({ call }) => call.failureReason)}::text[], ${column(({ geocoderFailed }) => geocoderFailed)}::boolean[],
@@ -84,18 +89,19 @@ export async function upsertReceivedCalls(db: Pick<Db, "$executeRaw">, received:
       ${column(({ call }) => (call.transcript.length > 0 ? JSON.stringify(call.transcript) : null))}::text[],
       ${column(({ call }) => transcriptText(call.transcript))}::text[], ${column(({ verified }) => verified)}::boolean[]
     ) WITH ORDINALITY AS t(id, conversation_id, occurred_at, agent_id, summary, call_successful, duration_secs,
-           transcript_length, emergency_type, location, latitude, longitude, geocode_source, severity, status,
-           payload_key, caller_phone, failure_reason, geocoder_failed, platform, recording_url, has_analysis,
+           transcript_length, emergency_type, location, latitude, longitude, location_source, location_precision,
+           location_uncertainty_m, severity, status, payload_key, caller_phone, failure_reason, geocoder_failed, platform, recording_url, has_analysis,
            turns, transcript_text, verified, seq)
   )`;
   const grouping = groupingEnabled();
   const write = Prisma.sql`upserted AS (
       INSERT INTO calls (id, conversation_id, occurred_at, agent_id, summary, call_successful, duration_secs,
-                         transcript_length, emergency_type, location, latitude, longitude, geocode_source,
-                         severity, status, simulation, table_name, payload_key, caller_phone, failure_reason,
+                         transcript_length, emergency_type, location, latitude, longitude, location_source,
+                         location_precision, location_uncertainty_m, severity, status, simulation, table_name, payload_key, caller_phone, failure_reason,
                          platform, recording_url, awaiting_analysis, incident_id, grouped_at, grouping_pending, verified)
       SELECT id, conversation_id, occurred_at, agent_id, summary, call_successful, duration_secs, transcript_length,
-        emergency_type, location, latitude, longitude, geocode_source, severity, status, false, 'calls', payload_key,
+        emergency_type, location, latitude, longitude, location_source, location_precision, location_uncertainty_m,
+        severity, status, false, 'calls', payload_key,
         caller_phone, failure_reason, platform, recording_url, NOT has_analysis,
         ${grouping ? Prisma.sql`(SELECT p.incident_id FROM placed p WHERE p.id = input.id)` : Prisma.sql`NULL`},
         CASE WHEN ${grouping} AND NOT geocoder_failed AND has_analysis THEN now() END,
@@ -109,14 +115,17 @@ export async function upsertReceivedCalls(db: Pick<Db, "$executeRaw">, received:
         recording_url = COALESCE(EXCLUDED.recording_url, calls.recording_url),
         failure_reason = COALESCE(calls.failure_reason, EXCLUDED.failure_reason),
         (summary, call_successful, emergency_type, original_emergency_type, severity, original_severity, location,
-         original_location, latitude, longitude, geocode_source, awaiting_analysis, grouping_pending) = (
+         original_location, latitude, longitude, location_source, location_precision, location_uncertainty_m,
+         awaiting_analysis, grouping_pending) = (
           SELECT
             CASE WHEN i.has_analysis THEN EXCLUDED.summary ELSE calls.summary END,
             CASE WHEN i.has_analysis THEN EXCLUDED.call_successful ELSE calls.call_successful END,
             ${corrected("emergency_type")}, ${corrected("severity")}, ${corrected("location")},
             CASE WHEN i.geocoder_failed OR NOT i.has_analysis OR calls.original_location IS NOT NULL THEN calls.latitude ELSE EXCLUDED.latitude END,
             CASE WHEN i.geocoder_failed OR NOT i.has_analysis OR calls.original_location IS NOT NULL THEN calls.longitude ELSE EXCLUDED.longitude END,
-            CASE WHEN i.geocoder_failed OR NOT i.has_analysis OR calls.original_location IS NOT NULL THEN calls.geocode_source ELSE EXCLUDED.geocode_source END,
+            CASE WHEN i.geocoder_failed OR NOT i.has_analysis OR calls.original_location IS NOT NULL THEN calls.location_source ELSE EXCLUDED.location_source END,
+            CASE WHEN i.geocoder_failed OR NOT i.has_analysis OR calls.original_location IS NOT NULL THEN calls.location_precision ELSE EXCLUDED.location_precision END,
+            CASE WHEN i.geocoder_failed OR NOT i.has_analysis OR calls.original_location IS NOT NULL THEN calls.location_uncertainty_m ELSE EXCLUDED.location_uncertainty_m END,
             calls.awaiting_analysis AND NOT i.has_analysis,
             -- The analysis arrived for a call stored without it: the grouper places it now.
             calls.grouping_pending OR (${grouping} AND calls.awaiting_analysis AND i.has_analysis)
@@ -142,7 +151,7 @@ export async function upsertReceivedCalls(db: Pick<Db, "$executeRaw">, received:
     placementQuery(
       Prisma.sql`
         SELECT t.id, t.id AS own, t.seq, t.emergency_type AS type, t.occurred_at AS at, t.latitude AS lat,
-          t.longitude AS lon, t.location, false AS simulation, NULL::text AS exercise_id
+          t.longitude AS lon, t.location_precision AS precision, t.location, false AS simulation, NULL::text AS exercise_id
         FROM input t
         WHERE NOT t.geocoder_failed AND t.has_analysis
           AND NOT EXISTS (SELECT 1 FROM calls c WHERE c.conversation_id = t.conversation_id)`,

@@ -1,6 +1,6 @@
 import type { Db } from "../../db/client";
 import { groupingEnabled } from "../../incidents/grouping";
-import type { SimulatedCall } from "../../simulation/generate";
+import { GENERATED_POINT, type SimulatedCall } from "../../simulation/generate";
 
 /** A simulated call to store. */
 export interface SimulatedRow {
@@ -34,12 +34,12 @@ export async function insertSimulatedRows(
       INSERT INTO calls (
         id, conversation_id, call_id, occurred_at, created_at, updated_at, agent_id, summary,
         call_successful, duration_secs, transcript_length, emergency_type, location, latitude,
-        longitude, geocode_source, severity, status, simulation, scenario, scenario_name,
+        longitude, location_source, location_precision, location_uncertainty_m, severity, status, simulation, scenario, scenario_name,
         table_name, area, caller_phone, description, simulated_record, exercise_id, simulated_event, grouping_pending
       )
       SELECT r.id, r.call_id, r.call_id, r.created_at, r.created_at, r.created_at, 'simulator', r.summary,
         true, r.duration_secs, 0, r.emergency_type, r.address, r.latitude,
-        r.longitude, 'simulated', r.severity, r.status, true, r.scenario, r.scenario_name,
+        r.longitude, 'generator', ${GENERATED_POINT.precision}, ${GENERATED_POINT.uncertaintyMeters}::float8, r.severity, r.status, true, r.scenario, r.scenario_name,
         ${tableName}, r.area, r.caller_phone, r.description, r.record::jsonb, ${exerciseId},
         r.event, ${groupingEnabled()} AND r.status <> 'failed'
       FROM unnest(

@@ -1,0 +1,88 @@
+import { randomInt } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PATCH as patchCall } from "@/app/api/calls/[id]/route";
+import { POST as webhook } from "@/app/api/voiceagent-webhook/route";
+import { resetConfigForTests } from "@/lib/config";
+import { getDb } from "@/lib/db/client";
+import { specCallEvent } from "@/lib/webhook/sample-events";
+import { apiRequest } from "../support/auth";
+import { webhookRequest } from "../support/webhook-request";
+
+/**
+ * Corrections and precision (docs/calls.md, "Corrections"): a correction that would lower the
+ * call's precision is refused until confirmed; one that moves the call out of its incident says
+ * so, and correcting back is the undo.
+ */
+const saved = { secret: process.env.VOICEAGENT_WEBHOOK_SECRET, geocoder: process.env.GEOCODER_URL };
+beforeAll(() => {
+  delete process.env.VOICEAGENT_WEBHOOK_SECRET;
+  delete process.env.GEOCODER_URL;
+  resetConfigForTests();
+});
+afterAll(() => {
+  if (saved.secret !== undefined) process.env.VOICEAGENT_WEBHOOK_SECRET = saved.secret;
+  if (saved.geocoder !== undefined) process.env.GEOCODER_URL = saved.geocoder;
+  resetConfigForTests();
+});
+
+const runId = randomInt(1_000_000);
+let counter = 0;
+let day = 0;
+
+async function postCall(location: string, at: number, point?: { lat: number; lon: number }): Promise<string> {
+  const id = `conv_correct_precision_${runId}_${++counter}`;
+  const event = specCallEvent(id, { location, eventTimestamp: at });
+  if (point) {
+    const results = event.data.analysis.data_collection_results as Record<string, { value: unknown; rationale: string }>;
+    results.latitude = { value: point.lat, rationale: "test" };
+    results.longitude = { value: point.lon, rationale: "test" };
+  }
+  expect((await webhook(webhookRequest(event), undefined)).status).toBe(200);
+  return id;
+}
+
+async function patch(id: string, body: unknown) {
+  const response = await patchCall(
+    apiRequest(`http://localhost/api/calls/${id}`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+    { params: Promise.resolve({ id }) },
+  );
+  return { status: response.status, body: await response.json() };
+}
+
+const stored = async (conversationId: string) => (await getDb()).call.findUniqueOrThrow({ where: { conversationId } });
+
+describe("corrections and precision", () => {
+  it("a correction that lowers the precision is refused until confirmed, and changes nothing before", async () => {
+    const at = 1_767_225_600 + ++day * 86_400;
+    const id = await postCall("400 Ocean Drive, Miami Beach", at, { lat: 25.7732, lon: -80.1307 });
+    expect(await stored(id)).toMatchObject({ locationPrecision: "address_point", locationSource: "platform" });
+
+    const refused = await patch(id, { location: "Miami" });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ error_code: "PRECISION_LOWERED", from_precision: "address_point", to_precision: "locality" });
+    expect(await stored(id)).toMatchObject({ location: "400 Ocean Drive, Miami Beach", latitude: 25.7732, locationPrecision: "address_point" });
+
+    const confirmed = await patch(id, { location: "Miami", confirm_lower_precision: true });
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body).toMatchObject({ location: "Miami", location_precision: "locality", location_source: "gazetteer" });
+  });
+
+  it("a correction that moves a call out of its incident says so; correcting back re-joins it", async () => {
+    const at = 1_767_225_600 + ++day * 86_400;
+    const first = await postCall("Music Row, Nashville", at);
+    const second = await postCall("Music Row, Nashville", at + 120);
+    const incident = (await stored(first)).incidentId;
+    expect((await stored(second)).incidentId).toBe(incident);
+
+    // "X and Y" (and "corner of X and Y") is a location like any other: geocoded as well as the geocoders can.
+    const moved = await patch(second, { location: "corner of 16th Ave S and Division St, Nashville, TN" });
+    expect(moved.status).toBe(200);
+    expect(moved.body).toMatchObject({ moved_out_of: incident, location_precision: "locality" });
+    expect(moved.body.incident_id).not.toBe(incident);
+
+    const undone = await patch(second, { location: "Music Row, Nashville" });
+    expect(undone.status).toBe(200);
+    expect(undone.body.incident_id).toBe(incident);
+    expect(undone.body.moved_out_of).toBeUndefined();
+  });
+});
