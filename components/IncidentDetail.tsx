@@ -55,7 +55,7 @@ export function IncidentDetail({ id, candidates, onClose, onShowOnMap }: {
             {incident.location} · first call {formatTime(Date.parse(incident.first_call_at) / 1000)}, latest{" "}
             {formatTime(Date.parse(incident.last_call_at) / 1000)}
           </p>
-          <IncidentStatusActions id={incident.id} status={incident.status} training={incident.calls.every((call) => call.simulation)} />
+          <IncidentStatusActions id={incident.id} status={incident.status} training={incident.training} />
           {canRegroup && isOpen(incident.status) && others.length > 0 && (
             <form
               className="merge-form"
@@ -78,7 +78,7 @@ export function IncidentDetail({ id, candidates, onClose, onShowOnMap }: {
               <button type="submit" disabled={!mergeWith || merge.isPending}>Merge</button>
             </form>
           )}
-          <IncidentNotes id={incident.id} training={incident.calls.every((call) => call.simulation)} />
+          <IncidentNotes id={incident.id} training={incident.training} />
           <h3>Calls, oldest first</h3>
           <ol className="incident-calls" aria-label={`The ${incident.call_count} calls of this incident`}>
             {incident.calls.map((call) => (

@@ -1,3 +1,4 @@
+import { trainingOnly } from "../access/status-rule";
 import { selectList } from "../calls/query";
 import { type ListedCall, toCallRecord } from "../calls/record";
 import { withCallStore } from "../calls/store";
@@ -13,6 +14,6 @@ export async function getIncident(id: string): Promise<IncidentDetail> {
     if (!incident) throw notFound(`No incident with id ${id}`);
     const calls = await db.$queryRaw<ListedCall[]>(Prisma.sql`
       SELECT ${selectList} FROM calls c WHERE c.incident_id = ${id} ORDER BY c.occurred_at, c.id`);
-    return { ...toIncidentRecord(incident), calls: calls.map(toCallRecord) };
+    return { ...toIncidentRecord(incident), training: await trainingOnly(db, id), calls: calls.map(toCallRecord) };
   });
 }

@@ -60,7 +60,13 @@ export const incidentListSchema = z.object({
 
 export type IncidentList = z.infer<typeof incidentListSchema>;
 
+/** Whether a trainer may act on the incident (lib/access/status-rule.ts); a dispatcher may act on any. */
+export const incidentTrainingSchema = z.boolean().meta({
+  description: "Every call of the incident is a training call (simulated or exercise): a trainer may act on it too",
+});
+
 export const incidentDetailSchema = incidentRecordSchema.extend({
+  training: incidentTrainingSchema,
   calls: z.array(callRecordSchema).meta({ description: "Every call of the incident, oldest first" }),
 });
 
