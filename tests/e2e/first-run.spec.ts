@@ -99,6 +99,7 @@ test("the trainer signs in: simulation and exercises, no administration", async 
 
 test("the administrator sees every step in the audit trail", async ({ page }) => {
   await signIn(page, people.admin.email);
+  await page.getByText("Admin", { exact: true }).click();
   await page.getByRole("link", { name: "Audit trail" }).click();
   await expect(page).toHaveURL(/\/admin\/audit$/);
   const actions = page.locator("tbody tr");
