@@ -6,10 +6,9 @@ import { useState, type FormEvent } from "react";
 import { PERMISSIONS, type Permission, ROLE_LABEL, ROLES, type Role } from "@/lib/access/roles";
 import type { WhoAmI } from "@/lib/access/schema";
 import { type CreatedApiKey, createKey, createUser, listKeys, listUsers, removeUser, revokeKey, setUserRole } from "./api";
+import { formatTimeOrNever } from "./format";
 import { PersonMenu, PersonProvider } from "./person";
 import { Providers } from "./providers";
-
-const formatDate = (iso: string | null) => (iso === null ? "never" : new Date(iso).toLocaleString());
 
 function People({ me }: { me: WhoAmI }) {
   const client = useQueryClient();
@@ -60,7 +59,7 @@ function People({ me }: { me: WhoAmI }) {
                   {ROLES.map((option) => <option key={option} value={option}>{ROLE_LABEL[option]}</option>)}
                 </select>
               </td>
-              <td>{formatDate(user.created_at)}</td>
+              <td>{formatTimeOrNever(user.created_at)}</td>
               <td>
                 {user.id !== me.id && (
                   <button type="button" onClick={() => window.confirm(`Remove ${user.name}? Their sessions end and their keys are revoked at once.`) && remove.mutate(user.id)}>
@@ -144,10 +143,10 @@ function Keys() {
               <td><code>{key.prefix}…</code></td>
               <td>{key.scopes.join(", ")}</td>
               <td>{key.owner ? `${key.owner.name}${key.service ? " (service key)" : ""}` : "nobody (API_KEY's key)"}</td>
-              <td>{formatDate(key.created_at)} by {key.created_by}</td>
-              <td>{formatDate(key.expires_at)}</td>
-              <td>{formatDate(key.last_used_at)}</td>
-              <td>{key.revoked_at ? `revoked ${formatDate(key.revoked_at)}` : "active"}</td>
+              <td>{formatTimeOrNever(key.created_at)} by {key.created_by}</td>
+              <td>{formatTimeOrNever(key.expires_at)}</td>
+              <td>{formatTimeOrNever(key.last_used_at)}</td>
+              <td>{key.revoked_at ? `revoked ${formatTimeOrNever(key.revoked_at)}` : "active"}</td>
               <td>{!key.revoked_at && <button type="button" onClick={() => revoke.mutate(key.id)}>Revoke</button>}</td>
             </tr>
           ))}

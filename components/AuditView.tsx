@@ -6,6 +6,7 @@ import { useState, type FormEvent } from "react";
 import type { WhoAmI } from "@/lib/access/schema";
 import { AUDIT_ACTIONS } from "@/lib/audit/schema";
 import { type AuditFilters, listAudit } from "./api";
+import { formatTime } from "./format";
 import { PersonMenu, PersonProvider } from "./person";
 import { Providers } from "./providers";
 
@@ -43,22 +44,25 @@ function Trail() {
         <button type="submit">Filter</button>
       </form>
       {pages.error && <p role="alert" className="form-error">{pages.error.message}</p>}
-      <table aria-label="Audit events, newest first">
-        <thead><tr><th>When</th><th>Who</th><th>Action</th><th>Target</th><th>Before</th><th>After</th><th>From</th></tr></thead>
-        <tbody>
-          {events.map((event) => (
-            <tr key={event.id} data-action={event.action}>
-              <td><time dateTime={event.at}>{new Date(event.at).toLocaleString()}</time></td>
-              <td>{event.actor.name} <span className="muted">({event.actor.kind})</span></td>
-              <td>{event.action}</td>
-              <td>{event.target ? `${event.target.kind} ${event.target.id}` : ""}</td>
-              <td><code>{brief(event.before)}</code></td>
-              <td><code>{brief(event.after)}</code></td>
-              <td>{event.client_address ?? ""}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      {/* Wide before/after values wrap, and the table scrolls inside its panel rather than past it. */}
+      <div className="table-wrap">
+        <table aria-label="Audit events, newest first" className="audit-table">
+          <thead><tr><th>When</th><th>Who</th><th>Action</th><th>Target</th><th>Before</th><th>After</th><th>From</th></tr></thead>
+          <tbody>
+            {events.map((event) => (
+              <tr key={event.id} data-action={event.action}>
+                <td><time dateTime={event.at}>{formatTime(event.at)}</time></td>
+                <td>{event.actor.name} <span className="muted">({event.actor.kind})</span></td>
+                <td>{event.action}</td>
+                <td>{event.target ? `${event.target.kind} ${event.target.id}` : ""}</td>
+                <td><code>{brief(event.before)}</code></td>
+                <td><code>{brief(event.after)}</code></td>
+                <td>{event.client_address ?? ""}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       {pages.hasNextPage && (
         <button type="button" onClick={() => pages.fetchNextPage()} disabled={pages.isFetchingNextPage}>Older events</button>
       )}

@@ -1,10 +1,11 @@
 "use client";
 
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useEffect, useRef, useState } from "react";
 import type { CorrectedField } from "@/lib/calls/schema";
 import { EMERGENCY_TYPES, SEVERITIES } from "@/lib/vocabulary";
 import { ApiRequestError, type CallDetail, type CallUpdate } from "./api";
 import { humanize } from "./call-status";
+import { formatTime } from "./format";
 import { useMayAct } from "./person";
 import { useCallCorrection } from "./use-calls";
 
@@ -51,7 +52,7 @@ export function CorrectionHistory({ corrections }: { corrections: CallDetail["co
         {corrections.map((correction, index) => (
           <li key={`${correction.changed_at}-${index}`}>
             {FIELD_LABEL[correction.field]}: {shown(correction.field, correction.from)} → {shown(correction.field, correction.to)}, by{" "}
-            {correction.changed_by}, <time dateTime={correction.changed_at}>{new Date(correction.changed_at).toLocaleString()}</time>
+            {correction.changed_by}, <time dateTime={correction.changed_at}>{formatTime(correction.changed_at)}</time>
           </li>
         ))}
       </ol>
@@ -66,13 +67,25 @@ type Correction = Omit<CallUpdate, "status">;
  * form (labelled fields, keyboard only is enough; Enter submits). Only changed fields are sent;
  * the server geocodes a new location again. A location less exact than the call's is asked about
  * first ("Correct anyway"); a correction that moved the call out of its incident says so, with its
- * undo (the previous values sent back). Shown to whoever may move the call.
+ * undo (the previous values sent back). Shown to whoever may move the call. `editLocation` (each
+ * new request object) opens it with the location field focused and selected (the key c); a save
+ * re-draws the fields, so focus then goes to `onSaved`'s choice, else to the form's summary, never
+ * to the page body.
  */
-export function CallCorrectionForm({ call }: { call: CallDetail }) {
+export function CallCorrectionForm({ call, editLocation, onSaved }: { call: CallDetail; editLocation?: object; onSaved?: () => void }) {
   const correction = useCallCorrection(call.conversation_id);
   const allowed = useMayAct(call.simulation);
   // The last correction sent, and the values it replaced: its undo (docs/dashboard.md, "Corrections").
   const [sent, setSent] = useState<{ changed: Correction; before: Correction } | null>(null);
+  const disclosure = useRef<HTMLDetailsElement>(null);
+  useEffect(() => {
+    const details = disclosure.current;
+    if (!editLocation || !details) return;
+    details.open = true;
+    const field = details.querySelector<HTMLInputElement>('input[name="location"]');
+    field?.focus();
+    field?.select();
+  }, [editLocation, allowed]);
   if (!allowed) return null;
   const types: readonly string[] = EMERGENCY_TYPES.includes(call.emergency_type as (typeof EMERGENCY_TYPES)[number])
     ? EMERGENCY_TYPES
@@ -97,14 +110,14 @@ export function CallCorrectionForm({ call }: { call: CallDetail }) {
     if (changed.severity !== undefined) before.severity = call.severity as CallUpdate["severity"];
     if (changed.location !== undefined) before.location = call.location;
     setSent({ changed, before });
-    correction.mutate(changed);
+    correction.mutate(changed, { onSuccess: () => (onSaved ? onSaved() : disclosure.current?.querySelector("summary")?.focus()) });
   }
 
   const failure = correction.error;
   const lowersPrecision = failure instanceof ApiRequestError && failure.code === "PRECISION_LOWERED";
   const movedOutOf = correction.data?.moved_out_of;
   return (
-    <details className="call-correction">
+    <details className="call-correction" ref={disclosure}>
       <summary>Correct type, severity or location</summary>
       {/* Keyed by the values shown, so the fields start from the call as it is now. */}
       <form

@@ -1,5 +1,6 @@
 "use client";
 
+import { useEffect, useRef } from "react";
 import type { CallRecord } from "./api";
 import { humanize } from "./call-status";
 import { CallCorrectionForm, CorrectionHistory, CorrectionNotes } from "./CallCorrection";
@@ -13,6 +14,12 @@ import { Transcript } from "./Transcript";
 import { useCallDetail } from "./use-calls";
 import { formatCoordinates, precisionLabel } from "./precision";
 
+/** Where a panel's focus should go: a new `seq` asks again. */
+export interface FocusRequest {
+  to: "panel" | "location";
+  seq: number;
+}
+
 function Field({ label, value }: { label: string; value: React.ReactNode }) {
   if (value === null || value === undefined || value === "") return null;
   return (
@@ -23,11 +30,26 @@ function Field({ label, value }: { label: string; value: React.ReactNode }) {
   );
 }
 
-/** The full record of one call, its summary, transcript, status history, its corrections (and the form to make one). */
-export function CallDetail({ id, onClose, onShowOnMap }: { id: string; onClose: () => void; onShowOnMap: (call: CallRecord) => void }) {
+/**
+ * The full record of one call, its summary, transcript, status history, its corrections (and the
+ * form to make one). Each new `focus` request (its `seq`) takes the focus: the panel, or
+ * (`"location"`) the correction's location field once the call is loaded.
+ */
+export function CallDetail({ id, onClose, onShowOnMap, focus, onCorrected }: {
+  id: string;
+  onClose: () => void;
+  onShowOnMap: (call: CallRecord) => void;
+  focus?: FocusRequest;
+  /** After a correction is saved: where the focus goes next. */
+  onCorrected?: () => void;
+}) {
   const { data: call, error, isPending } = useCallDetail(id);
+  const panel = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (focus?.to === "panel") panel.current?.focus();
+  }, [focus]);
   return (
-    <section className="panel call-detail" aria-labelledby="detail-title">
+    <section className="panel call-detail" aria-labelledby="detail-title" tabIndex={-1} ref={panel}>
       <header className="panel-head">
         <h3 id="detail-title">Call {id}</h3>
         <button type="button" onClick={onClose} aria-label="Close call details">
@@ -46,7 +68,7 @@ export function CallDetail({ id, onClose, onShowOnMap }: { id: string; onClose: 
           </p>
           <CorrectionNotes call={call} />
           <StatusActions id={call.conversation_id} status={call.status} training={call.simulation} />
-          <CallCorrectionForm call={call} />
+          <CallCorrectionForm call={call} editLocation={focus?.to === "location" ? focus : undefined} onSaved={onCorrected} />
           <h4>Transcript summary</h4>
           <p className="detail-summary">{call.summary || "No summary."}</p>
           <h4>Transcript</h4>
@@ -82,7 +104,7 @@ export function CallDetail({ id, onClose, onShowOnMap }: { id: string; onClose: 
             <Field label="Duration" value={call.duration_secs !== undefined ? `${call.duration_secs} s` : undefined} />
             <Field label="Transcript turns" value={call.transcript_length} />
             <Field label="Call successful" value={call.call_successful === undefined ? undefined : call.call_successful ? "Yes" : "No"} />
-            <Field label="Recorded" value={new Date(call.created_at).toLocaleString()} />
+            <Field label="Recorded" value={formatTime(call.created_at)} />
           </dl>
           {!call.recording && call.recording_url && (
             <>
@@ -125,7 +147,7 @@ export function CallDetail({ id, onClose, onShowOnMap }: { id: string; onClose: 
             {call.history.map((change) => (
               <li key={`${change.status}-${change.changed_at}`}>
                 <StatusBadge status={change.status} />{" "}
-                <time dateTime={change.changed_at}>{new Date(change.changed_at).toLocaleString()}</time>
+                <time dateTime={change.changed_at}>{formatTime(change.changed_at)}</time>
               </li>
             ))}
           </ol>

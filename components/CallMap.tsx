@@ -314,6 +314,20 @@ function MapCommands({ openBounds, command, onFocus }: {
 /** NEXT_PUBLIC_MAP_TILE_URL=offline: no tile server at all, the map's own outlines only. */
 const NO_TILES = "offline";
 
+/**
+ * The map's box changes with the layout (an incident opened beside the queue narrows it): Leaflet
+ * measures its container again, keeping its centre, so a flight and a popup land inside the map.
+ */
+function FollowContainerSize() {
+  const map = useMap();
+  useEffect(() => {
+    const observer = new ResizeObserver(() => map.invalidateSize());
+    observer.observe(map.getContainer());
+    return () => observer.disconnect();
+  }, [map]);
+  return null;
+}
+
 export default function CallMap({ tileUrl, command, openBounds, onDrawn, onSelectIncident }: CallMapProps) {
   const [tilesFailed, setTilesFailed] = useState(false);
   const offline = tileUrl === NO_TILES;
@@ -337,6 +351,7 @@ export default function CallMap({ tileUrl, command, openBounds, onDrawn, onSelec
           {(offline || tilesFailed) && <OfflineBasemap />}
           <ServerIncidents focus={focus} onShown={setShown} onDrawn={onDrawn} onSelect={onSelectIncident} />
           <MapCommands openBounds={openBounds} command={command} onFocus={setFocus} />
+          <FollowContainerSize />
         </MapContainer>
         <p className="map-count" aria-live="off">
           {shown === null

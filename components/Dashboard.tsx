@@ -1,7 +1,7 @@
 "use client";
 
 import dynamic from "next/dynamic";
-import { useCallback, useMemo, useState } from "react";
+import { useCallback, useMemo, useRef, useState } from "react";
 import type { WhoAmI } from "@/lib/access/schema";
 import { SEVERITIES } from "@/lib/vocabulary";
 import { ApiRequestError, type CallRecord, type LiveIncident } from "./api";
@@ -67,7 +67,7 @@ function LiveStatus({ mode, updatedAt, error }: { mode: FeedMode; updatedAt: num
         <span className={`feed-mode mode-${mode}`} data-testid="feed-mode" title={MODE_TITLE[mode]}>{MODE_LABEL[mode]}</span>
         {" · "}
         {updatedAt > 0 ? (
-          <>Last updated <time data-testid="last-updated" dateTime={new Date(updatedAt).toISOString()}>{formatClock(new Date(updatedAt))}</time></>
+          <>Updated <time data-testid="last-updated" dateTime={new Date(updatedAt).toISOString()}>{formatClock(new Date(updatedAt))}</time></>
         ) : (
           "Connecting…"
         )}
@@ -99,7 +99,20 @@ function DashboardView({ tileUrl }: { tileUrl: string }) {
   const error = feed.error ?? board.error ?? queue.error;
   const [command, setCommand] = useState<MapCommand | null>(null);
   const send = useCallback((request: MapRequest) => setCommand((last) => ({ ...request, seq: (last?.seq ?? 0) + 1 }) as MapCommand), []);
-  const [incidentId, setIncidentId] = useState<string | null>(null);
+  const [incidentId, setIncidentIdState] = useState<string | null>(null);
+  // Where the open incident was opened from (its queue row, a map popup): the focus goes back there.
+  const openedFrom = useRef<Element | null>(null);
+  const setIncidentId = useCallback((id: string | null) => {
+    if (id !== null) openedFrom.current = document.activeElement;
+    setIncidentIdState(id);
+  }, []);
+  const returnFocus = useCallback(() => {
+    const origin = openedFrom.current;
+    const row = incidentId ? document.querySelector<HTMLElement>(`.queue-item[data-incident-id="${CSS.escape(incidentId)}"] .queue-title`) : null;
+    const fromOrigin = origin instanceof HTMLElement && origin.isConnected && origin !== document.body ? origin : null;
+    // A corrected call may leave its incident, and the incident the queue: then the open panel, else the queue.
+    (fromOrigin ?? row ?? document.querySelector<HTMLElement>(".incident-detail, .queue-list .queue-title"))?.focus();
+  }, [incidentId]);
   // A call is shown where its incident's marker is: the popup that opens is its incident's.
   const showCall = useCallback(
     (call: CallRecord) => {
@@ -116,7 +129,7 @@ function DashboardView({ tileUrl }: { tileUrl: string }) {
         send({ kind: "incident", incidentId: incident.id, latitude: incident.latitude, longitude: incident.longitude });
       }
     },
-    [send],
+    [send, setIncidentId],
   );
   const showScenario = useCallback(
     (scenario: string) => {
@@ -138,7 +151,7 @@ function DashboardView({ tileUrl }: { tileUrl: string }) {
         <AlertControls alerts={alerts} />
         <PersonMenu />
       </header>
-      <main className="dashboard">
+      <main className={`dashboard${incidentId !== null ? " with-incident" : ""}`}>
         <section className="panel map-panel" aria-labelledby="map-title">
           <header className="panel-head">
             <h2 id="map-title">Live map</h2>
@@ -183,8 +196,12 @@ function DashboardView({ tileUrl }: { tileUrl: string }) {
             key={incidentId}
             id={incidentId}
             candidates={queue.data?.incidents ?? []}
-            onClose={() => setIncidentId(null)}
+            onClose={() => {
+              returnFocus();
+              setIncidentId(null);
+            }}
             onShowOnMap={showCall}
+            onDone={returnFocus}
           />
         )}
         <HistoryPanel onShowOnMap={showCall} enabled={mapDrawn} />

@@ -1,11 +1,12 @@
 "use client";
 
-import { useState } from "react";
+import { type KeyboardEvent, useEffect, useRef, useState } from "react";
 import type { CallRecord, LiveIncident } from "./api";
-import { CallDetail } from "./CallDetail";
+import { CallDetail, type FocusRequest } from "./CallDetail";
 import { humanize, isOpen } from "./call-status";
 import { CallerLink } from "./CallerLink";
 import { IncidentNotes } from "./IncidentNotes";
+import { typing } from "./KeyboardHelp";
 import { callersLabel, formatTime } from "./format";
 import { formatDistance, precisionLabel } from "./precision";
 import { SeverityBadge } from "./SeverityIcon";
@@ -17,26 +18,53 @@ import { useIncidentDetail, useIncidentRegrouping } from "./use-calls";
 
 /**
  * One incident (GET /api/incidents/{id}): its status actions, every one of its calls with caller
- * number, its own address, precision and distance from the incident's centre, and summary, oldest first; any call opens on its own (the call detail), can be moved out
- * into an incident of its own (split), and another open incident can be merged into this one. Its
- * notes sit above the calls.
+ * number, its own address, precision and distance from the incident's centre, and summary, oldest
+ * first; any call opens on its own (the call detail), can be moved out into an incident of its own
+ * (split), and another open incident of the same kind (training or real) can be merged into this
+ * one. Its notes sit above the calls. It takes the focus when it opens; its keys: o opens its first
+ * call (or the open one), c that call's location correction, m the merge menu (docs/dashboard.md,
+ * "Keyboard").
  */
-export function IncidentDetail({ id, candidates, onClose, onShowOnMap }: {
+export function IncidentDetail({ id, candidates, onClose, onShowOnMap, onDone }: {
   id: string;
   /** Open incidents the dispatcher may merge into this one (the queue's window). */
   candidates: LiveIncident[];
   onClose: () => void;
   onShowOnMap: (call: CallRecord) => void;
+  /** After a correction is saved: the focus goes back where the incident was opened from. */
+  onDone: () => void;
 }) {
   const { data: incident, error, isPending } = useIncidentDetail(id);
   const { split, merge } = useIncidentRegrouping();
   const canRegroup = useCan("dispatch");
   const [openCall, setOpenCall] = useState<string | null>(null);
+  const [callFocus, setCallFocus] = useState<FocusRequest>();
   const [mergeWith, setMergeWith] = useState("");
-  const others = candidates.filter((candidate) => candidate.id !== id);
+  const panel = useRef<HTMLElement>(null);
+  const mergeMenu = useRef<HTMLSelectElement>(null);
+  useEffect(() => {
+    panel.current?.focus({ preventScroll: true });
+    panel.current?.scrollIntoView({ block: "nearest" });
+  }, []);
+  // Training and real calls never share an incident (the server answers a mix with 409 TRAINING_MIX).
+  const others = candidates.filter((candidate) => candidate.id !== id && candidate.training === incident?.training);
+
+  const showCall = (to: FocusRequest["to"]) => {
+    const callId = openCall ?? incident?.calls[0]?.conversation_id;
+    if (!callId) return;
+    setOpenCall(callId);
+    setCallFocus((last) => ({ to, seq: (last?.seq ?? 0) + 1 }));
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
+    if (event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) return;
+    const act = { o: () => showCall("panel"), c: () => showCall("location"), m: () => mergeMenu.current?.focus() }[event.key];
+    if (!act) return;
+    event.preventDefault();
+    act();
+  };
 
   return (
-    <section className="panel incident-detail" aria-labelledby="incident-title" data-incident-id={id}>
+    <section className="panel incident-detail" aria-labelledby="incident-title" data-incident-id={id} tabIndex={-1} ref={panel} onKeyDown={onKeyDown}>
       <header className="panel-head">
         <h2 id="incident-title">Incident</h2>
         <button type="button" onClick={onClose} aria-label="Close incident details">Close</button>
@@ -52,15 +80,14 @@ export function IncidentDetail({ id, candidates, onClose, onShowOnMap }: {
             <StatusBadge status={incident.status} />{" "}
             <span className="caller-count" data-testid="incident-caller-count">{callersLabel(incident.call_count)}</span>
           </p>
-          <p className="muted">
+          <p className="muted incident-where">
             {incident.location}
             {incident.latitude !== null && (
               <span data-testid="incident-precision"> ({precisionLabel(incident.location_precision)})</span>
             )}{" "}
-            · first call {formatTime(Date.parse(incident.first_call_at) / 1000)}, latest{" "}
-            {formatTime(Date.parse(incident.last_call_at) / 1000)}
+            · first call {formatTime(incident.first_call_at)}, latest {formatTime(incident.last_call_at)}
           </p>
-          <IncidentStatusActions id={incident.id} status={incident.status} training={incident.calls.every((call) => call.simulation)} />
+          <IncidentStatusActions id={incident.id} status={incident.status} training={incident.training} />
           {canRegroup && isOpen(incident.status) && others.length > 0 && (
             <form
               className="merge-form"
@@ -71,7 +98,7 @@ export function IncidentDetail({ id, candidates, onClose, onShowOnMap }: {
             >
               <label className="field">
                 <span>Merge into this incident</span>
-                <select name="merge-with" value={mergeWith} onChange={(event) => setMergeWith(event.target.value)}>
+                <select name="merge-with" ref={mergeMenu} value={mergeWith} onChange={(event) => setMergeWith(event.target.value)}>
                   <option value="">Choose an open incident</option>
                   {others.map((other) => (
                     <option key={other.id} value={other.id}>
@@ -83,7 +110,7 @@ export function IncidentDetail({ id, candidates, onClose, onShowOnMap }: {
               <button type="submit" disabled={!mergeWith || merge.isPending}>Merge</button>
             </form>
           )}
-          <IncidentNotes id={incident.id} training={incident.calls.every((call) => call.simulation)} />
+          <IncidentNotes id={incident.id} training={incident.training} />
           <h3>Calls, oldest first</h3>
           <ol className="incident-calls" aria-label={`The ${incident.call_count} calls of this incident`}>
             {incident.calls.map((call) => (
@@ -107,7 +134,7 @@ export function IncidentDetail({ id, candidates, onClose, onShowOnMap }: {
                 </p>
                 <p className="detail-summary">{call.summary || "No summary."}</p>
                 <p className="incident-call-actions">
-                  <button type="button" onClick={() => setOpenCall(call.conversation_id)}>Open call</button>
+                  <button type="button" onClick={() => { setOpenCall(call.conversation_id); setCallFocus((last) => ({ to: "panel", seq: (last?.seq ?? 0) + 1 })); }}>Open call</button>
                   {canRegroup && incident.call_count > 1 && (
                     <button
                       type="button"
@@ -121,7 +148,19 @@ export function IncidentDetail({ id, candidates, onClose, onShowOnMap }: {
               </li>
             ))}
           </ol>
-          {openCall !== null && <CallDetail id={openCall} onClose={() => setOpenCall(null)} onShowOnMap={onShowOnMap} />}
+          {openCall !== null && (
+            <CallDetail
+              key={openCall}
+              id={openCall}
+              focus={callFocus}
+              onClose={() => {
+                setOpenCall(null);
+                panel.current?.focus();
+              }}
+              onShowOnMap={onShowOnMap}
+              onCorrected={onDone}
+            />
+          )}
         </>
       )}
     </section>

@@ -62,7 +62,7 @@ export function IncidentNotes({ id, training }: { id: string; training: boolean 
           {data.notes.map((note) => (
             <li key={note.id} className="note" data-note-id={note.id}>
               <p className="note-meta">
-                <time dateTime={note.created_at}>{formatTime(Date.parse(note.created_at) / 1000)}</time> · {note.author.name}
+                <time dateTime={note.created_at}>{formatTime(note.created_at)}</time> · {note.author.name}
               </p>
               <p className="note-text">{note.text}</p>
             </li>

@@ -6,9 +6,12 @@ import { useEffect, useState } from "react";
 const DASHBOARD_KEYS: readonly { keys: string; does: string }[] = [
   { keys: "j or ↓", does: "Next incident in the queue" },
   { keys: "k or ↑", does: "Previous incident in the queue" },
-  { keys: "Enter", does: "Open the focused incident: its calls, and its place on the map" },
-  { keys: "d, e, r", does: "Move the focused incident to Dispatched, En route, Resolved" },
-  { keys: "f", does: "Move the focused incident to Failed, once confirmed" },
+  { keys: "Enter", does: "Open the focused incident beside the queue (focus moves to it), and its place on the map" },
+  { keys: "d, e, r", does: "Move the focused or open incident to Dispatched, En route, Resolved" },
+  { keys: "f", does: "Move the focused or open incident to Failed, once confirmed" },
+  { keys: "o", does: "In the open incident: open its first call" },
+  { keys: "c", does: "In the open incident: correct its first (or open) call's location; saving returns to the queue" },
+  { keys: "m", does: "In the open incident: choose an incident to merge into it" },
   { keys: "n", does: "Write a note on the open incident (Ctrl+Enter keeps it)" },
   { keys: "/", does: "Search the history by location" },
   { keys: "?", does: "Show or hide these keys" },
@@ -16,7 +19,7 @@ const DASHBOARD_KEYS: readonly { keys: string; does: string }[] = [
 ];
 
 /** Keys typed into a field are the field's. */
-function typing(target: EventTarget | null): boolean {
+export function typing(target: EventTarget | null): boolean {
   return target instanceof HTMLElement && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName));
 }
 
@@ -29,10 +32,11 @@ const STATUS_KEYS: Record<string, string> = { d: "dispatched", e: "enroute", r: 
 
 /**
  * The dashboard's keyboard: moves through the incident queue (j/k anywhere, arrows once the focus
- * is in the queue, so they still scroll the page elsewhere), moves the focused entry's incident
- * along the workflow (d, e, r; f asks first) by pressing the entry's own status button, which is
- * there only when the workflow and the person's role allow the move; focuses the open incident's
- * note (n) or the history's location search (/) and shows the list of keys (?). Enter on a queue entry is its button's own.
+ * is in the queue, so they still scroll the page elsewhere), moves the focused entry's or the open
+ * incident's incident along the workflow (d, e, r; f asks first) by pressing its own status
+ * button, which is there only when the workflow and the person's role allow the move; focuses the
+ * open incident's note (n) or the history's location search (/) and shows the list of keys (?).
+ * Enter on a queue entry is its button's own; o, c and m are the open incident's (IncidentDetail).
  */
 export function KeyboardHelp() {
   const [open, setOpen] = useState(false);
@@ -56,14 +60,16 @@ export function KeyboardHelp() {
       };
       const status = STATUS_KEYS[event.key];
       if (status) {
-        const entry = (document.activeElement as HTMLElement | null)?.closest(".queue-item");
-        const button = entry?.querySelector<HTMLButtonElement>(`.action-${status}`);
+        // The incident's own buttons: its queue entry's, or the open incident's (not a call's inside it).
+        const scope = (document.activeElement as HTMLElement | null)?.closest(".queue-item, .incident-detail");
+        const entry = scope?.matches(".queue-item") ? scope : null;
+        const button = scope?.querySelector<HTMLButtonElement>(entry ? `.action-${status}` : `:scope > .status-actions .action-${status}`);
         if (!button) return;
         event.preventDefault();
         if (status === "failed" && !window.confirm("Mark this incident Failed? Its open calls fail with it.")) return;
         // A closed incident leaves the queue: the focus goes on to the next entry.
-        const own = titles.indexOf(entry!.querySelector<HTMLButtonElement>(".queue-title")!);
-        const next = status === "resolved" || status === "failed" ? (titles[own + 1] ?? titles[own - 1]) : undefined;
+        const own = entry ? titles.indexOf(entry.querySelector<HTMLButtonElement>(".queue-title")!) : -1;
+        const next = entry && (status === "resolved" || status === "failed") ? (titles[own + 1] ?? titles[own - 1]) : undefined;
         button.click();
         next?.focus();
         return;

@@ -9,16 +9,15 @@ import {
   createSubscription, listDeliveries, listSubscriptions, removeSubscription, setSubscriptionEnabled, type SubscriptionView,
   type SubscriptionWithSecret,
 } from "./api";
+import { formatTimeOrNever } from "./format";
 import { PersonMenu, PersonProvider } from "./person";
 import { Providers } from "./providers";
-
-const formatDate = (iso: string | null) => (iso === null ? "never" : new Date(iso).toLocaleString());
 
 /** What an administrator needs to know at a glance: paused, failing, retrying or delivering. */
 function stateOf(subscription: SubscriptionView): string {
   if (!subscription.enabled) return "paused";
-  if (subscription.health === "failing") return `failing since ${formatDate(subscription.failing_since)}`;
-  if (subscription.attempt > 0) return `retrying (attempt ${subscription.attempt + 1} at ${formatDate(subscription.next_attempt_at)})`;
+  if (subscription.health === "failing") return `failing since ${formatTimeOrNever(subscription.failing_since)}`;
+  if (subscription.attempt > 0) return `retrying (attempt ${subscription.attempt + 1} at ${formatTimeOrNever(subscription.next_attempt_at)})`;
   return "delivering";
 }
 
@@ -30,7 +29,7 @@ function Deliveries({ id }: { id: string }) {
       <tbody>
         {deliveries.data?.deliveries.map((delivery) => (
           <tr key={delivery.id}>
-            <td>{formatDate(delivery.at)}</td>
+            <td>{formatTimeOrNever(delivery.at)}</td>
             <td><code>{delivery.event_id}</code></td>
             <td>{delivery.attempt}</td>
             <td>{delivery.status ?? "no answer"}</td>
@@ -106,7 +105,7 @@ function Subscriptions() {
               <td><code>{subscription.url}</code></td>
               <td>{subscription.event_types.join(", ")} ({subscription.body_format})</td>
               <td>{stateOf(subscription)}</td>
-              <td>{formatDate(subscription.last_delivery_at)}</td>
+              <td>{formatTimeOrNever(subscription.last_delivery_at)}</td>
               <td>{subscription.last_error ?? ""}</td>
               <td>
                 <button type="button" onClick={() => toggle.mutate({ id: subscription.id, enabled: !subscription.enabled })}>

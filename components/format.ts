@@ -3,14 +3,25 @@
 import type { Platform } from "@/lib/vocabulary";
 import type { CallRecord } from "./api";
 
-export function formatTime(unixSeconds: number): string {
-  return new Date(unixSeconds * 1000).toLocaleString(undefined, {
+/**
+ * Every date and time the pages show, one format: "Nov 26, 07:05:18 AM", with the year when it is
+ * not this year's. `at` is Unix seconds (a call's timestamp) or an ISO 8601 string (the API's other times).
+ */
+export function formatTime(at: number | string): string {
+  const date = typeof at === "number" ? new Date(at * 1000) : new Date(at);
+  return date.toLocaleString(undefined, {
+    year: date.getFullYear() === new Date().getFullYear() ? undefined : "numeric",
     month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit",
   });
 }
 
 export function formatClock(date: Date): string {
   return date.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+}
+
+/** A time that may not have happened yet (a key never used): "never". */
+export function formatTimeOrNever(iso: string | null): string {
+  return iso === null ? "never" : formatTime(iso);
 }
 
 /** Waiting time as `m:ss` under an hour, `h h mm m` beyond. */

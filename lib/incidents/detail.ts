@@ -1,3 +1,4 @@
+import { trainingOnly } from "../access/status-rule";
 import { selectList } from "../calls/query";
 import { type ListedCall, toCallRecord } from "../calls/record";
 import { withCallStore } from "../calls/store";
@@ -20,6 +21,7 @@ export async function getIncident(id: string): Promise<IncidentDetail> {
     const centre = incident.latitude !== null && incident.longitude !== null ? { lat: incident.latitude, lon: incident.longitude } : null;
     return {
       ...toIncidentRecord(incident),
+      training: await trainingOnly(db, id),
       calls: calls.map((call) => ({
         ...toCallRecord(call),
         distance_m:

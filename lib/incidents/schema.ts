@@ -63,6 +63,11 @@ export const incidentListSchema = z.object({
 
 export type IncidentList = z.infer<typeof incidentListSchema>;
 
+/** Whether a trainer may act on the incident (lib/access/status-rule.ts); a dispatcher may act on any. */
+export const incidentTrainingSchema = z.boolean().meta({
+  description: "Every call of the incident is a training call (simulated or exercise): a trainer may act on it too",
+});
+
 export const incidentCallSchema = callRecordSchema.extend({
   distance_m: z.number().nullable().meta({
     description: "Metres from the incident's centre to the call's own point; null when either has none",
@@ -70,6 +75,7 @@ export const incidentCallSchema = callRecordSchema.extend({
 });
 
 export const incidentDetailSchema = incidentRecordSchema.extend({
+  training: incidentTrainingSchema,
   calls: z.array(incidentCallSchema).meta({ description: "Every call of the incident, oldest first, each with its own location" }),
 });
 

@@ -1,3 +1,4 @@
+import { trainingOnlySql } from "../access/status-rule";
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import { withCallStore } from "../calls/store";
@@ -33,6 +34,7 @@ interface IncidentRow {
   firstCallAt: Date;
   lastCallAt: Date;
   callCount: number;
+  training: boolean;
   latestId: string;
   latestAt: Date;
   latestSummary: string;
@@ -49,6 +51,7 @@ export async function readLiveIncidents(db: Db, ids: readonly string[]): Promise
   const rows = await db.$queryRaw<IncidentRow[]>(Prisma.sql`
     SELECT i.id, i.emergency_type AS "emergencyType", i.severity, i.status, i.location, i.latitude, i.longitude,
       i.location_precision AS "locationPrecision", i.first_call_at AS "firstCallAt", i.last_call_at AS "lastCallAt", i.call_count AS "callCount",
+      ${trainingOnlySql(Prisma.sql`i.id`)} AS training,
       l.conversation_id AS "latestId", l.occurred_at AS "latestAt", l.summary AS "latestSummary",
       l.caller_phone AS "latestPhone", l.exercise_id AS "latestExercise"
     FROM incidents i
@@ -74,6 +77,7 @@ export async function readLiveIncidents(db: Db, ids: readonly string[]): Promise
         first_call_at: row.firstCallAt.toISOString(),
         last_call_at: row.lastCallAt.toISOString(),
         call_count: row.callCount,
+        training: row.training,
         latest_call: {
           conversation_id: row.latestId,
           timestamp: Math.floor(row.latestAt.getTime() / 1000),

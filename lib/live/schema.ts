@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { callRecordSchema } from "../calls/schema";
-import { incidentRecordSchema } from "../incidents/schema";
+import { incidentRecordSchema, incidentTrainingSchema } from "../incidents/schema";
 import { noteSchema } from "../notes/schema";
 import { queryParameter } from "../query-parameters";
 import { SEVERITIES } from "../vocabulary";
@@ -197,6 +197,7 @@ export const queuePageSchema = z.object({
 export type QueuePage = z.infer<typeof queuePageSchema>;
 
 export const liveIncidentSchema = incidentRecordSchema.extend({
+  training: incidentTrainingSchema,
   latest_call: z
     .object({
       conversation_id: z.string(),

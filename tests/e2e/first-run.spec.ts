@@ -47,6 +47,8 @@ test("the first administrator adds a dispatcher and a trainer", async ({ page })
   await expect(page).toHaveURL(/\/admin$/);
   await expect(page.getByTestId("signed-in-person")).toContainText(people.admin.name);
   await expect(page.getByTestId("signed-in-role")).toHaveText("Administrator");
+  // The People list shows the new administrator at once, without a reload.
+  await expect(page.locator(`tr[data-user-email="${people.admin.email}"]`)).toContainText(people.admin.name);
 
   for (const [role, person] of [["dispatcher", people.dispatcher], ["trainer", people.trainer]] as const) {
     const form = page.getByRole("form", { name: "Add a person" });
@@ -99,6 +101,7 @@ test("the trainer signs in: simulation and exercises, no administration", async 
 
 test("the administrator sees every step in the audit trail", async ({ page }) => {
   await signIn(page, people.admin.email);
+  await page.getByText("Admin", { exact: true }).click();
   await page.getByRole("link", { name: "Audit trail" }).click();
   await expect(page).toHaveURL(/\/admin\/audit$/);
   const actions = page.locator("tbody tr");

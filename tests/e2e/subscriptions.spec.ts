@@ -2,6 +2,7 @@ import { expect, test } from "@playwright/test";
 
 test("an administrator subscribes a receiver, sees its secret once, pauses it, and is refused a private target", async ({ page }) => {
   await page.goto("/");
+  await page.locator(".admin-menu summary").click();
   await page.getByTestId("webhooks-link").click();
   await expect(page).toHaveURL(/\/admin\/subscriptions$/);
 

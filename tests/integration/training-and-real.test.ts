@@ -4,9 +4,12 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { PATCH as patchCall } from "@/app/api/calls/[id]/route";
 import { POST as merge } from "@/app/api/incidents/[id]/merge/route";
 import { POST as addNote } from "@/app/api/incidents/[id]/notes/route";
-import { PATCH as patchIncident } from "@/app/api/incidents/[id]/route";
+import { GET as getIncident, PATCH as patchIncident } from "@/app/api/incidents/[id]/route";
+import { GET as incidentQueue } from "@/app/api/live/incidents/route";
 import { getDb } from "@/lib/db/client";
 import { groupNow } from "@/lib/incidents/grouper";
+import { incidentDetailSchema } from "@/lib/incidents/schema";
+import { incidentQueuePageSchema } from "@/lib/live/schema";
 import { insertCalls, makeCalls } from "../support/calls";
 import { type SignedInPerson, signedIn } from "../support/people";
 
@@ -117,6 +120,35 @@ describe("a trainer's action is judged by every call it touches", () => {
     const real = await storeCall(false);
     const realUrl = `http://localhost/api/calls/${real.conversationId}`;
     expect((await patchCall(asPerson(trainer, realUrl, "PATCH", { status: "resolved" }), context(real.conversationId))).status).toBe(403);
+  });
+});
+
+describe("an incident's answers say whether it is training only, by the rule the server acts on", () => {
+  /** The incident's `training` as GET /api/incidents/{id} and the incident queue's row say it. */
+  async function trainingSaid(incidentId: string): Promise<{ detail: boolean; queue: boolean | undefined }> {
+    const detail = incidentDetailSchema.parse(await (await getIncident(apiRequest(`http://localhost/api/incidents/${incidentId}`), context(incidentId))).json());
+    let queue: boolean | undefined;
+    for (let after: string | null = ""; after !== null && queue === undefined; ) {
+      const cursor = after ? `&after=${encodeURIComponent(after)}` : "";
+      const page = incidentQueuePageSchema.parse(await (await incidentQueue(apiRequest(`http://localhost/api/live/incidents?limit=500${cursor}`))).json());
+      queue = page.incidents.find((row) => row.id === incidentId)?.training;
+      after = page.next;
+    }
+    return { detail: detail.training, queue };
+  }
+
+  it("is true where every call is a training call, false once one is real, whatever the incident's own flag", async () => {
+    const training = await storeCall(true);
+    expect(await trainingSaid(training.incidentId)).toEqual({ detail: true, queue: true });
+    const real = await storeCall(false);
+    expect(await trainingSaid(real.incidentId)).toEqual({ detail: false, queue: false });
+    // A real call inside a training incident (the incident's own flag still says simulation).
+    const db = await getDb();
+    await db.$executeRaw`UPDATE calls SET incident_id = ${training.incidentId} WHERE id = ${real.id}`;
+    expect(await trainingSaid(training.incidentId)).toEqual({ detail: false, queue: false });
+    // The trainer the answer says may not act is refused.
+    const refused = await patchIncident(asPerson(trainer, `http://localhost/api/incidents/${training.incidentId}`, "PATCH", { status: "dispatched" }), context(training.incidentId));
+    expect(refused.status).toBe(403);
   });
 });
 
