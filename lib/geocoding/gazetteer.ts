@@ -2,11 +2,14 @@ import { getPlaceIndex } from "./places";
 import { type GazetteerEntry, SCENARIO_GAZETTEER } from "./scenario-areas";
 import { normalise, phrasesOf, segmentsOf, type Segment } from "./text";
 import type { GeocodeResult, Precision } from "./types";
+import { TYPICAL_UNCERTAINTY_METERS } from "./uncertainty";
 
 interface Candidate {
   latitude: number;
   longitude: number;
   precision: Precision;
+  /** A named scenario area: beats what the place lists could add. */
+  scenarioArea: boolean;
   label: string;
   state: string;
   score: number;
@@ -48,14 +51,14 @@ function scenarioCandidates(segments: Segment[], states: Set<string>): Candidate
     phrasesOf(segment.words).flatMap((phrase) => {
       const entry = scenarioIndex.get(phrase);
       if (!entry) return [];
-      const base = BASE_SCORE[entry.precision === "area" ? "area" : "city"];
       return [{
         latitude: entry.latitude,
         longitude: entry.longitude,
-        precision: entry.precision,
+        precision: "locality",
+        scenarioArea: entry.kind === "area",
         label: `${entry.name}, ${entry.state}`,
         state: entry.state,
-        score: base + PER_WORD * phrase.split(" ").length + stateScore(entry.state, states),
+        score: BASE_SCORE[entry.kind] + PER_WORD * phrase.split(" ").length + stateScore(entry.state, states),
       }];
     }),
   );
@@ -71,6 +74,7 @@ async function placeCandidates(segments: Segment[], states: Set<string>): Promis
         latitude: zip.latitude,
         longitude: zip.longitude,
         precision: "postal_code",
+        scenarioArea: false,
         label: `${zip.zip} ${zip.name}, ${zip.state}`,
         state: zip.state,
         score: BASE_SCORE.postal_code + stateScore(zip.state, states),
@@ -85,7 +89,8 @@ async function placeCandidates(segments: Segment[], states: Set<string>): Promis
         candidates.push({
           latitude: place.latitude,
           longitude: place.longitude,
-          precision: "city",
+          precision: "locality",
+          scenarioArea: false,
           label: `${place.name}, ${place.state}`,
           state: place.state,
           // The ZIP count (under one point) only breaks ties between places of the same name.
@@ -106,7 +111,7 @@ function best(candidates: Candidate[]): Candidate | undefined {
 /**
  * The embedded geocoder: scenario areas and their nicknames first, then US ZIPs and places from
  * offline data (loaded on first need). None of it resolves street addresses: the point is the
- * area's, city's or ZIP's centre, and `precision` says which. Null when nothing matches.
+ * area's, city's or ZIP's centre, and `precision` says which (`locality` or `postal_code`). Null when nothing matches.
  */
 export async function lookupGazetteer(text: string): Promise<GeocodeResult | null> {
   const segments = segmentsOf(text);
@@ -115,7 +120,7 @@ export async function lookupGazetteer(text: string): Promise<GeocodeResult | nul
   const scenario = best(scenarioCandidates(segments, states));
   // A scenario area beats anything the place lists could add, unless the caller named a ZIP.
   const match =
-    scenario && scenario.precision === "area" && !segments.some((segment) => segment.zip)
+    scenario?.scenarioArea && !segments.some((segment) => segment.zip)
       ? scenario
       : best([...(scenario ? [scenario] : []), ...(await placeCandidates(segments, states))]);
   if (!match) return null;
@@ -123,6 +128,7 @@ export async function lookupGazetteer(text: string): Promise<GeocodeResult | nul
     latitude: match.latitude,
     longitude: match.longitude,
     precision: match.precision,
+    uncertaintyMeters: TYPICAL_UNCERTAINTY_METERS[match.precision],
     source: "gazetteer",
     label: match.label,
   };

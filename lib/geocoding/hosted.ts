@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { GeocoderUnavailableError, type GeocodeResult, type Precision } from "./types";
+import { TYPICAL_UNCERTAINTY_METERS } from "./uncertainty";
 
 const nominatimResults = z.array(
   z.object({
@@ -12,11 +13,10 @@ const nominatimResults = z.array(
 
 /** Nominatim's place_rank scale: 30 a house, 26-27 a street, 17-25 a suburb or area, 13-16 a town. */
 function precisionOf(rank: number | undefined): Precision {
-  if (rank === undefined) return "area";
-  if (rank >= 28) return "address";
+  if (rank === undefined) return "locality";
+  if (rank >= 28) return "address_point";
   if (rank >= 26) return "street";
-  if (rank >= 17) return "area";
-  if (rank >= 13) return "city";
+  if (rank >= 13) return "locality";
   return "region";
 }
 
@@ -48,11 +48,13 @@ export async function lookupHosted(text: string, options: HostedGeocoderOptions)
   if (!parsed.success) throw new GeocoderUnavailableError("Hosted geocoder answered in an unknown format");
   const [first] = parsed.data;
   if (!first || Math.abs(first.lat) > 90 || Math.abs(first.lon) > 180) return null;
+  const precision = precisionOf(first.place_rank);
   return {
     latitude: first.lat,
     longitude: first.lon,
-    precision: precisionOf(first.place_rank),
-    source: "hosted",
+    precision,
+    uncertaintyMeters: TYPICAL_UNCERTAINTY_METERS[precision],
+    source: "nominatim",
     label: first.display_name ?? text,
   };
 }

@@ -1,8 +1,9 @@
 import { SCENARIOS } from "../scenarios";
-import type { Precision, UsPoint } from "./types";
+import type { UsPoint } from "./types";
 
 export interface GazetteerEntry extends UsPoint {
-  precision: Precision;
+  /** A scenario area (a neighbourhood) or a scenario city: both are localities to callers. */
+  kind: "area" | "city";
   /** Lower-case spellings callers use; matched as whole words (see text.ts for normalising). */
   aliases: string[];
 }
@@ -46,7 +47,7 @@ export const SCENARIO_GAZETTEER: GazetteerEntry[] = [
       state: SCENARIO_STATES[scenario.id],
       latitude: area.center.lat,
       longitude: area.center.lon,
-      precision: "area",
+      kind: "area",
       aliases: [area.name.toLowerCase(), ...(AREA_ALIASES[area.name] ?? [])],
     })),
   ),
@@ -58,5 +59,5 @@ export const SCENARIO_GAZETTEER: GazetteerEntry[] = [
 ];
 
 function city(name: string, state: string, latitude: number, longitude: number, aliases: string[]): GazetteerEntry {
-  return { name, state, latitude, longitude, precision: "city", aliases };
+  return { name, state, latitude, longitude, kind: "city", aliases };
 }

@@ -1,5 +1,22 @@
-/** How exact a geocoded point is: the dashboard can show an area-level point differently. */
-export type Precision = "address" | "street" | "postal_code" | "area" | "city" | "region";
+/**
+ * How exact a located point is, best first (docs/geocoding.md): an address point of the centre's
+ * GIS data; a point interpolated along a road centreline's address range; the crossing of two named
+ * roads; somewhere on a named street; a ZIP code's centre; a town's or neighbourhood's centre; a
+ * state or larger.
+ */
+export const PRECISIONS = ["address_point", "interpolated", "intersection", "street", "postal_code", "locality", "region"] as const;
+export type Precision = (typeof PRECISIONS)[number];
+
+/** Street level or better: close enough to group two calls on distance alone. */
+export const STREET_LEVEL: readonly Precision[] = ["address_point", "interpolated", "intersection", "street"];
+
+/**
+ * Who located the point: the centre's own GIS data, a hosted geocoder (by name), the embedded
+ * gazetteer, or coordinates that came with the call (from the voice platform, or the simulation
+ * generator).
+ */
+export const LOCATION_SOURCES = ["centre_gis", "nominatim", "pelias", "gazetteer", "platform", "generator"] as const;
+export type LocationSource = (typeof LOCATION_SOURCES)[number];
 
 /** A named point in the United States: a place, a ZIP code's centre or a scenario area. */
 export interface UsPoint {
@@ -25,9 +42,10 @@ export interface GeocodeResult {
   latitude: number;
   longitude: number;
   precision: Precision;
-  /** Which geocoder answered; stored as the record's geocode_source. */
-  source: "gazetteer" | "hosted";
-  /** The place that was matched, for logs. */
+  /** Radius in metres within which the true location lies (about 95%). */
+  uncertaintyMeters: number;
+  source: LocationSource;
+  /** The place or address that was matched, for logs and the dashboard. */
   label: string;
 }
 

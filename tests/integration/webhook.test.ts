@@ -451,7 +451,7 @@ describe("failures answer 500 and lose nothing once redelivered", () => {
     it("asks the hosted geocoder first and caches its answer", async () => {
       const first = specCallEvent(nextId("hosted"), { location: "742 Evergreen Terrace" });
       await post(first, { secret: SECRET });
-      expect(await findCall(first.data.conversation_id)).toMatchObject({ latitude: 39.7817, longitude: -89.6501, geocodeSource: "hosted" });
+      expect(await findCall(first.data.conversation_id)).toMatchObject({ latitude: 39.7817, longitude: -89.6501, geocodeSource: "nominatim" });
       const searches = geocoder.requests.filter((request) => request.url.pathname === "/search");
       expect(searches).toHaveLength(1);
       expect(searches[0].url.searchParams.get("q")).toBe("742 Evergreen Terrace");
@@ -470,7 +470,7 @@ describe("failures answer 500 and lose nothing once redelivered", () => {
 
       mode = "up";
       expect((await post(event, { secret: SECRET })).status).toBe(200);
-      expect(await findCall(event.data.conversation_id)).toMatchObject({ latitude: 39.7817, geocodeSource: "hosted" });
+      expect(await findCall(event.data.conversation_id)).toMatchObject({ latitude: 39.7817, geocodeSource: "nominatim" });
     });
 
     it("down or too slow, place known to the gazetteer: the gazetteer answers", async () => {

@@ -4,17 +4,17 @@ import { SCENARIOS } from "@/lib/scenarios";
 
 describe("embedded gazetteer", () => {
   it.each([
-    ["Mission District, San Francisco", "Mission District, CA", "area"],
-    ["the Palisades", "Pacific Palisades, CA", "area"],
-    ["SF", "San Francisco, CA", "city"],
-    ["Downtown LA", "Los Angeles, CA", "city"],
-    ["Brentwood", "Brentwood, CA", "area"],
-    ["Brentwood, TN", "Brentwood, TN", "city"],
-    ["Germantown, MD", "Germantown, MD", "city"],
-    ["Baton Rouge, LA", "Baton Rouge, LA", "city"],
-    ["Houston TX", "Houston, TX", "city"],
-    ["Oakland, California", "Oakland, CA", "city"],
-    ["Hollywood, CA", "Hollywood, CA", "city"],
+    ["Mission District, San Francisco", "Mission District, CA", "locality"],
+    ["the Palisades", "Pacific Palisades, CA", "locality"],
+    ["SF", "San Francisco, CA", "locality"],
+    ["Downtown LA", "Los Angeles, CA", "locality"],
+    ["Brentwood", "Brentwood, CA", "locality"],
+    ["Brentwood, TN", "Brentwood, TN", "locality"],
+    ["Germantown, MD", "Germantown, MD", "locality"],
+    ["Baton Rouge, LA", "Baton Rouge, LA", "locality"],
+    ["Houston TX", "Houston, TX", "locality"],
+    ["Oakland, California", "Oakland, CA", "locality"],
+    ["Hollywood, CA", "Hollywood, CA", "locality"],
     ["90210", "90210 Beverly Hills, CA", "postal_code"],
     ["123 Main St, Springfield, IL 62701", "62701 Springfield, IL", "postal_code"],
   ])("places %s at %s (%s)", async (text, label, precision) => {
@@ -38,7 +38,7 @@ describe("embedded gazetteer", () => {
       expect(await lookupGazetteer(name)).toMatchObject({
         latitude: center.lat,
         longitude: center.lon,
-        precision: "area",
+        precision: "locality",
         label: expect.stringMatching(new RegExp(`^${name}, [A-Z]{2}$`)),
       });
     },
