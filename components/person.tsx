@@ -69,6 +69,7 @@ export function PersonMenu() {
         <nav aria-label="Administration" className="admin-links">
           <Link href="/admin">People and keys</Link>
           <Link href="/admin/audit">Audit trail</Link>
+          <Link href="/admin/gis">GIS data</Link>
           <WebhooksLink />
         </nav>
       )}

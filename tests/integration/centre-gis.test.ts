@@ -2,12 +2,15 @@ import { createReadStream, readFileSync } from "node:fs";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { beforeAll, describe, expect, it } from "vitest";
+import { GET as layersRoute, POST as importRoute } from "@/app/api/gis/route";
 import { getDb } from "@/lib/db/client";
 import { distanceMeters } from "@/lib/geocoding/centre/geometry";
 import { importGisLayer, listGisLayers } from "@/lib/geocoding/centre/import";
 import { getGeocoder } from "@/lib/geocoding";
 import { STREET_LEVEL } from "@/lib/geocoding/types";
+import { apiRequest } from "../support/auth";
 import type { SpokenAddress } from "../support/gis-town";
+import { signedIn } from "../support/people";
 
 const FIXTURES = path.join(__dirname, "..", "fixtures", "gis");
 const fixture = (name: string) => path.join(FIXTURES, name);
@@ -103,5 +106,34 @@ describe("the centre's GIS data", () => {
     // The town's address points are gone; its centrelines still place the number.
     expect(await getGeocoder().geocode(spoken[0].text)).toMatchObject({ precision: "interpolated" });
     await importFixtures();
+  });
+
+  describe("POST /api/gis (the administrator's page)", () => {
+    const post = (body: BodyInit, type: string, query = "", headers: Record<string, string> = {}) =>
+      importRoute(apiRequest(`http://localhost/api/gis${query}`, { method: "POST", body, headers: { "content-type": type, ...headers }, duplex: "half" } as RequestInit));
+
+    it("replaces a layer from an upload and lists the layers", async () => {
+      const file = readFileSync(fixture("centrelines.geojson"));
+      const response = await post(file, "application/geo+json", "?name=centrelines.geojson");
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ layer: "centrelines", features: JSON.parse(file.toString()).features.length });
+      const listed = await (await layersRoute(apiRequest("http://localhost/api/gis"))).json();
+      expect(listed.layers).toContainEqual(expect.objectContaining({ layer: "centrelines", source_name: "centrelines.geojson" }));
+      const db = await getDb();
+      const [audit] = await db.$queryRaw<{ target_id: string }[]>`SELECT target_id FROM audit_events WHERE action = 'gis.imported' ORDER BY id DESC LIMIT 1`;
+      expect(audit).toEqual({ target_id: "centrelines" });
+    });
+
+    it("answers 400 naming the feature and field, 415 for another format, 403 for a dispatcher; nothing changes", async () => {
+      const before = await layerCounts();
+      const bad = await post("Add_Number,St_Name,lon,lat\n1,Test,-89.6,39.7\n2,,-89.6,39.7\n", "text/csv", "?layer=address_points");
+      expect(bad.status).toBe(400);
+      expect(await bad.json()).toMatchObject({ error_code: "INVALID_PARAMETER", message: expect.stringContaining("line 3, field St_Name: missing") });
+      expect((await post("<kml/>", "application/vnd.google-earth.kml+xml")).status).toBe(415);
+      const dispatcher = await signedIn("dispatcher");
+      const refused = await post("Add_Number,St_Name,lon,lat\n1,Test,-89.6,39.7\n", "text/csv", "", { cookie: dispatcher.cookie, "sec-fetch-site": "same-origin" });
+      expect(refused.status).toBe(403);
+      expect(await layerCounts()).toEqual(before);
+    });
   });
 });

@@ -20,6 +20,7 @@ export interface TownOptions {
   pointsPerSide: number;
   /** Every n-th east-west street has no address points (interpolation only). */
   centrelineOnlyEvery: number;
+  /** Address points written at most (the rest of the houses are left for interpolation). */
   maxPoints?: number;
 }
 
@@ -219,4 +220,20 @@ export function spokenCrossing(line: Centreline, crossing: Centreline, next: () 
   const b = spokenStreet(second.properties, next);
   const text = pick(next, [`${a} and ${b}`, `${a} & ${b}`, `corner of ${a} and ${b}`, `${a} at ${b}`]) + townPart(line, next, true);
   return { text, latitude: lat, longitude: lon, precision: "intersection" };
+}
+
+/**
+ * Blocks whose from end is a crossing of two streets away from the town's middle lines, each with
+ * a block of the crossing street: the north-south street of that column, on the node's side.
+ */
+export function crossingsOf(lines: Centreline[], options: TownOptions): { line: Centreline; crossing: Centreline }[] {
+  const middle = Math.floor(options.grid / 2);
+  const byStreet = new Map(lines.map((line) => [`${line.town}|${line.eastWest}|${line.row}|${line.properties.St_PreDir}`, line]));
+  return lines.flatMap((line) => {
+    const block = line.fromNumber / 100 - 1;
+    if (!line.eastWest || block === 0 || line.row === middle) return [];
+    const column = line.properties.St_PreDir === "E" ? middle + block : middle - block;
+    const crossing = byStreet.get(`${line.town}|false|${column}|${line.row > middle ? "N" : "S"}`);
+    return crossing ? [{ line, crossing }] : [];
+  });
 }

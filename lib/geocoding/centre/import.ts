@@ -5,6 +5,7 @@ import { getDb } from "../../db/client";
 import { type AddressPointRow, addressPointRow, type CentrelineRow, centrelineRow, type FeatureInput, type GisLayerName, layerOf } from "./fields";
 import { forgetCentreIndex } from "./loaded";
 import { type GisFormat, readFeatures } from "./read";
+import type { GisLayerView } from "./schema";
 
 type Tx = Parameters<Parameters<Awaited<ReturnType<typeof getDb>>["$transaction"]>[0]>[0];
 
@@ -111,15 +112,8 @@ export async function importGisLayer(
   return result;
 }
 
-export interface GisLayerSummary {
-  layer: GisLayerName;
-  features: number;
-  source_name: string;
-  imported_at: number;
-}
-
 /** What each layer holds now: its feature count, the file it came from and when. */
-export async function listGisLayers(): Promise<GisLayerSummary[]> {
+export async function listGisLayers(): Promise<GisLayerView[]> {
   const db = await getDb();
   const rows = await db.$queryRaw<{ layer: GisLayerName; features: number; source_name: string; imported_at: Date }[]>`
     SELECT layer, features, source_name, imported_at FROM gis_layers ORDER BY layer`;
