@@ -72,50 +72,58 @@ async function writeCounty(directory: string) {
 
 async function timedImport(file: string) {
   collect();
-  let peak = process.memoryUsage().rss;
+  const baseline = process.memoryUsage().rss;
+  let peak = baseline;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
   const started = performance.now();
   const result = await importGisLayer({ format: file.endsWith(".csv") ? "csv" : "geojson", chunks: createReadStream(file), sourceName: path.basename(file) });
   clearInterval(sampler);
-  return { ...result, seconds: (performance.now() - started) / 1000, peakRss: peak };
+  return { ...result, seconds: (performance.now() - started) / 1000, baselineRss: baseline, peakRss: peak };
 }
 
-const directory = mkdtempSync(path.join(tmpdir(), "mayday-gis-bench-"));
-try {
-  const county = await writeCounty(directory);
-  console.log(`county: ${county.pointCount} address points, ${county.lineCount} centrelines, ${county.spoken.length} spoken addresses`);
-  await withScratchDatabase(server, async () => {
-    for (const file of ["address-points.csv", "centrelines.geojson"]) {
-      const run = await timedImport(path.join(directory, file));
-      console.log(`import ${run.layer}: ${run.features} features in ${run.seconds.toFixed(1)} s, peak RSS ${mb(run.peakRss)}`);
-    }
-    collect();
-    const before = process.memoryUsage();
-    const started = performance.now();
-    const index = await getCentreIndex();
-    const loadSeconds = (performance.now() - started) / 1000;
-    collect();
-    const after = process.memoryUsage();
-    console.log(
-      `index: ${index?.pointCount} points, ${index?.lineCount} lines, ${index?.streets.length} streets built in ${loadSeconds.toFixed(1)} s; ` +
-        `heap +${mb(after.heapUsed - before.heapUsed)}, array buffers +${mb(after.arrayBuffers - before.arrayBuffers)}, RSS ${mb(after.rss)}`,
-    );
-    const geocoder = getGeocoder();
-    const timings: number[] = [];
-    const byKind = new Map<string, { right: number; total: number }>();
-    for (const address of county.spoken) {
+async function main() {
+  const directory = mkdtempSync(path.join(tmpdir(), "mayday-gis-bench-"));
+  try {
+    const county = await writeCounty(directory);
+    console.log(`county: ${county.pointCount} address points, ${county.lineCount} centrelines, ${county.spoken.length} spoken addresses`);
+    await withScratchDatabase(server, async () => {
+      for (const file of ["address-points.csv", "centrelines.geojson"]) {
+        const run = await timedImport(path.join(directory, file));
+        console.log(`import ${run.layer}: ${run.features} features in ${run.seconds.toFixed(1)} s, RSS ${mb(run.baselineRss)} before, ${mb(run.peakRss)} at peak`);
+      }
+      collect();
+      const before = process.memoryUsage();
       const started = performance.now();
-      const found = await geocoder.geocode(address.text);
-      timings.push(performance.now() - started);
-      const right = !!found && found.precision === address.precision &&
-        distanceMeters({ lon: found.longitude, lat: found.latitude }, { lon: address.longitude, lat: address.latitude }) <= 30;
-      const kind = byKind.get(address.precision) ?? { right: 0, total: 0 };
-      byKind.set(address.precision, { right: kind.right + (right ? 1 : 0), total: kind.total + 1 });
-    }
-    timings.sort((a, b) => a - b);
-    console.log(`geocode over ${timings.length}: p50 ${percentile(timings, 0.5).toFixed(2)} ms, p95 ${percentile(timings, 0.95).toFixed(2)} ms, max ${timings.at(-1)!.toFixed(1)} ms`);
-    for (const [kind, { right, total }] of byKind) console.log(`  ${kind}: ${right}/${total} within 30 m at that precision`);
-  });
-} finally {
-  rmSync(directory, { recursive: true, force: true });
+      const index = await getCentreIndex();
+      const loadSeconds = (performance.now() - started) / 1000;
+      collect();
+      const after = process.memoryUsage();
+      console.log(
+        `index: ${index?.pointCount} points, ${index?.lineCount} lines, ${index?.streets.length} streets built in ${loadSeconds.toFixed(1)} s; ` +
+          `heap +${mb(after.heapUsed - before.heapUsed)}, array buffers +${mb(after.arrayBuffers - before.arrayBuffers)}, RSS ${mb(after.rss)}`,
+      );
+      const geocoder = getGeocoder();
+      const timings: number[] = [];
+      const byKind = new Map<string, { right: number; total: number }>();
+      for (const address of county.spoken) {
+        const started = performance.now();
+        const found = await geocoder.geocode(address.text);
+        timings.push(performance.now() - started);
+        const right = !!found && found.precision === address.precision &&
+          distanceMeters({ lon: found.longitude, lat: found.latitude }, { lon: address.longitude, lat: address.latitude }) <= 30;
+        const kind = byKind.get(address.precision) ?? { right: 0, total: 0 };
+        byKind.set(address.precision, { right: kind.right + (right ? 1 : 0), total: kind.total + 1 });
+      }
+      timings.sort((a, b) => a - b);
+      console.log(`geocode over ${timings.length}: p50 ${percentile(timings, 0.5).toFixed(2)} ms, p95 ${percentile(timings, 0.95).toFixed(2)} ms, max ${timings.at(-1)!.toFixed(1)} ms`);
+      for (const [kind, { right, total }] of byKind) console.log(`  ${kind}: ${right}/${total} within 30 m at that precision`);
+    });
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
 }
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
