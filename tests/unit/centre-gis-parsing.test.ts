@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { DomainError } from "@/lib/domain-error";
 import { addressPointRow, centrelineRow, featureFields } from "@/lib/geocoding/centre/fields";
 import { geocodeWithCentreIndex } from "@/lib/geocoding/centre/geocode";
@@ -64,17 +64,20 @@ describe("what a GIS file may hold", () => {
 
 describe("what a caller may say", () => {
   const row = { addNumPre: null, addNumSuf: null, stPreTyp: null, stPosDir: null, unit: null, community: "Springfield", postCode: "62701", state: "IL" };
-  const index = new CentreIndex(
-    [
-      { ...row, addNumber: 100, stPreDir: "N", stName: "Main", stPosTyp: "St", longitude: -89.65, latitude: 39.78 },
-      { ...row, addNumber: 102, stPreDir: "N", stName: "Main", stPosTyp: "St", longitude: -89.6501, latitude: 39.7801 },
-    ],
-    2,
-    [
-      { ...row, stPreDir: null, stName: "Oak", stPosTyp: "Ave", fromAddrL: 1, toAddrL: 99, fromAddrR: 2, toAddrR: 98, parityL: "O", parityR: "E", coordinates: [-89.65, 39.78, -89.64, 39.78] },
-      { ...row, stPreDir: "N", stName: "Main", stPosTyp: "St", fromAddrL: 101, toAddrL: 199, fromAddrR: 100, toAddrR: 198, parityL: "O", parityR: "E", coordinates: [-89.65, 39.78, -89.65, 39.79] },
-    ],
-  );
+  let index: CentreIndex;
+  beforeAll(async () => {
+    index = await CentreIndex.build(
+      [
+        { ...row, addNumber: 100, stPreDir: "N", stName: "Main", stPosTyp: "St", longitude: -89.65, latitude: 39.78 },
+        { ...row, addNumber: 102, stPreDir: "N", stName: "Main", stPosTyp: "St", longitude: -89.6501, latitude: 39.7801 },
+      ],
+      2,
+      [
+        { ...row, stPreDir: null, stName: "Oak", stPosTyp: "Ave", fromAddrL: 1, toAddrL: 99, fromAddrR: 2, toAddrR: 98, parityL: "O", parityR: "E", coordinates: [-89.65, 39.78, -89.64, 39.78] },
+        { ...row, stPreDir: "N", stName: "Main", stPosTyp: "St", fromAddrL: 101, toAddrL: 199, fromAddrR: 100, toAddrR: 198, parityL: "O", parityR: "E", coordinates: [-89.65, 39.78, -89.65, 39.79] },
+      ],
+    );
+  });
 
   it("any text is answered street level from the data, or left to the next geocoder, never an error", () => {
     fc.assert(

@@ -57,7 +57,21 @@ export class CentreIndex {
   private readonly lineCoordinates: Float64Array[] = [];
   private readonly streetIds = new Map<string, number>();
 
-  constructor(points: Iterable<AddressPointRow>, pointCount: number, lines: Iterable<CentrelineRow>) {
+  private constructor() {}
+
+  /** The index of `pointCount` address points at most and the lines, read as they stream in (one pass each). */
+  static async build(
+    points: AsyncIterable<AddressPointRow> | Iterable<AddressPointRow>,
+    pointCount: number,
+    lines: AsyncIterable<CentrelineRow> | Iterable<CentrelineRow>,
+  ): Promise<CentreIndex> {
+    const index = new CentreIndex();
+    await index.addPoints(points, pointCount);
+    for await (const row of lines) index.addLine(row);
+    return index;
+  }
+
+  private async addPoints(points: AsyncIterable<AddressPointRow> | Iterable<AddressPointRow>, pointCount: number): Promise<void> {
     const pointStreet = new Int32Array(pointCount);
     const number = new Int32Array(pointCount);
     const lon = new Float64Array(pointCount);
@@ -65,7 +79,7 @@ export class CentreIndex {
     const unit: (string | undefined)[] = [];
     const suffix: (string | undefined)[] = [];
     let count = 0;
-    for (const row of points) {
+    for await (const row of points) {
       if (count === pointCount) break;
       pointStreet[count] = this.streetOf(row);
       number[count] = row.addNumber;
@@ -86,13 +100,14 @@ export class CentreIndex {
       if (street.pointEnd === 0) street.pointStart = k;
       street.pointEnd = k + 1;
     }
-    for (const row of lines) {
-      const id = this.lineCoordinates.length;
-      this.streets[this.streetOf(row)].lines.push(id);
-      this.lineRanges.push(Int32Array.of(row.fromAddrL ?? -1, row.toAddrL ?? -1, row.fromAddrR ?? -1, row.toAddrR ?? -1));
-      this.lineParity.push(`${row.parityL ?? "B"}${row.parityR ?? "B"}`);
-      this.lineCoordinates.push(Float64Array.from(row.coordinates));
-    }
+  }
+
+  private addLine(row: CentrelineRow): void {
+    const id = this.lineCoordinates.length;
+    this.streets[this.streetOf(row)].lines.push(id);
+    this.lineRanges.push(Int32Array.of(row.fromAddrL ?? -1, row.toAddrL ?? -1, row.fromAddrR ?? -1, row.toAddrR ?? -1));
+    this.lineParity.push(`${row.parityL ?? "B"}${row.parityR ?? "B"}`);
+    this.lineCoordinates.push(Float64Array.from(row.coordinates));
   }
 
   get pointCount(): number {

@@ -1,4 +1,4 @@
-import { getDb } from "../../db/client";
+import { type Db, getDb } from "../../db/client";
 import { log } from "../../log";
 import { existingPart, processPart } from "../../process-parts";
 import { type GeocodeResult, GeocoderUnavailableError } from "../types";
@@ -10,6 +10,8 @@ import { CentreIndex } from "./index";
 const VERSION_CHECK_MS = 10_000;
 /** Rows per read while the index is built: the tables are never read as one result. */
 const PAGE = 50_000;
+/** Building the index at 1,000,000 address points takes about 15 s (docs/performance.md). */
+const LOAD_TIMEOUT_MS = 10 * 60 * 1000;
 
 interface Loaded {
   version: string;
@@ -24,8 +26,9 @@ interface CentreState {
 const PART = "centre-gis-index";
 const state = () => processPart<CentreState>(PART, () => ({}));
 
-async function versionOf(): Promise<string> {
-  const db = await getDb();
+type Reader = Pick<Db, "$queryRaw">;
+
+async function versionOf(db: Reader): Promise<string> {
   const [row] = await db.$queryRaw<{ version: string | null }[]>`
     SELECT string_agg(layer || ':' || features || ':' || extract(epoch FROM imported_at), ',' ORDER BY layer) AS version FROM gis_layers`;
   return row.version ?? "";
@@ -41,30 +44,37 @@ async function* pages<Row extends { id: bigint }>(read: (after: bigint) => Promi
   }
 }
 
-async function collect<T>(rows: AsyncIterable<T>): Promise<T[]> {
-  const all: T[] = [];
-  for await (const row of rows) all.push(row);
-  return all;
-}
-
-async function load(version: string): Promise<Loaded> {
-  if (!version) return { version, index: undefined, checkedAt: Date.now() };
+/**
+ * The index of what the tables hold, read page by page in one snapshot (an import committing
+ * meanwhile is not half seen), with the version it was read at.
+ */
+async function load(): Promise<Loaded> {
   const started = Date.now();
   const db = await getDb();
-  const [{ count }] = await db.$queryRaw<{ count: number }[]>`SELECT count(*)::int AS count FROM gis_address_points`;
-  const points = await collect(pages<AddressPointRow & { id: bigint }>((after) => db.$queryRaw`
-    SELECT id, add_number AS "addNumber", addnum_pre AS "addNumPre", addnum_suf AS "addNumSuf", st_predir AS "stPreDir",
-      st_pretyp AS "stPreTyp", st_name AS "stName", st_postyp AS "stPosTyp", st_posdir AS "stPosDir", unit, community,
-      post_code AS "postCode", state, longitude, latitude
-    FROM gis_address_points WHERE id > ${after} ORDER BY id LIMIT ${PAGE}`));
-  const lines = await collect(pages<CentrelineRow & { id: bigint }>((after) => db.$queryRaw`
-    SELECT id, fromaddr_l AS "fromAddrL", toaddr_l AS "toAddrL", fromaddr_r AS "fromAddrR", toaddr_r AS "toAddrR",
-      parity_l AS "parityL", parity_r AS "parityR", st_predir AS "stPreDir", st_pretyp AS "stPreTyp", st_name AS "stName",
-      st_postyp AS "stPosTyp", st_posdir AS "stPosDir", community, post_code AS "postCode", state, coordinates
-    FROM gis_centrelines WHERE id > ${after} ORDER BY id LIMIT ${PAGE}`));
-  const index = new CentreIndex(points, Math.min(count, points.length), lines);
-  log.info({ addressPoints: index.pointCount, centrelines: index.lineCount, streets: index.streets.length, ms: Date.now() - started }, "centre GIS data loaded");
-  return { version, index, checkedAt: Date.now() };
+  const loaded = await db.$transaction(
+    async (tx) => {
+      const version = await versionOf(tx);
+      if (!version) return { version, index: undefined, checkedAt: Date.now() };
+      const [{ count }] = await tx.$queryRaw<{ count: number }[]>`SELECT count(*)::int AS count FROM gis_address_points`;
+      const points = pages<AddressPointRow & { id: bigint }>((after) => tx.$queryRaw`
+        SELECT id, add_number AS "addNumber", addnum_pre AS "addNumPre", addnum_suf AS "addNumSuf", st_predir AS "stPreDir",
+          st_pretyp AS "stPreTyp", st_name AS "stName", st_postyp AS "stPosTyp", st_posdir AS "stPosDir", unit, community,
+          post_code AS "postCode", state, longitude, latitude
+        FROM gis_address_points WHERE id > ${after} ORDER BY id LIMIT ${PAGE}`);
+      const lines = pages<CentrelineRow & { id: bigint }>((after) => tx.$queryRaw`
+        SELECT id, fromaddr_l AS "fromAddrL", toaddr_l AS "toAddrL", fromaddr_r AS "fromAddrR", toaddr_r AS "toAddrR",
+          parity_l AS "parityL", parity_r AS "parityR", st_predir AS "stPreDir", st_pretyp AS "stPreTyp", st_name AS "stName",
+          st_postyp AS "stPosTyp", st_posdir AS "stPosDir", community, post_code AS "postCode", state, coordinates
+        FROM gis_centrelines WHERE id > ${after} ORDER BY id LIMIT ${PAGE}`);
+      return { version, index: await CentreIndex.build(points, count, lines), checkedAt: Date.now() };
+    },
+    { isolationLevel: "RepeatableRead", timeout: LOAD_TIMEOUT_MS, maxWait: LOAD_TIMEOUT_MS },
+  );
+  if (loaded.index) {
+    const { index } = loaded;
+    log.info({ addressPoints: index.pointCount, centrelines: index.lineCount, streets: index.streets.length, ms: Date.now() - started }, "centre GIS data loaded");
+  }
+  return loaded;
 }
 
 /**
@@ -74,11 +84,10 @@ async function load(version: string): Promise<Loaded> {
 export async function getCentreIndex(): Promise<CentreIndex | undefined> {
   const current = state();
   try {
-    let loaded = await (current.loaded ??= versionOf().then(load));
+    let loaded = await (current.loaded ??= load());
     if (Date.now() - loaded.checkedAt > VERSION_CHECK_MS) {
       loaded.checkedAt = Date.now();
-      const version = await versionOf();
-      if (version !== loaded.version) loaded = await (current.loaded = load(version));
+      if ((await versionOf(await getDb())) !== loaded.version) loaded = await (current.loaded = load());
     }
     return loaded.index;
   } catch (error) {
