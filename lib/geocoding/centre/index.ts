@@ -35,7 +35,7 @@ const bitCount = (value: number) => {
 /**
  * The centre's GIS data in memory, built once from the tables (lib/geocoding/centre/loaded.ts):
  * streets by name, address points in typed arrays sorted by street and number (binary search),
- * centrelines with their ranges. Memory grows with the GIS data only (about 100 bytes an address
+ * centrelines with their ranges. Memory grows with the GIS data only (about 35 bytes an address
  * point; docs/performance.md), never with calls.
  */
 export class CentreIndex {
