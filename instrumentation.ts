@@ -15,6 +15,9 @@ export async function register(): Promise<void> {
       (admin) => admin && log.info({ user: admin.id }, "first administrator created from ADMIN_EMAIL"),
       (error: unknown) => log.error({ err: error }, "the administrator of ADMIN_EMAIL could not be created"),
     );
+    // The centre's GIS data is built into memory now, not on the first call that names an address (docs/geocoding.md).
+    const { getCentreIndex } = await import("./lib/geocoding/centre/loaded");
+    void getCentreIndex().catch((error: unknown) => log.warn({ err: error }, "the centre's GIS data could not be loaded yet"));
     // Payloads accepted while the database was down are recorded once it answers (docs/webhook.md).
     const { startReconciler } = await import("./lib/reconcile");
     startReconciler();

@@ -7,6 +7,8 @@ import type { Permission, Role } from "@/lib/access/roles";
 import type { ApiKeyView, CreatedApiKey, UserView, WhoAmI } from "@/lib/access/schema";
 import type { AuditPage } from "@/lib/audit/schema";
 import type { CallDetail, CallList as CallsPage, CallRecord, CallUpdate, CallUpdated } from "@/lib/calls/schema";
+import type { GisLayerName } from "@/lib/geocoding/centre/fields";
+import type { GisLayerView } from "@/lib/geocoding/centre/schema";
 import type { MapPlaces } from "@/lib/geocoding/map-places-schema";
 import type { IncidentDetail } from "@/lib/incidents/schema";
 import type { Board, CallChange, ChangePage, FeedChange, HourlySeries, IncidentMapView, IncidentQueuePage, LiveIncident } from "@/lib/live/schema";
@@ -69,7 +71,7 @@ export async function request<T>(path: string, init?: RequestInit): Promise<T> {
     response = await fetch(path, {
       ...init,
       // No extra header on reads: the browser then reuses the page's preload of the newest calls.
-      headers: init?.body ? { accept: "application/json", "content-type": "application/json" } : undefined,
+      headers: init?.body ? { accept: "application/json", "content-type": "application/json", ...(init.headers as Record<string, string>) } : undefined,
       credentials: "same-origin",
     });
   } catch {
@@ -258,6 +260,16 @@ export interface AuditFilters {
 
 export function listAudit(filters: AuditFilters, cursor?: string): Promise<AuditPage> {
   return request(`/api/audit?${query({ ...filters, cursor, limit: 50 })}`);
+}
+
+export function listGisLayers(): Promise<{ layers: GisLayerView[] }> {
+  return request("/api/gis");
+}
+
+/** Replaces one layer with a file (POST /api/gis): CSV or GeoJSON, told by its name. */
+export function importGisFile(file: File, layer: GisLayerName | ""): Promise<{ layer: GisLayerName; features: number }> {
+  const type = /\.csv$/i.test(file.name) ? "text/csv" : "application/geo+json";
+  return request(`/api/gis?${query({ layer, name: file.name })}`, { method: "POST", body: file, headers: { "content-type": type } });
 }
 
 export function listSubscriptions(): Promise<{ subscriptions: SubscriptionView[] }> {

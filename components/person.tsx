@@ -57,6 +57,7 @@ function AdminMenu() {
       <nav aria-label="Administration" className="admin-links">
         <Link href="/admin">People and keys</Link>
         <Link href="/admin/audit">Audit trail</Link>
+        <Link href="/admin/gis">GIS data</Link>
         <Link href="/admin/subscriptions" className={failing > 0 ? "webhooks-failing" : undefined} data-testid="webhooks-link">
           Webhooks{warning}
         </Link>

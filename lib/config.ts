@@ -93,6 +93,8 @@ export const envSchema = z.object({
   GEOCODER_URL: optionalUrl,
   GEOCODER_KIND: z.enum(["nominatim", "pelias"]).default("nominatim"),
   GEOCODER_TIMEOUT_MS: z.coerce.number().int().min(100).max(25_000).default(5_000),
+  /** The largest GIS file the administrator's page takes (POST /api/gis); the command line has no limit. */
+  GIS_IMPORT_MAX_BYTES: z.coerce.number().int().min(1024).default(512 * 1024 * 1024),
   /** Rate-limit backends: Upstash in production, a plain Redis, else per process. */
   UPSTASH_REDIS_REST_URL: optionalUrl,
   UPSTASH_REDIS_REST_TOKEN: optionalString,

@@ -22,6 +22,7 @@ export const AUDIT_ACTIONS = [
   "subscription.updated",
   "subscription.removed",
   "subscription.replayed",
+  "gis.imported",
   "key.created",
   "key.revoked",
   "user.created",

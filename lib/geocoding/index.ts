@@ -1,5 +1,6 @@
 import { getConfig } from "../config";
 import { log } from "../log";
+import { geocodeWithCentreData } from "./centre/loaded";
 import { lookupGazetteer } from "./gazetteer";
 import { lookupHosted } from "./hosted";
 import { normalise } from "./text";
@@ -49,11 +50,14 @@ export interface GeocoderOptions {
   hostedKind?: "nominatim" | "pelias";
   timeoutMs: number;
   cacheEntries?: number;
+  /** The centre's own GIS data, asked first: street level or nothing (lib/geocoding/centre). */
+  centre?: (text: string) => Promise<GeocodeResult | null>;
 }
 
 /**
- * The hosted geocoder (Nominatim or Pelias) first (it can resolve street addresses), the embedded gazetteer when the
- * hosted one knows nothing or is down. Answers, including "nothing found", are cached per
+ * The centre's GIS data first (an in-memory index, not cached here: a re-import shows at once),
+ * then the hosted geocoder (Nominatim or Pelias; it can resolve street addresses), the embedded gazetteer when the
+ * hosted one knows nothing or is down. Their answers, including "nothing found", are cached per
  * normalised text; failures are not, so the next delivery asks again.
  */
 export function createGeocoder(options: GeocoderOptions): Geocoder {
@@ -62,6 +66,8 @@ export function createGeocoder(options: GeocoderOptions): Geocoder {
     async geocode(text) {
       const key = normalise(text);
       if (!key) return null;
+      const centre = await options.centre?.(text);
+      if (centre) return centre;
       const cached = cache.get(key);
       if (cached !== undefined) return cached;
       let hostedFailure: GeocoderUnavailableError | undefined;
@@ -100,7 +106,12 @@ export function getGeocoder(): Geocoder {
   if (current?.key !== key) {
     current = {
       key,
-      geocoder: createGeocoder({ hostedUrl: config.GEOCODER_URL, hostedKind: config.GEOCODER_KIND, timeoutMs: config.GEOCODER_TIMEOUT_MS }),
+      geocoder: createGeocoder({
+        hostedUrl: config.GEOCODER_URL,
+        hostedKind: config.GEOCODER_KIND,
+        timeoutMs: config.GEOCODER_TIMEOUT_MS,
+        centre: geocodeWithCentreData,
+      }),
     };
   }
   return current.geocoder;

@@ -35,6 +35,16 @@ export async function* bodyChunks(request: Request, maxBytes: number): AsyncGene
   }
 }
 
+/** Chunks passed on until `maxBytes` have gone by: a body sent without Content-Length is cut there (413). */
+export async function* boundedChunks(chunks: AsyncIterable<Uint8Array>, maxBytes: number): AsyncGenerator<Uint8Array> {
+  let received = 0;
+  for await (const chunk of chunks) {
+    received += chunk.byteLength;
+    if (received > maxBytes) throw tooLarge(maxBytes);
+    yield chunk;
+  }
+}
+
 /**
  * bodyChunks for a node:http request (the production server's direct path). A reader that stops
  * early leaves the rest to be drained, not the socket destroyed: the answer still has to go out.

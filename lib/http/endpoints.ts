@@ -45,6 +45,9 @@ import {
   updateSubscriptionSchema,
 } from "../subscriptions/schema";
 import { webhookAnswerSchema, webhookEventSchema } from "../webhook/payload";
+import {
+  gisImportBodySchema, gisImportQueryParameters, gisImportResultSchema, gisLayerListSchema,
+} from "../geocoding/centre/schema";
 import type { ErrorCode } from "./api-error";
 import { type Endpoint, jsonBody, type Method, rawBody } from "./endpoint";
 
@@ -1047,6 +1050,34 @@ export const endpoints = {
         summary: "Remove a person: their sessions end at once; their name stays in the history and audit trail",
         responses: { 204: { description: "Removed" } },
         errors: ["NOT_FOUND", "CONFLICT", "DATABASE_ERROR"],
+      },
+    },
+  },
+
+  gisLayers: {
+    path: "/api/gis",
+    errorFormat: "calls",
+    protection: { rateLimit: rateLimitPolicies.admin },
+    methods: {
+      GET: {
+        operationId: "listGisLayers",
+        permission: "admin",
+        summary: "The centre's GIS layers: feature counts, source file, when imported",
+        responses: { 200: { description: "Layers imported so far", body: { name: "GisLayerList", schema: gisLayerListSchema } } },
+        errors: ["DATABASE_ERROR"],
+      },
+      POST: {
+        operationId: "importGisLayer",
+        permission: "admin",
+        summary: "Replace one layer of the centre's GIS data (address points or centrelines) with a file",
+        description:
+          "The layer is replaced whole, in one transaction, once every feature has been read and checked; a bad feature " +
+          "answers 400 naming its line (CSV) or feature (GeoJSON, from 0) and field, and the previous data stays " +
+          '(docs/geocoding.md, "The centre\'s GIS data"). At most GIS_IMPORT_MAX_BYTES (512 MiB unless configured).',
+        query: gisImportQueryParameters,
+        body: rawBody({ name: "GisFile", schema: gisImportBodySchema }, "Streamed: lib/geocoding/centre reads the features as they arrive."),
+        responses: { 200: { description: "The layer now holds this file's features", body: { name: "GisImportResult", schema: gisImportResultSchema } } },
+        errors: ["INVALID_PARAMETER", "UNSUPPORTED_MEDIA_TYPE", "PAYLOAD_TOO_LARGE", "DATABASE_ERROR"],
       },
     },
   },

@@ -21,6 +21,7 @@ import { DELETE as removeSubscriptionRoute, PATCH as patchSubscriptionRoute } fr
 import { POST as createSubscriptionRoute } from "@/app/api/subscriptions/route";
 import { POST as createUserRoute } from "@/app/api/users/route";
 import { POST as webhookRoute } from "@/app/api/voiceagent-webhook/route";
+import { POST as gisImportRoute } from "@/app/api/gis/route";
 import { AUDIT_ACTIONS, type AuditEventView, type AuditPage } from "@/lib/audit/schema";
 import { getDb } from "@/lib/db/client";
 import { specCallEvent } from "@/lib/webhook/sample-events";
@@ -77,7 +78,7 @@ beforeAll(async () => {
 });
 
 describe("the audit trail", () => {
-  it("records each of the 27 actions exactly once, naming the person; the call's history names them too", async () => {
+  it("records each of the 28 actions exactly once, naming the person; the call's history names them too", async () => {
     const before = await count();
     const startedAt = new Date().toISOString();
 
@@ -136,6 +137,10 @@ describe("the audit trail", () => {
     const { secret: rotatedSecret } = (await rotated.json()) as { secret: string };
     expect((await send(replaySubscriptionRoute, "POST", `/api/subscriptions/${subscriptionId}/replay?after=0`, admin, undefined, subscriptionId)).status).toBe(200);
     expect((await send(removeSubscriptionRoute, "DELETE", `/api/subscriptions/${subscriptionId}`, admin, undefined, subscriptionId)).status).toBe(200);
+    // The centre's GIS data (administrator): a layer replaced from a file.
+    const gisFile = "Add_Number,St_Name,St_PosTyp,lon,lat\n10,Audit,St,-89.6,39.7\n";
+    const gisHeaders = { cookie: admin.cookie, "sec-fetch-site": "same-origin", "content-type": "text/csv" };
+    expect((await gisImportRoute(new Request("http://localhost/api/gis?name=audit.csv", { method: "POST", headers: gisHeaders, body: gisFile }), undefined)).status).toBe(200);
     const user = await send(createUserRoute, "POST", "/api/users", admin, { name: "Vic Viewer", email: "vic@example.org", password: TEST_PASSWORD, role: "viewer" });
     expect(user.status).toBe(201);
     const userId = (await user.json()).id as string;
@@ -191,6 +196,7 @@ describe("the audit trail", () => {
     expect(JSON.stringify(events)).not.toContain(secret.slice(6, 20));
     expect(JSON.stringify(events)).not.toContain(rotatedSecret.slice(6, 20));
     expect(one("subscription.updated")).toMatchObject({ actor: { name: "Ada Stone" }, after: { enabled: false, secret_rotated: true } });
+    expect(one("gis.imported")).toMatchObject({ actor: { name: "Ada Stone" }, target: { kind: "gis_layer", id: "address_points" }, after: { features: 1, source: "audit.csv" } });
     expect(one("subscription.replayed")).toMatchObject({ target: { kind: "subscription", id: subscriptionId }, after: { cursor: 0 } });
 
     // Filters: by actor, by action, by target.

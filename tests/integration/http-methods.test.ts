@@ -33,12 +33,15 @@ beforeAll(() => {
   process.env.API_KEY = TEST_API_KEY;
   process.env.VAPI_WEBHOOK_SECRET = VAPI_SECRET;
   process.env.RETELL_API_KEY = RETELL_KEY;
+  // The GIS import takes files of hundreds of MB: its limit set under this test's 6 MB body.
+  process.env.GIS_IMPORT_MAX_BYTES = String(5 * 1024 * 1024);
   resetConfigForTests();
   setRateLimiterForTests(new MemoryRateLimiter());
 });
 afterAll(() => {
   delete process.env.VAPI_WEBHOOK_SECRET;
   delete process.env.RETELL_API_KEY;
+  delete process.env.GIS_IMPORT_MAX_BYTES;
   resetConfigForTests();
   setRateLimiterForTests(undefined);
 });

@@ -1,0 +1,234 @@
+import { normalise } from "../text";
+import { editDistance } from "./edit-distance";
+import type { AddressPointRow, CentrelineRow } from "./fields";
+import { distanceMeters, endpointKeys, type LonLat, pointAlong } from "./geometry";
+import { standardStreet, type StreetName, streetLabel } from "./usps";
+
+/** One street of one community: the address points and centrelines that carry its name. */
+export interface Street extends StreetName {
+  community: string;
+  label: string;
+  /** Its address points: [pointStart, pointEnd) of the index's arrays, sorted by number. */
+  pointStart: number;
+  pointEnd: number;
+  lines: number[];
+}
+
+/** A house stands this far from the centreline, on its side of the road. */
+export const HOUSE_SETBACK_M = 8;
+
+/** How many typing errors a street name of this length may carry and still be recognised. */
+export const allowedTypos = (length: number) => (length >= 7 ? 2 : length >= 4 ? 1 : 0);
+
+const letterMask = (word: string) => {
+  let mask = 0;
+  for (let i = 0; i < word.length; i++) mask |= 1 << (word.charCodeAt(i) % 31);
+  return mask;
+};
+
+const bitCount = (value: number) => {
+  let count = 0;
+  for (let v = value >>> 0; v; v &= v - 1) count++;
+  return count;
+};
+
+/**
+ * The centre's GIS data in memory, built once from the tables (lib/geocoding/centre/loaded.ts):
+ * streets by name, address points in typed arrays sorted by street and number (binary search),
+ * centrelines with their ranges. Memory grows with the GIS data only (about 35 bytes an address
+ * point; docs/performance.md), never with calls.
+ */
+export class CentreIndex {
+  readonly streets: Street[] = [];
+  private readonly streetsByName = new Map<string, number[]>();
+  /** Distinct street names by length, with a letter mask to skip most of them cheaply. */
+  private readonly namesByLength = new Map<number, { name: string; mask: number }[]>();
+  readonly communities = new Set<string>();
+  readonly postCodes = new Set<string>();
+  readonly states = new Set<string>();
+
+  private pointNumber = new Int32Array(0);
+  private pointLon = new Float64Array(0);
+  private pointLat = new Float64Array(0);
+  private pointUnit: (string | undefined)[] = [];
+  private pointNumberSuffix: (string | undefined)[] = [];
+  private readonly lineRanges: Int32Array[] = [];
+  private readonly lineParity: string[] = [];
+  private readonly lineCoordinates: Float64Array[] = [];
+  private readonly streetIds = new Map<string, number>();
+
+  private constructor() {}
+
+  /** The index of `pointCount` address points at most and the lines, read as they stream in (one pass each). */
+  static async build(
+    points: AsyncIterable<AddressPointRow> | Iterable<AddressPointRow>,
+    pointCount: number,
+    lines: AsyncIterable<CentrelineRow> | Iterable<CentrelineRow>,
+  ): Promise<CentreIndex> {
+    const index = new CentreIndex();
+    await index.addPoints(points, pointCount);
+    for await (const row of lines) index.addLine(row);
+    return index;
+  }
+
+  private async addPoints(points: AsyncIterable<AddressPointRow> | Iterable<AddressPointRow>, pointCount: number): Promise<void> {
+    const pointStreet = new Int32Array(pointCount);
+    const number = new Int32Array(pointCount);
+    const lon = new Float64Array(pointCount);
+    const lat = new Float64Array(pointCount);
+    const unit: (string | undefined)[] = [];
+    const suffix: (string | undefined)[] = [];
+    let count = 0;
+    for await (const row of points) {
+      if (count === pointCount) break;
+      pointStreet[count] = this.streetOf(row);
+      number[count] = row.addNumber;
+      lon[count] = row.longitude;
+      lat[count] = row.latitude;
+      if (row.unit) unit[count] = normalise(row.unit);
+      if (row.addNumSuf) suffix[count] = normalise(row.addNumSuf);
+      count++;
+    }
+    const order = Int32Array.from({ length: count }, (_, i) => i).sort((a, b) => pointStreet[a] - pointStreet[b] || number[a] - number[b]);
+    this.pointNumber = Int32Array.from(order, (i) => number[i]);
+    this.pointLon = Float64Array.from(order, (i) => lon[i]);
+    this.pointLat = Float64Array.from(order, (i) => lat[i]);
+    this.pointUnit = Array.from(order, (i) => unit[i]);
+    this.pointNumberSuffix = Array.from(order, (i) => suffix[i]);
+    for (let k = 0; k < count; k++) {
+      const street = this.streets[pointStreet[order[k]]];
+      if (street.pointEnd === 0) street.pointStart = k;
+      street.pointEnd = k + 1;
+    }
+  }
+
+  private addLine(row: CentrelineRow): void {
+    const id = this.lineCoordinates.length;
+    this.streets[this.streetOf(row)].lines.push(id);
+    this.lineRanges.push(Int32Array.of(row.fromAddrL ?? -1, row.toAddrL ?? -1, row.fromAddrR ?? -1, row.toAddrR ?? -1));
+    this.lineParity.push(`${row.parityL ?? "B"}${row.parityR ?? "B"}`);
+    this.lineCoordinates.push(Float64Array.from(row.coordinates));
+  }
+
+  get pointCount(): number {
+    return this.pointNumber.length;
+  }
+
+  get lineCount(): number {
+    return this.lineCoordinates.length;
+  }
+
+  private streetOf(row: AddressPointRow | CentrelineRow): number {
+    const name = standardStreet({ preDir: row.stPreDir, preType: row.stPreTyp, name: row.stName, postType: row.stPosTyp, postDir: row.stPosDir });
+    const community = normalise(row.community ?? "");
+    const key = `${name.preDir}|${name.preType}|${name.name}|${name.postType}|${name.postDir}|${community}`;
+    let id = this.streetIds.get(key);
+    if (id === undefined) {
+      id = this.streets.length;
+      this.streetIds.set(key, id);
+      const label = streetLabel(name) + (row.community ? `, ${row.community}` : "");
+      this.streets.push({ ...name, community, label, pointStart: 0, pointEnd: 0, lines: [] });
+      const sameName = this.streetsByName.get(name.name);
+      if (sameName) sameName.push(id);
+      else {
+        this.streetsByName.set(name.name, [id]);
+        const bucket = this.namesByLength.get(name.name.length) ?? [];
+        bucket.push({ name: name.name, mask: letterMask(name.name) });
+        this.namesByLength.set(name.name.length, bucket);
+      }
+    }
+    if (community) this.communities.add(community);
+    if (row.postCode) this.postCodes.add(row.postCode.slice(0, 5));
+    if (row.state) this.states.add(row.state.toUpperCase());
+    return id;
+  }
+
+  /**
+   * Streets whose name is `name` or within its allowed typing errors, closest first, each with its
+   * distance. Exact names answer from a map; a miss scans only the names of nearby lengths whose
+   * letters nearly agree.
+   */
+  streetsNamed(name: string): { street: number; typos: number }[] {
+    const exact = this.streetsByName.get(name);
+    if (exact) return exact.map((street) => ({ street, typos: 0 }));
+    const max = allowedTypos(name.length);
+    if (max === 0) return [];
+    const mask = letterMask(name);
+    const found: { street: number; typos: number }[] = [];
+    for (let length = name.length - max; length <= name.length + max; length++) {
+      for (const candidate of this.namesByLength.get(length) ?? []) {
+        if (bitCount(candidate.mask ^ mask) > 2 * max) continue;
+        const typos = editDistance(name, candidate.name, max);
+        if (typos <= max) for (const street of this.streetsByName.get(candidate.name)!) found.push({ street, typos });
+      }
+    }
+    return found.sort((a, b) => a.typos - b.typos);
+  }
+
+  /** The address point of `number` on a street (the unit's when it has one; else the building's). */
+  addressPoint(streetId: number, number: number, unit?: string, numberSuffix?: string): LonLat | undefined {
+    const street = this.streets[streetId];
+    let low = street.pointStart;
+    let high = street.pointEnd;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (this.pointNumber[middle] < number) low = middle + 1;
+      else high = middle;
+    }
+    let best: number | undefined;
+    let bestScore = -1;
+    for (let k = low; k < street.pointEnd && this.pointNumber[k] === number; k++) {
+      const score = (this.pointUnit[k] === unit ? 2 : this.pointUnit[k] === undefined ? 1 : 0) + (this.pointNumberSuffix[k] === numberSuffix ? 4 : 0);
+      if (score > bestScore) [best, bestScore] = [k, score];
+    }
+    return best === undefined ? undefined : { lon: this.pointLon[best], lat: this.pointLat[best] };
+  }
+
+  /** `number` placed along the centreline whose range on one side holds it (parity agreeing). */
+  interpolate(streetId: number, number: number): LonLat | undefined {
+    for (const line of this.streets[streetId].lines) {
+      const ranges = this.lineRanges[line];
+      for (const side of [0, 1]) {
+        const from = ranges[2 * side];
+        const to = ranges[2 * side + 1];
+        if (from < 0 || to < 0 || number < Math.min(from, to) || number > Math.max(from, to)) continue;
+        const parity = this.lineParity[line][side];
+        if (parity === "Z" || (parity === "O" && number % 2 === 0) || (parity === "E" && number % 2 === 1)) continue;
+        const fraction = from === to ? 0.5 : (number - from) / (to - from);
+        return pointAlong(this.lineCoordinates[line], fraction, side === 0 ? HOUSE_SETBACK_M : -HOUSE_SETBACK_M);
+      }
+    }
+    return undefined;
+  }
+
+  /** Where a centreline of one street meets one of the other: a node they share. */
+  intersection(first: number, second: number): LonLat | undefined {
+    const nodes = new Set(this.streets[first].lines.flatMap((line) => endpointKeys(this.lineCoordinates[line])));
+    for (const line of this.streets[second].lines) {
+      for (const key of endpointKeys(this.lineCoordinates[line])) {
+        if (!nodes.has(key)) continue;
+        const [lon, lat] = key.split(",").map(Number);
+        return { lon, lat };
+      }
+    }
+    return undefined;
+  }
+
+  /** A street's middle (its middle centreline's, else its middle address point) and half its length. */
+  streetMiddle(streetId: number): { point: LonLat; halfLengthMeters: number } | undefined {
+    const street = this.streets[streetId];
+    const points: LonLat[] = street.lines.flatMap((line) => {
+      const coordinates = this.lineCoordinates[line];
+      return [{ lon: coordinates[0], lat: coordinates[1] }, { lon: coordinates.at(-2)!, lat: coordinates.at(-1)! }];
+    });
+    for (let k = street.pointStart; k < street.pointEnd; k++) points.push({ lon: this.pointLon[k], lat: this.pointLat[k] });
+    if (points.length === 0) return undefined;
+    const middle = street.lines.length > 0
+      ? pointAlong(this.lineCoordinates[street.lines[street.lines.length >> 1]], 0.5, 0)
+      : points[points.length >> 1];
+    const corner = points.reduce((low, point) => ({ lon: Math.min(low.lon, point.lon), lat: Math.min(low.lat, point.lat) }));
+    const opposite = points.reduce((high, point) => ({ lon: Math.max(high.lon, point.lon), lat: Math.max(high.lat, point.lat) }));
+    const halfLengthMeters = distanceMeters(corner, opposite) / 2;
+    return { point: middle, halfLengthMeters };
+  }
+}

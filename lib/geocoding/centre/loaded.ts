@@ -1,0 +1,110 @@
+import { type Db, getDb } from "../../db/client";
+import { log } from "../../log";
+import { existingPart, processPart } from "../../process-parts";
+import { type GeocodeResult, GeocoderUnavailableError } from "../types";
+import type { AddressPointRow, CentrelineRow } from "./fields";
+import { geocodeWithCentreIndex } from "./geocode";
+import { CentreIndex } from "./index";
+
+/** Another instance's import is noticed within this long (one small query per period, not per call). */
+const VERSION_CHECK_MS = 10_000;
+/** Rows per read while the index is built: the tables are never read as one result. */
+const PAGE = 50_000;
+/** Building the index at 1,000,000 address points takes about 15 s (docs/performance.md). */
+const LOAD_TIMEOUT_MS = 10 * 60 * 1000;
+
+interface Loaded {
+  version: string;
+  index: CentreIndex | undefined;
+  checkedAt: number;
+}
+
+interface CentreState {
+  loaded?: Promise<Loaded>;
+}
+
+const PART = "centre-gis-index";
+const state = () => processPart<CentreState>(PART, () => ({}));
+
+type Reader = Pick<Db, "$queryRaw">;
+
+async function versionOf(db: Reader): Promise<string> {
+  const [row] = await db.$queryRaw<{ version: string | null }[]>`
+    SELECT string_agg(layer || ':' || features || ':' || extract(epoch FROM imported_at), ',' ORDER BY layer) AS version FROM gis_layers`;
+  return row.version ?? "";
+}
+
+async function* pages<Row extends { id: bigint }>(read: (after: bigint) => Promise<Row[]>): AsyncGenerator<Row> {
+  let after = BigInt(0);
+  for (;;) {
+    const rows = await read(after);
+    yield* rows;
+    if (rows.length < PAGE) return;
+    after = rows.at(-1)!.id;
+  }
+}
+
+/**
+ * The index of what the tables hold, read page by page in one snapshot (an import committing
+ * meanwhile is not half seen), with the version it was read at.
+ */
+async function load(): Promise<Loaded> {
+  const started = Date.now();
+  const db = await getDb();
+  const loaded = await db.$transaction(
+    async (tx) => {
+      const version = await versionOf(tx);
+      if (!version) return { version, index: undefined, checkedAt: Date.now() };
+      const [{ count }] = await tx.$queryRaw<{ count: number }[]>`SELECT count(*)::int AS count FROM gis_address_points`;
+      const points = pages<AddressPointRow & { id: bigint }>((after) => tx.$queryRaw`
+        SELECT id, add_number AS "addNumber", addnum_pre AS "addNumPre", addnum_suf AS "addNumSuf", st_predir AS "stPreDir",
+          st_pretyp AS "stPreTyp", st_name AS "stName", st_postyp AS "stPosTyp", st_posdir AS "stPosDir", unit, community,
+          post_code AS "postCode", state, longitude, latitude
+        FROM gis_address_points WHERE id > ${after} ORDER BY id LIMIT ${PAGE}`);
+      const lines = pages<CentrelineRow & { id: bigint }>((after) => tx.$queryRaw`
+        SELECT id, fromaddr_l AS "fromAddrL", toaddr_l AS "toAddrL", fromaddr_r AS "fromAddrR", toaddr_r AS "toAddrR",
+          parity_l AS "parityL", parity_r AS "parityR", st_predir AS "stPreDir", st_pretyp AS "stPreTyp", st_name AS "stName",
+          st_postyp AS "stPosTyp", st_posdir AS "stPosDir", community, post_code AS "postCode", state, coordinates
+        FROM gis_centrelines WHERE id > ${after} ORDER BY id LIMIT ${PAGE}`);
+      return { version, index: await CentreIndex.build(points, count, lines), checkedAt: Date.now() };
+    },
+    { isolationLevel: "RepeatableRead", timeout: LOAD_TIMEOUT_MS, maxWait: LOAD_TIMEOUT_MS },
+  );
+  if (loaded.index) {
+    const { index } = loaded;
+    log.info({ addressPoints: index.pointCount, centrelines: index.lineCount, streets: index.streets.length, ms: Date.now() - started }, "centre GIS data loaded");
+  }
+  return loaded;
+}
+
+/**
+ * The centre's GIS index, built once per process and again only when a layer was imported
+ * (here: at once; by another instance: noticed within VERSION_CHECK_MS). Undefined without data.
+ */
+export async function getCentreIndex(): Promise<CentreIndex | undefined> {
+  const current = state();
+  try {
+    let loaded = await (current.loaded ??= load());
+    if (Date.now() - loaded.checkedAt > VERSION_CHECK_MS) {
+      loaded.checkedAt = Date.now();
+      if ((await versionOf(await getDb())) !== loaded.version) loaded = await (current.loaded = load());
+    }
+    return loaded.index;
+  } catch (error) {
+    // The database could not be read: the next call tries again, and this one is worth a retry.
+    current.loaded = undefined;
+    throw new GeocoderUnavailableError(`Centre GIS data could not be read: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+/** After an import in this process: the next geocode builds the index from the new data. */
+export function forgetCentreIndex(): void {
+  const current = existingPart<CentreState>(PART);
+  if (current) current.loaded = undefined;
+}
+
+/** The centre's GIS data as a geocoder: null when there is none or it does not know the place. */
+export async function geocodeWithCentreData(text: string): Promise<GeocodeResult | null> {
+  const index = await getCentreIndex();
+  return index ? geocodeWithCentreIndex(index, text) : null;
+}

@@ -1,0 +1,239 @@
+import { fromLocal, type LonLat, pointAlong } from "@/lib/geocoding/centre/geometry";
+import { ordinal } from "@/lib/geocoding/centre/usps";
+import type { Precision } from "@/lib/geocoding/types";
+
+/**
+ * A synthetic county of grid towns with NENA NG9-1-1 GIS data (tests/fixtures/gis, bench/gis-geocode.ts).
+ * Each town is a grid of streets 150 m apart: east-west streets named from a list, split at the
+ * middle column into W and E parts ("W Oak Ave", "E Oak Ave"); north-south streets numbered and
+ * split at the middle row ("N 3rd St", "S 3rd St"). Numbers grow away from the middle, 100 a
+ * block, odd on the left of a centreline as digitised, even on the right. Houses stand 12 m or
+ * so off the centreline, not exactly where interpolation would put them; some streets have
+ * centrelines only.
+ */
+export interface TownOptions {
+  seed: number;
+  towns: number;
+  /** Streets each way per town. */
+  grid: number;
+  /** Address points per block side (fewer when the block is a centreline-only street's). */
+  pointsPerSide: number;
+  /** Every n-th east-west street has no address points (interpolation only). */
+  centrelineOnlyEvery: number;
+  /** Address points written at most (the rest of the houses are left for interpolation). */
+  maxPoints?: number;
+}
+
+const TOWN_NAMES = ["Springfield", "Shelbyville", "Ogdenville", "North Haverbrook", "Capital City", "Brockway", "Cypress Creek", "Waverly Hills", "Mount Splashmore", "Little Pwagmattasquarmsettport"];
+const STREET_NAMES = [
+  "Oak", "Maple", "Pine", "Cedar", "Elm", "Walnut", "Chestnut", "Willow", "Birch", "Aspen", "Magnolia", "Poplar", "Spruce",
+  "Sycamore", "Hickory", "Cypress", "Juniper", "Laurel", "Alder", "Hawthorn", "Lincoln", "Washington", "Jefferson", "Madison",
+  "Monroe", "Jackson", "Adams", "Franklin", "Hamilton", "Harrison", "Garfield", "Grant", "Sherman", "Clinton", "Kennedy",
+  "Roosevelt", "Wilson", "Lafayette", "Marshall", "Prospect", "Highland", "Lakeview", "Ridgeway", "Fairview", "Sunset",
+  "Meadow", "Orchard", "Riverside", "Hillcrest", "Parkside", "Church", "Mill Creek", "Spring", "Valley", "Forest", "Ocean",
+];
+const SECOND_WORDS = ["Hollow", "Ridge", "Crest", "Glen", "Brook", "Bend", "Field", "Haven", "Point", "Grove", "Heights", "Gate"];
+const TYPES = ["Ave", "St", "Rd", "Dr", "Ln", "Blvd", "Way", "Ct", "Pl", "Ter"];
+const BLOCK_M = 150;
+const ORIGIN = { lon: -89.65, lat: 39.78 };
+
+export interface Town {
+  name: string;
+  postCode: string;
+  origin: LonLat;
+}
+
+export const townOf = (index: number): Town => ({
+  name: TOWN_NAMES[index % TOWN_NAMES.length] + (index >= TOWN_NAMES.length ? ` ${Math.floor(index / TOWN_NAMES.length) + 1}` : ""),
+  postCode: String(62701 + index),
+  origin: { lon: ORIGIN.lon + 0.1 * (index % 5), lat: ORIGIN.lat + 0.1 * Math.floor(index / 5) },
+});
+
+/** Deterministic pseudo-random numbers (mulberry32). */
+export function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The east-west street of row `row` in town `town`: its name and suffix. */
+export function eastWestName(options: TownOptions, town: number, row: number): { name: string; type: string } {
+  const n = town * options.grid + row;
+  const name = n < STREET_NAMES.length ? STREET_NAMES[n] : `${STREET_NAMES[n % STREET_NAMES.length]} ${SECOND_WORDS[Math.floor(n / STREET_NAMES.length) % SECOND_WORDS.length]}${n >= STREET_NAMES.length * (SECOND_WORDS.length + 1) ? ` ${Math.floor(n / (STREET_NAMES.length * SECOND_WORDS.length))}` : ""}`;
+  return { name, type: TYPES[n % TYPES.length] };
+}
+
+const metres = (origin: LonLat, east: number, north: number): [number, number] => {
+  const { lon, lat } = fromLocal(origin, east, north);
+  return [lon, lat];
+};
+
+export interface Centreline {
+  properties: Record<string, string | number>;
+  /** [[lon, lat], ...] from the FromAddr end. */
+  coordinates: [number, number][];
+  /** Which street and which block, for the address points and spoken addresses. */
+  town: number;
+  eastWest: boolean;
+  row: number;
+  fromNumber: number;
+  addressPoints: boolean;
+}
+
+/** Every block of every street, digitised away from the town's middle (numbers grow that way). */
+export function* centrelines(options: TownOptions): Generator<Centreline> {
+  const middle = Math.floor(options.grid / 2);
+  for (let town = 0; town < options.towns; town++) {
+    const { name: community, postCode, origin } = townOf(town);
+    for (const eastWest of [true, false]) {
+      for (let row = 0; row < options.grid; row++) {
+        for (let column = 0; column < options.grid - 1; column++) {
+          const away = column >= middle; // east (or north) of the middle
+          const block = away ? column - middle : middle - column - 1;
+          const [from, to] = away ? [column, column + 1] : [column + 1, column];
+          const at = (c: number) => (eastWest ? metres(origin, c * BLOCK_M, row * BLOCK_M) : metres(origin, row * BLOCK_M, c * BLOCK_M));
+          const street = eastWest
+            ? { St_PreDir: away ? "E" : "W", ...(({ name, type }) => ({ St_Name: name, St_PosTyp: type }))(eastWestName(options, town, row)) }
+            : { St_PreDir: away ? "N" : "S", St_Name: ordinal(row + 1), St_PosTyp: "St" };
+          const fromNumber = 100 * (block + 1);
+          yield {
+            properties: {
+              FromAddr_L: fromNumber + 1, ToAddr_L: fromNumber + 99, FromAddr_R: fromNumber, ToAddr_R: fromNumber + 98,
+              Parity_L: "O", Parity_R: "E", ...street, PostComm_L: community, PostComm_R: community, PostCode_L: postCode, PostCode_R: postCode,
+              State_L: "IL", State_R: "IL",
+            },
+            coordinates: [at(from), at(to)],
+            town, eastWest, row, fromNumber,
+            addressPoints: !(eastWest && row % options.centrelineOnlyEvery === 1),
+          };
+        }
+      }
+    }
+  }
+}
+
+export interface House {
+  number: number;
+  unit?: string;
+  lon: number;
+  lat: number;
+}
+
+/** Houses along a block: where they really stand (off the line, a little off the range's fraction). */
+export function houses(line: Centreline, perSide: number, next: () => number): House[] {
+  const geometry = Float64Array.from(line.coordinates.flat());
+  const found: House[] = [];
+  for (const left of [true, false]) {
+    for (let k = 0; k < perSide; k++) {
+      const slot = Math.floor(((k + 0.5) / perSide) * 49);
+      const number = line.fromNumber + 2 * slot + (left ? 1 : 0);
+      const fraction = (number - line.fromNumber) / 99 + (next() - 0.5) * 0.06;
+      const point = pointAlong(geometry, fraction, (left ? 1 : -1) * (10 + next() * 5));
+      const units = next() < 0.1 ? 4 : 0;
+      if (units === 0) found.push({ number, ...point });
+      for (let unit = 1; unit <= units; unit++) found.push({ number, unit: String(unit), lon: point.lon + unit * 0.00002, lat: point.lat });
+    }
+  }
+  return found;
+}
+
+export const addressPointProperties = (line: Centreline, house: House): Record<string, string | number> => ({
+  Add_Number: house.number,
+  St_PreDir: line.properties.St_PreDir,
+  St_Name: line.properties.St_Name,
+  St_PosTyp: line.properties.St_PosTyp,
+  Unit: house.unit ?? "",
+  Post_Comm: line.properties.PostComm_L,
+  Post_Code: line.properties.PostCode_L,
+  State: "IL",
+});
+
+export interface SpokenAddress {
+  text: string;
+  latitude: number;
+  longitude: number;
+  precision: Precision;
+}
+
+const TYPE_WORDS: Record<string, string> = {
+  Ave: "Avenue", St: "Street", Rd: "Road", Dr: "Drive", Ln: "Lane", Blvd: "Boulevard", Way: "Way", Ct: "Court", Pl: "Place", Ter: "Terrace",
+};
+const DIRECTION_WORDS: Record<string, string> = { N: "North", S: "South", E: "East", W: "West" };
+const ORDINAL_WORDS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"];
+
+const pick = <T>(next: () => number, items: readonly T[]): T => items[Math.floor(next() * items.length)];
+
+/** One or two typing errors in a name (a letter dropped, doubled, swapped or struck next to it). */
+export function misspell(name: string, next: () => number): string {
+  const edits = name.length >= 7 && next() < 0.5 ? 2 : 1;
+  let word = name;
+  for (let edit = 0; edit < edits; edit++) {
+    const at = 1 + Math.floor(next() * (word.length - 2));
+    const kind = pick(next, ["drop", "double", "swap", "strike"] as const);
+    if (kind === "drop") word = word.slice(0, at) + word.slice(at + 1);
+    else if (kind === "double") word = word.slice(0, at) + word[at] + word.slice(at);
+    else if (kind === "swap") word = word.slice(0, at) + word[at + 1] + word[at] + word.slice(at + 2);
+    else word = word.slice(0, at) + (word[at] === "e" ? "r" : "e") + word.slice(at + 1);
+  }
+  return word;
+}
+
+/** A street as a caller says it: abbreviated or in full, numbered streets sometimes in words. */
+export function spokenStreet(properties: Record<string, string | number>, next: () => number, options: { typo?: boolean } = {}): string {
+  const direction = String(properties.St_PreDir);
+  const type = String(properties.St_PosTyp);
+  let name = String(properties.St_Name);
+  const number = /^(\d+)/.exec(name)?.[1];
+  if (number && Number(number) <= ORDINAL_WORDS.length && next() < 0.3) name = ORDINAL_WORDS[Number(number) - 1];
+  if (options.typo) name = name.split(" ").map((word, i) => (i === 0 ? misspell(word, next) : word)).join(" ");
+  const full = next() < 0.4;
+  return [full ? DIRECTION_WORDS[direction] : direction, name, full ? TYPE_WORDS[type] : type].join(" ");
+}
+
+const townPart = (line: Centreline, next: () => number, always: boolean) =>
+  always || next() < 0.6 ? `, ${line.properties.PostComm_L}` : "";
+
+/** "1203 E Oak Ave, Springfield", "I'm at 1203 east oak avenue apt 2"... and where it truly is. */
+export function spokenHouse(line: Centreline, house: House, precision: Precision, next: () => number, options: { typo?: boolean } = {}): SpokenAddress {
+  const numbered = !line.eastWest;
+  let text = `${house.number} ${spokenStreet(line.properties, next, options)}`;
+  if (house.unit) text += pick(next, [` apt ${house.unit}`, ` apartment ${house.unit}`, ` unit ${house.unit}`, ` #${house.unit}`]);
+  text += townPart(line, next, numbered);
+  if (next() < 0.15) text = `I'm at ${text}`;
+  if (next() < 0.3) text = text.toLowerCase();
+  return { text, latitude: house.lat, longitude: house.lon, precision };
+}
+
+/**
+ * "E Oak Ave and N 3rd St, Springfield", "corner of ...", "... & ...", "... at ...": the node where
+ * block `line` starts (its from end), when that is a crossing of two streets away from the middles.
+ */
+export function spokenCrossing(line: Centreline, crossing: Centreline, next: () => number): SpokenAddress {
+  const [lon, lat] = line.coordinates[0];
+  const [first, second] = next() < 0.5 ? [line, crossing] : [crossing, line];
+  const a = spokenStreet(first.properties, next);
+  const b = spokenStreet(second.properties, next);
+  const text = pick(next, [`${a} and ${b}`, `${a} & ${b}`, `corner of ${a} and ${b}`, `${a} at ${b}`]) + townPart(line, next, true);
+  return { text, latitude: lat, longitude: lon, precision: "intersection" };
+}
+
+/**
+ * Blocks whose from end is a crossing of two streets away from the town's middle lines, each with
+ * a block of the crossing street: the north-south street of that column, on the node's side.
+ */
+export function crossingsOf(lines: Centreline[], options: TownOptions): { line: Centreline; crossing: Centreline }[] {
+  const middle = Math.floor(options.grid / 2);
+  const byStreet = new Map(lines.map((line) => [`${line.town}|${line.eastWest}|${line.row}|${line.properties.St_PreDir}`, line]));
+  return lines.flatMap((line) => {
+    const block = line.fromNumber / 100 - 1;
+    if (!line.eastWest || block === 0 || line.row === middle) return [];
+    const column = line.properties.St_PreDir === "E" ? middle + block : middle - block;
+    const crossing = byStreet.get(`${line.town}|false|${column}|${line.row > middle ? "N" : "S"}`);
+    return crossing ? [{ line, crossing }] : [];
+  });
+}
