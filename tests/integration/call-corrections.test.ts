@@ -1,5 +1,5 @@
 import { randomInt } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { GET as getOne, PATCH as patchCall } from "@/app/api/calls/[id]/route";
 import { GET as getIncident, PATCH as patchIncident } from "@/app/api/incidents/[id]/route";
 import { POST as merge } from "@/app/api/incidents/[id]/merge/route";
@@ -10,7 +10,7 @@ import { getDb } from "@/lib/db/client";
 import { incidentDetailSchema } from "@/lib/incidents/schema";
 import { specCallEvent } from "@/lib/webhook/sample-events";
 import { apiRequest } from "../support/auth";
-import { setEnv } from "../support/env";
+import { setEnv, withoutEnv } from "../support/env";
 import { signedIn, type SignedInPerson } from "../support/people";
 import { startStandInServer } from "../support/stand-in-server";
 import { webhookRequest } from "../support/webhook-request";
@@ -27,17 +27,7 @@ const MISSION = { text: "Mission District, San Francisco", lat: 37.7599, lon: -1
 const MARINA = { text: "Marina District, San Francisco", lat: 37.8037, lon: -122.4368 };
 
 const REDELIVERY_SECRET = "wsec_corrections";
-const saved = { secret: process.env.VOICEAGENT_WEBHOOK_SECRET, geocoder: process.env.GEOCODER_URL };
-beforeAll(() => {
-  delete process.env.VOICEAGENT_WEBHOOK_SECRET;
-  delete process.env.GEOCODER_URL;
-  resetConfigForTests();
-});
-afterAll(() => {
-  if (saved.secret !== undefined) process.env.VOICEAGENT_WEBHOOK_SECRET = saved.secret;
-  if (saved.geocoder !== undefined) process.env.GEOCODER_URL = saved.geocoder;
-  resetConfigForTests();
-});
+withoutEnv("VOICEAGENT_WEBHOOK_SECRET", "GEOCODER_URL");
 
 const runId = randomInt(1_000_000);
 let counter = 0;

@@ -1,11 +1,11 @@
 import { randomInt } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { PATCH as patchCall } from "@/app/api/calls/[id]/route";
 import { POST as webhook } from "@/app/api/voiceagent-webhook/route";
-import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { specCallEvent } from "@/lib/webhook/sample-events";
 import { apiRequest } from "../support/auth";
+import { withoutEnv } from "../support/env";
 import { webhookRequest } from "../support/webhook-request";
 
 /**
@@ -13,17 +13,7 @@ import { webhookRequest } from "../support/webhook-request";
  * call's precision is refused until confirmed; one that moves the call out of its incident says
  * so, and correcting back is the undo.
  */
-const saved = { secret: process.env.VOICEAGENT_WEBHOOK_SECRET, geocoder: process.env.GEOCODER_URL };
-beforeAll(() => {
-  delete process.env.VOICEAGENT_WEBHOOK_SECRET;
-  delete process.env.GEOCODER_URL;
-  resetConfigForTests();
-});
-afterAll(() => {
-  if (saved.secret !== undefined) process.env.VOICEAGENT_WEBHOOK_SECRET = saved.secret;
-  if (saved.geocoder !== undefined) process.env.GEOCODER_URL = saved.geocoder;
-  resetConfigForTests();
-});
+withoutEnv("VOICEAGENT_WEBHOOK_SECRET", "GEOCODER_URL");
 
 const runId = randomInt(1_000_000);
 let counter = 0;
