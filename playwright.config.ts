@@ -6,6 +6,8 @@ export const E2E_ADMIN = { email: "admin@e2e.example.org", password: "e2e admini
 export const ADMIN_STATE = "test-results/e2e/admin-state.json";
 /** The app server's Vapi credential (POST /api/voiceagent-webhook/vapi). */
 export const E2E_VAPI_SECRET = "e2e-vapi-secret";
+/** The app server's ElevenLabs webhook secret: only a signed post may change a call it already has. */
+export const E2E_WEBHOOK_SECRET = "e2e-webhook-secret";
 const embeddedPort = port + 1;
 
 // Debian's Chromium: `npx playwright install` cannot download browsers on these machines.
@@ -63,7 +65,7 @@ export default defineConfig({
       RECORDING_ARCHIVER: "false",
       ...(serverPort === embeddedPort
         ? { E2E_EMBEDDED: "1", TRUST_PROXY: "1" }
-        : { ADMIN_EMAIL: E2E_ADMIN.email, ADMIN_PASSWORD: E2E_ADMIN.password, VAPI_WEBHOOK_SECRET: E2E_VAPI_SECRET }),
+        : { ADMIN_EMAIL: E2E_ADMIN.email, ADMIN_PASSWORD: E2E_ADMIN.password, VAPI_WEBHOOK_SECRET: E2E_VAPI_SECRET, VOICEAGENT_WEBHOOK_SECRET: E2E_WEBHOOK_SECRET }),
     },
   })),
 });

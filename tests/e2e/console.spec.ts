@@ -171,6 +171,8 @@ for (const [width, height] of [[1280, 800], [1440, 900], [1920, 1080]] as const)
     const { item } = await queuedIncident(page, request, REAL_CALL);
     await item.locator(".queue-title").click();
     await expect(page.locator(".incident-detail .detail-headline")).toBeVisible();
+    // The map flies to the incident, then its popup fades in: read its contrast once it is opaque.
+    await expect(page.locator(".leaflet-popup")).toHaveCSS("opacity", "1", { timeout: 15_000 });
     await expectNoAxeViolations(page);
     await saveScreenshot(page, `dashboard-${width}x${height}`);
   });

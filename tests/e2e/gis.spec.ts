@@ -7,6 +7,7 @@ const FIXTURE = path.join(__dirname, "..", "fixtures", "gis", "address-points.cs
 test("an administrator imports the centre's address points, and a bad file names its line and changes nothing", async ({ page }) => {
   const rows = readFileSync(FIXTURE, "utf8").trim().split("\n").length - 1;
   await page.goto("/");
+  await page.locator(".admin-menu summary").click();
   await page.getByRole("navigation", { name: "Administration" }).getByRole("link", { name: "GIS data" }).click();
   await expect(page).toHaveURL(/\/admin\/gis$/);
 

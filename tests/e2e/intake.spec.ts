@@ -1,6 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { elevenLabsCallEvent, vapiEndOfCallReport } from "@/lib/webhook/sample-events";
-import { E2E_VAPI_SECRET } from "../../playwright.config";
+import { signatureHeader } from "@/lib/webhook/signature";
+import { E2E_VAPI_SECRET, E2E_WEBHOOK_SECRET } from "../../playwright.config";
 import { silentMp3 } from "../support/mp3";
 import { incidentOf, openDashboard, queuedIncident, tilesOffline } from "./dashboard-helpers";
 
@@ -37,7 +38,11 @@ test("a repeat caller's number, the earlier call, a 20 MB recording that plays, 
   const audio = silentMp3(15 * 1024 * 1024); // 20 MB once base64-encoded
   const body = Buffer.from(JSON.stringify({ type: "post_call_audio", event_timestamp: now, data: { agent_id: "agent_911", conversation_id: second, full_audio: audio.toString("base64") } }));
   expect(body.length).toBeGreaterThan(20_000_000);
-  const stored = await request.post("/api/voiceagent-webhook", { data: body, headers: { "content-type": "application/json" } });
+  // Signed: an unsigned post may create a call but never changes one, a recording's link included.
+  const stored = await request.post("/api/voiceagent-webhook", {
+    data: body,
+    headers: { "content-type": "application/json", "elevenlabs-signature": signatureHeader(E2E_WEBHOOK_SECRET, body) },
+  });
   expect(stored.status(), await stored.text()).toBe(200);
 
   const detail = await (await request.get(`/api/calls/${second}`)).json();
