@@ -19,8 +19,9 @@ import { distanceMeters } from "../lib/geocoding/centre/geometry";
 import { importGisLayer } from "../lib/geocoding/centre/import";
 import { getCentreIndex } from "../lib/geocoding/centre/loaded";
 import {
-  addressPointProperties, centrelines, crossingsOf, houses, random, type SpokenAddress, spokenCrossing, spokenHouse, type TownOptions,
+  addressPointProperties, centrelines, crossingsOf, houses, type SpokenAddress, spokenCrossing, spokenHouse, type TownOptions,
 } from "../tests/support/gis-town";
+import { random } from "../tests/support/calls";
 import { withScratchDatabase } from "./scratch-database";
 import { percentile } from "./stats";
 

@@ -49,17 +49,6 @@ export const townOf = (index: number): Town => ({
   origin: { lon: ORIGIN.lon + 0.1 * (index % 5), lat: ORIGIN.lat + 0.1 * Math.floor(index / 5) },
 });
 
-/** Deterministic pseudo-random numbers (mulberry32). */
-export function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The east-west street of row `row` in town `town`: its name and suffix. */
 export function eastWestName(options: TownOptions, town: number, row: number): { name: string; type: string } {
