@@ -38,9 +38,9 @@ export function forgetPart(name: string, value?: unknown): void {
 }
 
 /** Puts `value` in place of `name` (tests install their own), or forgets it when undefined. */
-export function replacePart<T>(name: string, value: T | undefined, stop?: (value: T) => Promise<void> | void): void {
+export function replacePart<T>(name: string, value: T | undefined): void {
   if (value === undefined) parts.delete(name);
-  else parts.set(name, { value, stop });
+  else parts.set(name, { value });
 }
 
 /**
