@@ -110,17 +110,20 @@ function report(callId: string, artifact: Vapi.Artifact, analysis: Vapi.Analysis
   };
 }
 
-async function postVapi(callId: string, body: { message: Vapi.ServerMessageEndOfCallReport }): Promise<string> {
+type WebhookRoute = (request: Request, context: undefined) => Promise<Response>;
+
+/** Posts `body` through a platform's endpoint, signed as `sign` says; expects it accepted. */
+async function post(route: WebhookRoute, path: string, body: unknown, sign: (raw: string) => Record<string, string>): Promise<void> {
   const raw = JSON.stringify(body);
-  const response = await vapiPost(
-    new Request("http://localhost/api/voiceagent-webhook/vapi", {
-      method: "POST",
-      headers: { "content-type": "application/json", ...vapiHmacHeaders(VAPI_SECRET, raw) },
-      body: raw,
-    }),
+  const response = await route(
+    new Request(`http://localhost/api/voiceagent-webhook${path}`, { method: "POST", headers: { "content-type": "application/json", ...sign(raw) }, body: raw }),
     undefined,
   );
   expect(response.status).toBe(200);
+}
+
+async function postVapi(callId: string, body: { message: Vapi.ServerMessageEndOfCallReport }): Promise<string> {
+  await post(vapiPost, "/vapi", body, (raw) => vapiHmacHeaders(VAPI_SECRET, raw));
   return `vapi:${callId}`;
 }
 
@@ -169,31 +172,13 @@ describe("every platform's agent", () => {
       { role: "agent", content: "", words: [] },
       { role: "user", content: "There is a fire on our street.", words: [{ word: "There", start: 3.1, end: 3.3 }] },
     ];
-    const retellRaw = JSON.stringify(retellEvent);
-    const retellResponse = await retellPost(
-      new Request("http://localhost/api/voiceagent-webhook/retell", {
-        method: "POST",
-        headers: { "content-type": "application/json", "x-retell-signature": retellSignatureHeader(RETELL_KEY, retellRaw) },
-        body: retellRaw,
-      }),
-      undefined,
-    );
-    expect(retellResponse.status).toBe(200);
+    await post(retellPost, "/retell", retellEvent, (raw) => ({ "x-retell-signature": retellSignatureHeader(RETELL_KEY, raw) }));
 
     const elevenId = nextId("el-agent");
     const elevenEvent = elevenLabsCallEvent(elevenId);
     // A tool call's turn has no message (ElevenLabs sends null).
     (elevenEvent.data.transcript as unknown[]).splice(1, 0, { role: "agent", message: null, tool_calls: [{ tool_name: "dispatch" }], time_in_call_secs: 5 });
-    const elevenRaw = JSON.stringify(elevenEvent);
-    const elevenResponse = await elevenLabsPost(
-      new Request("http://localhost/api/voiceagent-webhook", {
-        method: "POST",
-        headers: { "content-type": "application/json", "elevenlabs-signature": signatureHeader(ELEVENLABS_SECRET, elevenRaw) },
-        body: elevenRaw,
-      }),
-      undefined,
-    );
-    expect(elevenResponse.status).toBe(200);
+    await post(elevenLabsPost, "", elevenEvent, (raw) => ({ "elevenlabs-signature": signatureHeader(ELEVENLABS_SECRET, raw) }));
 
     const retell = await detail(`retell:${retellId}`);
     expect(retell.transcript.map(({ speaker }) => speaker)).toEqual(["agent", "user"]);
