@@ -73,7 +73,7 @@ function operationObject(endpoint: Endpoint, operation: Operation, components: C
     ...Object.entries(operation.query ?? {}).map(([name, parameter]) => ({
       name,
       in: "query",
-      required: false,
+      required: parameter.required ?? false,
       description: parameter.description,
       schema: jsonSchema(parameter.schema, "output"),
     })),
