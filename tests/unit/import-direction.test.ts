@@ -11,7 +11,7 @@ import { checkImportDirection, type Import, type ImportDirection, type Layers, r
 
 const ROOT = path.resolve(__dirname, "../..");
 
-export const LAYERS: Layers = [
+const LAYERS: Layers = [
   // Pure data and rules every layer speaks: no configuration, no I/O.
   { name: "vocabulary", units: ["lib/vocabulary", "lib/domain-error", "lib/storable-text", "lib/query-parameters", "lib/scenarios"] },
   // The environment, the log and the process's parts.
