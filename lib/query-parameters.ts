@@ -2,6 +2,14 @@ import { z } from "zod";
 import { invalidParameter } from "./domain-error";
 import { requireStorableParameter } from "./storable-text";
 
+/** A query text as an integer from `min` to `max` (at most 15 digits). */
+export const integerText = (min: number, max: number) =>
+  z.codec(z.string().regex(/^\d{1,15}$/), z.int().min(min).max(max), { decode: Number, encode: String });
+
+/** A query text as a decimal number from `min` to `max`. */
+export const decimalText = (min: number, max: number) =>
+  z.codec(z.string().regex(/^-?\d{1,3}(\.\d{1,20})?$/), z.number().min(min).max(max), { decode: Number, encode: String });
+
 /**
  * One query parameter: the schema that validates it (its output type is what OpenAPI documents),
  * and the error it answers when the value is not acceptable.
@@ -51,3 +59,20 @@ export function parseQueryParameters<Q extends QueryParameters>(params: URLSearc
   }
   return values as QueryValues<Q>;
 }
+
+const coordinate = (name: string, description: string, min: number, max: number) =>
+  queryParameter({ schema: decimalText(min, max), description, label: "Invalid parameter", message: `${name} is required: a number from ${min} to ${max}` });
+
+/** A map's viewport: the live map and the incident map (lib/live/schema.ts), the offline map's place names (lib/geocoding/map-places-schema.ts). */
+export const viewportParameters = {
+  west: coordinate("west", "West longitude of the viewport.", -540, 540),
+  south: coordinate("south", "South latitude of the viewport.", -90, 90),
+  east: coordinate("east", "East longitude of the viewport.", -540, 540),
+  north: coordinate("north", "North latitude of the viewport.", -90, 90),
+  zoom: queryParameter({
+    schema: integerText(0, 22),
+    description: "Map zoom level (Web Mercator, 256-pixel tiles), 0 to 22.",
+    label: "Invalid parameter",
+    message: "zoom is required: an integer from 0 to 22",
+  }),
+};

@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Endpoint } from "@/lib/http/endpoint";
 import { declaredMethods, endpoints } from "@/lib/http/endpoints";
-import { buildOpenApiDocument } from "@/lib/openapi";
+import { buildOpenApiDocument } from "@/lib/http/openapi";
 
 /**
  * Every route file under app/api against the endpoint registry and the OpenAPI document: a
