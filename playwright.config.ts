@@ -54,7 +54,9 @@ export default defineConfig({
     // A fresh database for the run, then the same start-up path as `npm start`.
     command: `npx tsx tests/e2e/serve.ts`,
     url: `http://localhost:${serverPort}/api/health`,
-    timeout: 240_000,
+    // The first server builds the app when the sources changed: on a busy two-core machine that
+    // alone took more than 4 minutes. A server that fails exits, and Playwright stops at once.
+    timeout: 15 * 60_000,
     reuseExistingServer: false,
     stdout: "pipe" as const,
     stderr: "pipe" as const,
