@@ -1,5 +1,5 @@
 import { withDatabase } from "../db/with-database";
-import { type AuditedActor, recordAudit, recordRecordingPlayed } from "./record";
+import { type AuditedActor, recordAudit, recordRecordingPlayed } from "./record-audit";
 
 /**
  * A person reading a call's detail (summary, transcript) or listening to its recording: a centre

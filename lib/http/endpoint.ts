@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { Actor } from "../access/actor";
 import type { Requirement } from "../access/roles";
 import type { QueryParameters, QueryValues } from "../query-parameters";
-import type { RateLimitPolicy } from "../rate-limit";
+import type { RateLimitPolicy } from "../rate-limit/get-rate-limiter";
 import type { ErrorCode } from "./api-error";
 import type { ErrorFormat } from "./error-format";
 

@@ -33,7 +33,7 @@ import {
   incidentMapViewSchema, incidentQueuePageSchema, incidentQueueQueryParameters, mapQueryParameters, mapViewSchema,
   queuePageSchema, queueQueryParameters, streamQueryParameters,
 } from "../live/schema";
-import type { RateLimitPolicy } from "../rate-limit";
+import type { RateLimitPolicy } from "../rate-limit/get-rate-limiter";
 import { intervalsQueryParameters, intervalsReportSchema } from "../reports/schema";
 import { parseSimulateRequest, simulateRequestSchema } from "../simulation/request";
 import { simulationResultSchema } from "../simulation/result";

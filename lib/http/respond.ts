@@ -40,7 +40,7 @@ async function protect(headers: Headers, method: string, endpoint: Endpoint, lim
   return authorize(headers, method, operation?.permission ?? "admin");
 }
 
-/** A JSON answer before it is HTTP: what the production server's direct path (lib/http/before-next.ts) writes. */
+/** A JSON answer before it is HTTP: what the production server's direct path (lib/http/direct-answers.ts) writes. */
 export interface JsonAnswer {
   status: number;
   headers: Record<string, string>;

@@ -10,7 +10,7 @@ import type { Endpoint, Method } from "@/lib/http/endpoint";
 import { endpoints, type RouteName } from "@/lib/http/endpoints";
 import { errorBodySchemas } from "@/lib/http/error-schemas";
 import { guardRoute, json } from "@/lib/http/respond";
-import { setRateLimiterForTests } from "@/lib/rate-limit";
+import { setRateLimiterForTests } from "@/lib/rate-limit/get-rate-limiter";
 import { MemoryRateLimiter } from "@/lib/rate-limit/memory";
 import { TEST_API_KEY } from "@/tests/support/auth";
 import { type SignedInPerson, signedIn } from "@/tests/support/people";

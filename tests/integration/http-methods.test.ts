@@ -8,7 +8,7 @@ import { resetConfigForTests } from "@/lib/config";
 import { retellSignatureHeader } from "@/lib/intake/platforms/retell";
 import type { Endpoint } from "@/lib/http/endpoint";
 import { allowedMethods, declaredMethods, endpoints } from "@/lib/http/endpoints";
-import { setRateLimiterForTests } from "@/lib/rate-limit";
+import { setRateLimiterForTests } from "@/lib/rate-limit/get-rate-limiter";
 import { MemoryRateLimiter } from "@/lib/rate-limit/memory";
 
 const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];

@@ -5,7 +5,7 @@ import { appendPeer } from "@/lib/http/client-address";
 import type { Endpoint } from "@/lib/http/endpoint";
 import { endpoints, rateLimitPolicies, type RouteName } from "@/lib/http/endpoints";
 import { guardRoute, json } from "@/lib/http/respond";
-import { createConfiguredRateLimiter, setRateLimiterForTests, type RateLimiter } from "@/lib/rate-limit";
+import { createConfiguredRateLimiter, setRateLimiterForTests, type RateLimiter } from "@/lib/rate-limit/get-rate-limiter";
 import { MemoryRateLimiter } from "@/lib/rate-limit/memory";
 import { closeRedis, type RedisClient } from "@/lib/redis";
 import {

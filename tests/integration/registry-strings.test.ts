@@ -5,7 +5,7 @@ import type { z } from "zod";
 import type { Endpoint, Method, Operation } from "@/lib/http/endpoint";
 import { endpoints, type RouteName } from "@/lib/http/endpoints";
 import { errorBodySchemas } from "@/lib/http/error-schemas";
-import { setRateLimiterForTests } from "@/lib/rate-limit";
+import { setRateLimiterForTests } from "@/lib/rate-limit/get-rate-limiter";
 import { MemoryRateLimiter } from "@/lib/rate-limit/memory";
 import { TEST_API_KEY } from "@/tests/support/auth";
 

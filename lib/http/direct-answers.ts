@@ -5,7 +5,7 @@ import { promisify } from "node:util";
 import { gzip } from "node:zlib";
 import { listCalls } from "../live/list-calls";
 import { getConfig } from "../config";
-import { platformAdapters } from "../intake/platforms";
+import { platformAdapters } from "../intake/platforms/platform-adapters";
 import { log } from "../log";
 import { openApiAnswer } from "./openapi";
 import { parseQueryParameters } from "../query-parameters";
