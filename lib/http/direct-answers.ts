@@ -13,7 +13,7 @@ import { nodeBodyChunks } from "./body";
 import { appendPeer } from "./client-address";
 import { openStreamAnswer } from "./change-stream";
 import { acceptsGzip } from "./compressed-stream";
-import type { Method } from "./endpoint";
+import type { Method } from "../contract/endpoint";
 import { endpoints, type RouteName } from "./endpoints";
 import { guardedAnswer, type JsonAnswer } from "./respond";
 import { reachedOverHttps } from "./request-facts";

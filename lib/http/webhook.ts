@@ -3,7 +3,7 @@ import type { Platform } from "../vocabulary";
 import { requireJsonContentType } from "./body";
 import type { RouteName } from "./endpoints";
 
-/** Each platform's endpoint in lib/http/endpoints.ts (its adapter: lib/intake/platforms). */
+/** Each platform's endpoint in lib/intake/endpoints.ts (its adapter: lib/intake/platforms). */
 export const webhookRoutes = {
   elevenlabs: "webhook",
   vapi: "vapiWebhook",

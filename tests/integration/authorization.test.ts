@@ -6,7 +6,7 @@ import { createKey, revokeKey } from "@/lib/access/keys";
 import { removeUser, setUserRole } from "@/lib/access/people";
 import { type Permission, ROLE_PERMISSIONS, ROLES, type Role, satisfies } from "@/lib/access/roles";
 import { getConfig } from "@/lib/config";
-import type { Endpoint, Method } from "@/lib/http/endpoint";
+import type { Endpoint, Method } from "@/lib/contract/endpoint";
 import { endpoints, type RouteName } from "@/lib/http/endpoints";
 import { errorBodySchemas } from "@/lib/http/error-schemas";
 import { guardRoute, json } from "@/lib/http/respond";
