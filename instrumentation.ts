@@ -19,7 +19,7 @@ export async function register(): Promise<void> {
     const { getCentreIndex } = await import("./lib/geocoding/centre/loaded");
     void getCentreIndex().catch((error: unknown) => log.warn({ err: error }, "the centre's GIS data could not be loaded yet"));
     // Payloads accepted while the database was down are recorded once it answers (docs/webhook.md).
-    const { startReconciler } = await import("./lib/reconcile");
+    const { startReconciler } = await import("./lib/reconcile/start-reconciler");
     startReconciler();
     // Calls stored while no grouper ran (docs/incidents.md) are grouped now, then on a timer.
     const { startGrouper } = await import("./lib/incidents/grouper");

@@ -17,7 +17,7 @@ const nextConfig: NextConfig = {
   poweredByHeader: false,
   // Routes and pages load on their first request rather than all at start: about 30-40 MB less
   // memory per server (docs/performance.md, issue 17). The webhook and the listing do not go
-  // through Next in production (lib/http/before-next.ts); a dashboard's first page view after a
+  // through Next in production (lib/http/direct-answers.ts); a dashboard's first page view after a
   // start pays once for loading the page's server code.
   experimental: { preloadEntriesOnStart: false },
   // Every response, pages and API alike (see lib/http/security-headers.ts).

@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { once } from "node:events";
 import { performance } from "node:perf_hooks";
-import { getGeocoder } from "../lib/geocoding";
+import { getGeocoder } from "../lib/geocoding/geocoder";
 import { distanceMeters } from "../lib/geocoding/centre/geometry";
 import { importGisLayer } from "../lib/geocoding/centre/import";
 import { getCentreIndex } from "../lib/geocoding/centre/loaded";

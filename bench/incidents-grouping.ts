@@ -17,7 +17,7 @@
 import { API_KEY_ACTOR } from "../lib/access/actor";
 import { getDb } from "../lib/db/client";
 import { groupNow } from "../lib/incidents/grouper";
-import { SCENARIO_IDS } from "../lib/scenarios";
+import { SCENARIO_IDS } from "../lib/scenarios/scenario-list";
 import { parseSimulateRequest, runSimulation } from "../lib/simulation";
 import { withScratchClient } from "./scratch-database";
 

@@ -11,7 +11,7 @@
  */
 import { API_KEY_ACTOR } from "../lib/access/actor";
 import { getDb } from "../lib/db/client";
-import { SCENARIO_IDS } from "../lib/scenarios";
+import { SCENARIO_IDS } from "../lib/scenarios/scenario-list";
 import { parseSimulateRequest, runSimulation } from "../lib/simulation";
 import { withScratchDatabase } from "./scratch-database";
 import { percentile } from "./stats";

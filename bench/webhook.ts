@@ -20,9 +20,9 @@
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { getConfig } from "../lib/config";
-import { callPayloadKey } from "../lib/intake";
+import { callPayloadKey } from "../lib/intake/receive-webhook";
 import { mapWithConcurrency } from "../lib/simulation/pool";
-import { getObjectStore } from "../lib/storage";
+import { getObjectStore } from "../lib/storage/get-object-store";
 import { specCallEvent } from "../lib/webhook/sample-events";
 import { signatureHeader } from "../lib/webhook/signature";
 import { percentile } from "./stats";

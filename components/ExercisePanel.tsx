@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useState, type FormEvent } from "react";
 import { SURGE_SHAPE_NAMES, type SurgeShape } from "@/lib/exercises/shapes";
-import { DEFAULT_SCENARIO_ID, findScenario, SCENARIOS } from "@/lib/scenarios";
+import { DEFAULT_SCENARIO_ID, findScenario, SCENARIOS } from "@/lib/scenarios/scenario-list";
 import { humanize } from "./call-status";
 import { useCan } from "./person";
 import type { ExerciseView } from "./exercise-api";

@@ -5,7 +5,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import L from "leaflet";
 import { useEffect, useMemo, useState } from "react";
 import { GeoJSON, Marker, Pane, useMap, useMapEvents } from "react-leaflet";
-import { SCENARIOS } from "@/lib/scenarios";
+import { SCENARIOS } from "@/lib/scenarios/scenario-list";
 import { feature, mesh } from "topojson-client";
 import type { GeometryCollection, Topology } from "topojson-specification";
 import { PLACE_NAMES_FROM_ZOOM } from "@/lib/geocoding/map-places-schema";

@@ -2,7 +2,7 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { DEFAULT_SCENARIO_ID, SCENARIOS } from "@/lib/scenarios";
+import { DEFAULT_SCENARIO_ID, SCENARIOS } from "@/lib/scenarios/scenario-list";
 import { DUPLICATE_SHARE, MAX_DUPLICATE_SHARE } from "@/lib/simulation/duplicate-share";
 import { TABLE_NAME_PATTERN } from "@/lib/vocabulary";
 import { simulate, type SimulateRequest, type SimulateResult } from "./api";

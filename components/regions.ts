@@ -1,4 +1,4 @@
-import { SCENARIOS, type Scenario } from "@/lib/scenarios";
+import { SCENARIOS, type Scenario } from "@/lib/scenarios/scenario-list";
 
 /** South-west and north-east corners, as Leaflet takes them. */
 export type Bounds = [[number, number], [number, number]];

@@ -8,7 +8,7 @@
  * `x-forwarded-for` (see lib/http/client-address.ts). `next start` fills that header only when the
  * client did not send one, so a client could pick its own rate-limit key; here the peer is always
  * appended, exactly as a proxy hop would. The server also answers GET /api/openapi.json, the
- * webhook and GET /api/calls itself (lib/http/before-next.ts): Next's request handling costs more
+ * webhook and GET /api/calls itself (lib/http/direct-answers.ts): Next's request handling costs more
  * CPU than these endpoints' own work. Before it opens its
  * port it warms what the first requests would otherwise pay for (warmUp below).
  */
@@ -22,7 +22,7 @@ import next from "next";
 import { ConfigError, getConfig } from "../lib/config";
 import { migrateDatabase } from "../lib/db/client";
 import { getPlaceIndex } from "../lib/geocoding/places";
-import { productionListener } from "../lib/http/before-next";
+import { productionListener } from "../lib/http/direct-answers";
 import { stopProcessParts } from "../lib/process-parts";
 
 function oneLine(error: unknown): string {

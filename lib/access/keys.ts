@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { recordAudit } from "../audit/record";
+import { recordAudit } from "../audit/record-audit";
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import { withDatabase } from "../db/with-database";

@@ -1,4 +1,4 @@
-import { recordAudit } from "../audit/record";
+import { recordAudit } from "../audit/record-audit";
 import type { Db } from "../db/client";
 import { uuid7 } from "../db/uuid7";
 import { withDatabase } from "../db/with-database";

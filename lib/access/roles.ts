@@ -4,8 +4,9 @@
  * server's checks and the dashboard (which hides what the role lacks).
  */
 
-export const PERMISSIONS = ["read", "dispatch", "train", "admin"] as const;
-export type Permission = (typeof PERMISSIONS)[number];
+import type { Permission, Requirement } from "../contract/permissions";
+
+export { PERMISSIONS, type Permission, type Requirement } from "../contract/permissions";
 
 export const ROLES = ["viewer", "dispatcher", "trainer", "admin"] as const;
 export type Role = (typeof ROLES)[number];
@@ -29,12 +30,6 @@ export const ROLE_LABEL: Record<Role, string> = {
   trainer: "Trainer",
   admin: "Administrator",
 };
-
-/**
- * What an operation requires: "public" (no credentials), one permission, or any of several (the
- * domain then narrows: a trainer's status change applies to training calls only).
- */
-export type Requirement = "public" | Permission | readonly Permission[];
 
 export function isRole(value: unknown): value is Role {
   return typeof value === "string" && (ROLES as readonly string[]).includes(value);

@@ -1,9 +1,9 @@
 import { isAPIError } from "better-auth/api";
-import { type AnonymousActor, recordAudit } from "../audit/record";
+import { type AnonymousActor, recordAudit } from "../audit/record-audit";
 import { getConfig } from "../config";
 import { withDatabase } from "../db/with-database";
 import { DomainError } from "../domain-error";
-import { getRateLimiter, type RateLimitPolicy } from "../rate-limit";
+import { getRateLimiter, type RateLimitPolicy } from "../rate-limit/get-rate-limiter";
 import type { Actor } from "./actor";
 import { getAuth } from "./auth";
 import { SESSION_COOKIE } from "../vocabulary";

@@ -20,3 +20,15 @@ export type WriteAcknowledgement = z.infer<typeof writeAcknowledgementSchema>;
 export function writeAnswer<T>(actor: Actor, record: T, acknowledge: (record: T) => WriteAcknowledgement): T | WriteAcknowledgement {
   return actor.permissions.has("read") ? record : acknowledge(record);
 }
+
+/**
+ * The documented answer of a write a caller without `read` may make (an endpoint's response body):
+ * the record, or to that caller the acknowledgement (docs/security.md, "Answers to writes").
+ */
+export const documentedWriteAnswer = (record: string, schema: z.ZodType) => ({
+  name: `${record}OrAcknowledgement`,
+  schema: z.union([schema, writeAcknowledgementSchema]),
+});
+
+/** What a write's documented answer adds to its description. */
+export const WITHOUT_READ = " (to a caller without `read`: id, status and what changed)";

@@ -1,5 +1,5 @@
 import { log } from "../log";
-import { getObjectStore } from "../storage";
+import { getObjectStore } from "../storage/get-object-store";
 import { type TranscriptTurn, transcriptTurns } from "../webhook/payload";
 
 /**

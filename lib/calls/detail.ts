@@ -2,9 +2,9 @@ import type { Actor } from "../access/actor";
 import { auditRead } from "../audit/reads";
 import { notFound } from "../domain-error";
 import { archivedTranscript } from "./archived-transcript";
-import { toCallDetail } from "./record";
+import { toCallDetail } from "./to-call-record";
 import type { CallDetail } from "./schema";
-import { withCallStore } from "./store";
+import { withCallStore } from "./with-call-store";
 
 /** How many other calls from the same number the detail lists. */
 export const OTHER_CALLS_FROM_NUMBER = 20;

@@ -2,9 +2,9 @@ import { log } from "../log";
 import { csvLine } from "./csv";
 import { type CallFilterValues, filterQueryFrom } from "./filters";
 import { findCallsAfter, type ListingPosition } from "./query";
-import { toCallRecord } from "./record";
+import { toCallRecord } from "./to-call-record";
 import type { CallRecord } from "./schema";
-import { withCallStore } from "./store";
+import { withCallStore } from "./with-call-store";
 
 /** The export's columns, in order; the header row names them. */
 export const EXPORT_COLUMNS = [

@@ -1,7 +1,7 @@
 import { type Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import type { CallFilters } from "./filters";
-import { LISTED_COLUMNS, type ListedCall } from "./record";
+import { LISTED_COLUMNS, type ListedCall } from "./to-call-record";
 
 /** `%`, `_` and `\` in a location filter match themselves. */
 export function likeSubstring(text: string): string {

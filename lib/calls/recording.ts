@@ -1,8 +1,8 @@
 import type { Actor } from "../access/actor";
 import { auditRead } from "../audit/reads";
 import { notFound } from "../domain-error";
-import { type ByteRange, getObjectStore } from "../storage";
-import { withCallStore } from "./store";
+import { type ByteRange, getObjectStore } from "../storage/get-object-store";
+import { withCallStore } from "./with-call-store";
 
 /** One answer of GET /api/calls/{id}/recording: the whole recording, the range asked for, or none. */
 export type RecordingResponse =
@@ -40,7 +40,7 @@ export function parseRange(header: string | null, size: number): ByteRange | und
 /**
  * The call's recording, streamed from object storage (never read whole). A person's listening is
  * audited on every request, whatever its range, and kept once per listening window
- * (lib/audit/record.ts): seeks and a player's follow-up ranges add no row.
+ * (lib/audit/record-audit.ts): seeks and a player's follow-up ranges add no row.
  */
 export async function openRecording(conversationId: string, rangeHeader: string | null, actor: Actor): Promise<RecordingResponse> {
   const recording = await withCallStore(async (db) => {

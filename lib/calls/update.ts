@@ -1,16 +1,16 @@
 import type { Actor } from "../access/actor";
 import { requireMayAct } from "../access/status-rule";
 import { notFound } from "../domain-error";
-import { correctCall, geocodeCorrection, type Regroup } from "./correct";
+import { correctCall, geocodeCorrection, type Regroup } from "./correct-call";
 import { getCall } from "./detail";
 import type { CallUpdate, CallUpdated } from "./schema";
-import { changeCallStatus } from "./status";
-import { writeCalls } from "./write";
+import { changeCallStatus } from "./change-call-status";
+import { writeCalls } from "./write/write-calls";
 
 /**
  * PATCH /api/calls/{id}: corrections of what the agent heard (type, severity, location) and a
  * status move, any combination, in one transaction: the change feed's lock, then the call's row,
- * then the corrections (lib/calls/correct.ts), then the status (lib/calls/status.ts). A new
+ * then the corrections (lib/calls/correct-call.ts), then the status (lib/calls/change-call-status.ts). A new
  * location is geocoded before the transaction (the lock is never held for the geocoder). Any
  * refusal (unknown place, lower precision unconfirmed, workflow) leaves everything as it was. The
  * answer names the incident a correction moved the call out of. `regroup`: the grouping rule's

@@ -1,11 +1,11 @@
 import { selectList } from "../calls/query";
-import { type ListedCall, toCallRecord } from "../calls/record";
-import { withCallStore } from "../calls/store";
+import { type ListedCall, toCallRecord } from "../calls/to-call-record";
+import { withCallStore } from "../calls/with-call-store";
 import { getConfig } from "../config";
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import { notFound } from "../domain-error";
-import { type IncidentFields, toIncidentRecord } from "../incidents/record";
+import { type IncidentFields, toIncidentRecord } from "../incidents/to-incident-record";
 import { notesForExport } from "../notes/list";
 import { buildEido, type Eido, type EidoRelation, type EidoStatusChange } from "./build";
 

@@ -1,12 +1,12 @@
 import { randomInt } from "node:crypto";
 import type { Actor } from "../access/actor";
-import { recordAudit } from "../audit/record";
+import { recordAudit } from "../audit/record-audit";
 import { uuid7 } from "../db/uuid7";
-import { findScenario } from "../scenarios";
+import { findScenario } from "../scenarios/scenario-list";
 import { callsForPeakRate, planExercise } from "./plan";
 import type { CreateExerciseRequest, ExerciseView } from "./schema";
 import { startExercise } from "./start";
-import { type Clock, exerciseDb, nowOf, readExercise } from "./store";
+import { type Clock, exerciseDb, nowOf, readExercise } from "./exercise-rows";
 
 /** Planned calls written per INSERT. */
 const PLAN_BATCH = 1000;

@@ -2,7 +2,7 @@ import { csvLine, type CsvValue } from "../calls/csv";
 import { notFound } from "../domain-error";
 import { DISPATCHED_STATUSES, dispatchIntervals } from "../reports/intervals";
 import type { Debrief, ExerciseState } from "./schema";
-import { type Clock, exerciseDb, nowOf } from "./store";
+import { type Clock, exerciseDb, nowOf } from "./exercise-rows";
 
 /**
  * How the trainees did, from the calls' status history (docs/exercises.md):

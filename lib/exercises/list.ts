@@ -1,5 +1,5 @@
 import type { ExerciseView } from "./schema";
-import { type Clock, exerciseDb, nowOf, readExercise, readExercises } from "./store";
+import { type Clock, exerciseDb, nowOf, readExercise, readExercises } from "./exercise-rows";
 
 /** The latest exercises (50), newest first, with their progress. */
 export async function listExercises(clock: Clock = {}): Promise<{ exercises: ExerciseView[] }> {

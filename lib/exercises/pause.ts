@@ -1,5 +1,5 @@
 import type { Actor } from "../access/actor";
-import { type Clock, elapsedMsAt, transition } from "./store";
+import { type Clock, elapsedMsAt, transition } from "./exercise-rows";
 
 /** running -> paused: the exercise time so far is kept, and no call falls due until resumed. */
 export const pauseExercise = (id: string, actor: Actor, clock: Clock = {}) =>

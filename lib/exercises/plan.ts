@@ -1,4 +1,4 @@
-import type { Scenario } from "../scenarios";
+import type { Scenario } from "../scenarios/scenario-list";
 import { generateCalls } from "../simulation";
 import type { SimulatedCall } from "../vocabulary";
 import { seededRandom } from "../simulation/random";

@@ -1,5 +1,5 @@
 import type { Actor } from "../access/actor";
-import { type Clock, transition } from "./store";
+import { type Clock, transition } from "./exercise-rows";
 
 /** paused -> running: exercise time runs on from where it was paused. */
 export const resumeExercise = (id: string, actor: Actor, clock: Clock = {}) =>

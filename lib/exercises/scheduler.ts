@@ -1,5 +1,5 @@
 import { randomInt } from "node:crypto";
-import { writeCalls } from "../calls/write";
+import { writeCalls } from "../calls/write/write-calls";
 import type { Db } from "../db/client";
 import { groupSoon } from "../incidents/grouper";
 import { groupingEnabled } from "../incidents/grouping";
@@ -7,7 +7,7 @@ import { log } from "../log";
 import { formatCallId } from "../simulation/generate";
 import { uuid7 } from "../db/uuid7";
 import { EXERCISE_TABLE_NAME, type SimulatedCall } from "../vocabulary";
-import { type Clock, elapsedMsAt, exerciseDb, nowOf } from "./store";
+import { type Clock, elapsedMsAt, exerciseDb, nowOf } from "./exercise-rows";
 
 /**
  * The durable scheduler: releases running exercises' calls as they fall due, from PostgreSQL.

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { invalidParameter } from "../domain-error";
-import { DEFAULT_SCENARIO_ID, SCENARIO_IDS } from "../scenarios";
+import { DEFAULT_SCENARIO_ID, SCENARIO_IDS } from "../scenarios/scenario-list";
 import { SURGE_SHAPE_NAMES } from "./shapes";
 
 /**

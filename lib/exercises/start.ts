@@ -1,5 +1,5 @@
 import type { Actor } from "../access/actor";
-import { type Clock, transition } from "./store";
+import { type Clock, transition } from "./exercise-rows";
 
 /** planned -> running: exercise time starts at 0 now. */
 export const startExercise = (id: string, actor: Actor, clock: Clock = {}) =>

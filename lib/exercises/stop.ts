@@ -1,5 +1,5 @@
 import type { Actor } from "../access/actor";
-import { type Clock, elapsedMsAt, transition } from "./store";
+import { type Clock, elapsedMsAt, transition } from "./exercise-rows";
 
 /** running or paused -> stopped, for good: calls not yet released never will be. */
 export const stopExercise = (id: string, actor: Actor, clock: Clock = {}) =>

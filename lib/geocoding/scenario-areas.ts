@@ -1,4 +1,4 @@
-import { SCENARIOS } from "../scenarios";
+import { SCENARIOS } from "../scenarios/scenario-list";
 import { localityUncertainty, UNCERTAINTY_METRES } from "./precision";
 import type { UsPoint } from "./types";
 

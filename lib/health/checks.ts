@@ -1,9 +1,9 @@
 import { getDatabaseKind, getDb } from "../db/client";
 import { listMigrationNames } from "../db/migrations";
-import { getRateLimiter } from "../rate-limit";
+import { getRateLimiter } from "../rate-limit/get-rate-limiter";
 import { countPending } from "../intake/pending";
 import { getRedis } from "../redis";
-import { getObjectStore } from "../storage";
+import { getObjectStore } from "../storage/get-object-store";
 import type { CircuitStatus } from "../circuit-breaker";
 import type { CheckName, CheckOutcome } from "./report";
 

@@ -1,15 +1,5 @@
-import { DomainError, type DomainErrorCode } from "../domain-error";
-
-/** Codes only the HTTP layer raises: they concern the request as HTTP, not the domain. */
-export type HttpErrorCode =
-  | "UNSUPPORTED_MEDIA_TYPE"
-  | "METHOD_NOT_ALLOWED"
-  | "RANGE_NOT_SATISFIABLE"
-  | "RATE_LIMITED"
-  | "SERVICE_UNAVAILABLE"
-  | "INTERNAL_ERROR";
-
-export type ErrorCode = DomainErrorCode | HttpErrorCode;
+import type { ErrorCode } from "../contract/error-codes";
+import { DomainError } from "../domain-error";
 
 interface HttpMapping {
   status: number;

@@ -7,7 +7,7 @@ import { endpoints } from "./endpoints";
 
 /**
  * GET /api/calls/stream once protected: the work of its route file (Next) and of the production
- * server's direct path (lib/http/before-next.ts). Only the direct path can send it gzipped: Next
+ * server's direct path (lib/http/direct-answers.ts). Only the direct path can send it gzipped: Next
  * drops a route's Content-Encoding header. The stream ends once the credential that opened it may no
  * longer read (lib/access/access-watch.ts).
  */

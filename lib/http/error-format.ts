@@ -1,13 +1,7 @@
+import type { ErrorFormat } from "../contract/endpoint";
 import type { ApiError } from "./api-error";
 
-/**
- * Each endpoint family has its own error body (docs/interface.md, "Error formats"):
- * - "simulation": `error`, `details`, `timestamp`
- * - "calls":      `error`, `message`, `timestamp`, `error_code`
- * - "webhook":    `status: "error"`, `message`, `timestamp`, `error_code`
- */
-export type ErrorFormat = "simulation" | "calls" | "webhook";
-
+/** An error as the body of its endpoint's format (ErrorFormat, lib/contract/endpoint.ts). */
 export function errorBody(error: ApiError, format: ErrorFormat): Record<string, unknown> {
   const timestamp = new Date().toISOString();
   switch (format) {

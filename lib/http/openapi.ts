@@ -1,11 +1,12 @@
 import { createHash } from "node:crypto";
 import { SESSION_COOKIE } from "../vocabulary";
-import { type Permission, type Requirement, ROLE_PERMISSIONS, ROLES } from "../access/roles";
+import { ROLE_PERMISSIONS, ROLES } from "../access/roles";
+import type { Permission, Requirement } from "../contract/permissions";
 import { z } from "zod";
-import { errorStatus, type ErrorCode } from "./api-error";
-import type { DocumentedSchema, Endpoint, Operation } from "./endpoint";
+import type { ErrorCode } from "../contract/error-codes";
+import { errorStatus } from "./api-error";
+import type { DocumentedSchema, Endpoint, ErrorFormat, Operation } from "../contract/endpoint";
 import { declaredMethods, endpoints } from "./endpoints";
-import type { ErrorFormat } from "./error-format";
 import { errorBodySchemas } from "./error-schemas";
 
 /**

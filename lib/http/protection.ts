@@ -3,10 +3,10 @@ import { authenticate } from "../access/authenticate";
 import { type Requirement, satisfies } from "../access/roles";
 import { getConfig } from "../config";
 import { databaseError, DomainError } from "../domain-error";
-import { getRateLimiter, type RateLimitDecision } from "../rate-limit";
+import { getRateLimiter, type RateLimitDecision } from "../rate-limit/get-rate-limiter";
 import { ApiError } from "./api-error";
 import { clientAddress } from "./client-address";
-import type { Endpoint } from "./endpoint";
+import type { Endpoint } from "../contract/endpoint";
 
 /** `RateLimit-*` fields (IETF draft "RateLimit header fields"): reset in seconds from now. */
 function rateLimitHeaders(decision: RateLimitDecision): Record<string, string> {

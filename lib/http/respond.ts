@@ -1,16 +1,17 @@
+import type { z } from "zod";
 import { DomainError } from "../domain-error";
 import { log } from "../log";
-import { parseQueryParameters } from "../query-parameters";
+import { parseQueryParameters, type QueryParameters, type QueryValues } from "../query-parameters";
 import { requireStorableJson, requireStorableParameter } from "../storable-text";
 import { ApiError } from "./api-error";
 import { readJsonBody } from "./body";
-import type { Endpoint, Method, Operation, RouteInput } from "./endpoint";
+import type { Endpoint, JsonBody, Method, Operation } from "../contract/endpoint";
 import { endpoints, type RouteName } from "./endpoints";
 import { errorBody, errorResponse } from "./error-format";
 import type { Actor } from "../access/actor";
 import { applyRateLimit, authorize } from "./protection";
 
-export { errorBody, errorResponse, json, type ErrorFormat } from "./error-format";
+export { errorBody, errorResponse, json } from "./error-format";
 
 /** Domain errors answer with their code's status; unknown failures become a 500 without internals, the details logged. */
 export function toApiError(error: unknown, route: string): ApiError {
@@ -40,7 +41,7 @@ async function protect(headers: Headers, method: string, endpoint: Endpoint, lim
   return authorize(headers, method, operation?.permission ?? "admin");
 }
 
-/** A JSON answer before it is HTTP: what the production server's direct path (lib/http/before-next.ts) writes. */
+/** A JSON answer before it is HTTP: what the production server's direct path (lib/http/direct-answers.ts) writes. */
 export interface JsonAnswer {
   status: number;
   headers: Record<string, string>;
@@ -126,6 +127,16 @@ export function guardRoute(route: RouteName, handler: GuardedHandler): RouteHand
     }
     return withHeaders(response, limitHeaders);
   };
+}
+
+/** What apiRoute hands a route handler: the request and its validated parts. */
+export interface RouteInput<E extends Endpoint, O> {
+  request: Request;
+  query: O extends { query: infer Q extends QueryParameters } ? QueryValues<Q> : Record<string, never>;
+  params: E extends { params: infer P extends z.ZodObject } ? z.output<P> : Record<string, never>;
+  body: O extends { body: JsonBody<infer T> } ? T : undefined;
+  /** Who is asking (undefined on a public operation). */
+  actor: O extends { permission: "public" } ? undefined : Actor;
 }
 
 /**

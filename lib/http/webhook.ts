@@ -1,9 +1,9 @@
-import { receiveWebhook } from "../intake";
+import { receiveWebhook } from "../intake/receive-webhook";
 import type { Platform } from "../vocabulary";
 import { requireJsonContentType } from "./body";
 import type { RouteName } from "./endpoints";
 
-/** Each platform's endpoint in lib/http/endpoints.ts (its adapter: lib/intake/platforms). */
+/** Each platform's endpoint in lib/intake/endpoints.ts (its adapter: lib/intake/platforms). */
 export const webhookRoutes = {
   elevenlabs: "webhook",
   vapi: "vapiWebhook",
@@ -12,7 +12,7 @@ export const webhookRoutes = {
 
 /**
  * POST /api/voiceagent-webhook (and its /vapi and /retell siblings) once protected: the work of
- * their route files (Next), and of the production server's direct path (lib/http/before-next.ts),
+ * their route files (Next), and of the production server's direct path (lib/http/direct-answers.ts),
  * which serves them without Next.
  */
 export async function acceptWebhook(

@@ -1,11 +1,11 @@
 import { trainingOnly } from "../access/status-rule";
 import { selectList } from "../calls/query";
-import { type ListedCall, toCallRecord } from "../calls/record";
-import { withCallStore } from "../calls/store";
+import { type ListedCall, toCallRecord } from "../calls/to-call-record";
+import { withCallStore } from "../calls/with-call-store";
 import { Prisma } from "../db/generated/client";
 import { notFound } from "../domain-error";
 import { metresBetween } from "./grouping";
-import { toIncidentRecord } from "./record";
+import { toIncidentRecord } from "./to-incident-record";
 import type { IncidentDetail } from "./schema";
 
 /**

@@ -1,4 +1,4 @@
-import { writeCalls } from "../calls/write";
+import { writeCalls } from "../calls/write/write-calls";
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import { moveNotesWithPlacedCalls } from "../notes/move";

@@ -1,7 +1,7 @@
-import { withCallStore } from "../calls/store";
+import { withCallStore } from "../calls/with-call-store";
 import type { Prisma } from "../db/generated/client";
 import type { QueryValues } from "../query-parameters";
-import { toIncidentRecord } from "./record";
+import { toIncidentRecord } from "./to-incident-record";
 import type { IncidentList, incidentListQueryParameters } from "./schema";
 
 /** GET /api/incidents: one page of matching incidents, latest call first, with the matching total. */

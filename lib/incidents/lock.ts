@@ -1,4 +1,4 @@
-import type { CallWrites } from "../calls/write";
+import type { CallWrites } from "../calls/write/write-calls";
 import { notFound } from "../domain-error";
 
 /**

@@ -1,6 +1,6 @@
 import type { Actor } from "../access/actor";
-import { recordAudit } from "../audit/record";
-import { writeCalls } from "../calls/write";
+import { recordAudit } from "../audit/record-audit";
+import { writeCalls } from "../calls/write/write-calls";
 import { DomainError, invalidParameter } from "../domain-error";
 import { moveNotes } from "../notes/move";
 import { getIncident } from "./detail";

@@ -1,4 +1,4 @@
-import type { CallWrites } from "../calls/write";
+import type { CallWrites } from "../calls/write/write-calls";
 import { OPEN_STATUSES } from "../calls/workflow";
 import { isStreetLevel } from "../geocoding/precision";
 import type { Precision } from "../geocoding/types";

@@ -1,6 +1,6 @@
 import type { Actor } from "../access/actor";
-import { recordAudit } from "../audit/record";
-import { writeCalls } from "../calls/write";
+import { recordAudit } from "../audit/record-audit";
+import { writeCalls } from "../calls/write/write-calls";
 import { invalidParameter, notFound } from "../domain-error";
 import { getIncident } from "./detail";
 import { lockIncident } from "./lock";

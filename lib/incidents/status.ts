@@ -1,6 +1,6 @@
 import type { Actor } from "../access/actor";
-import { recordAudit } from "../audit/record";
-import type { CallWrites } from "../calls/write";
+import { recordAudit } from "../audit/record-audit";
+import type { CallWrites } from "../calls/write/write-calls";
 import { canTransition, invalidTransition } from "../calls/workflow";
 import { STATUSES, type CallStatus } from "../vocabulary";
 

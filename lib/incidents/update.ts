@@ -1,8 +1,8 @@
 import type { Actor } from "../access/actor";
 import { requireMayAct } from "../access/status-rule";
-import { recordAudit } from "../audit/record";
+import { recordAudit } from "../audit/record-audit";
 import type { IncidentUpdate } from "../calls/schema";
-import { writeCalls } from "../calls/write";
+import { writeCalls } from "../calls/write/write-calls";
 import { getIncident } from "./detail";
 import { lockIncident } from "./lock";
 import type { IncidentDetail } from "./schema";

@@ -1,5 +1,5 @@
 import { processPart } from "../process-parts";
-import { firstOfEachConversation, type PreparedCall, storeEach } from "./store";
+import { firstOfEachConversation, type PreparedCall, storeEach } from "./store-prepared-calls";
 
 /**
  * Group commit for received calls (docs/performance.md, issue 17). Every write of calls takes

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { DomainError } from "../domain-error";
 import { log } from "../log";
 import { processPart } from "../process-parts";
-import { getObjectStore, type ObjectStore } from "../storage";
+import { getObjectStore, type ObjectStore } from "../storage/get-object-store";
 
 /**
  * Payloads archived in object storage but not yet recorded in the database (it was down when they

@@ -3,7 +3,7 @@ import https from "node:https";
 import { pipeline, Transform } from "node:stream";
 import { getConfig } from "../config";
 import { addressGuard, RefusedAddressError } from "../net/address";
-import { getObjectStore } from "../storage";
+import { getObjectStore } from "../storage/get-object-store";
 import { recordingKey } from "./keys";
 import type { RecordingLink } from "./recording-link";
 

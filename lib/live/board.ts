@@ -2,7 +2,7 @@ import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import type { CallFilters } from "../calls/filters";
 import { callConditions, equalityConditions, needsRowScan, where } from "../calls/query";
-import { withCallStore } from "../calls/store";
+import { withCallStore } from "../calls/with-call-store";
 import { OPEN_STATUSES } from "../calls/workflow";
 import { SEVERITIES, type Severity } from "../vocabulary";
 import { currentCursor } from "./feed";

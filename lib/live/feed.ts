@@ -1,8 +1,8 @@
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import { selectList } from "../calls/query";
-import { type ListedCall, toCallRecord } from "../calls/record";
-import { withCallStore } from "../calls/store";
+import { type ListedCall, toCallRecord } from "../calls/to-call-record";
+import { withCallStore } from "../calls/with-call-store";
 import { lastNoteChange, readNoteChanges } from "../notes/changes";
 import type { CallChange, ChangePage, FeedChange } from "./schema";
 

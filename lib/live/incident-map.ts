@@ -1,6 +1,6 @@
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
-import { withCallStore } from "../calls/store";
+import { withCallStore } from "../calls/with-call-store";
 import { readLiveIncidents } from "./incidents";
 import { type CellRow, cellColumns, cellDegrees, checkedViewport, closedList, clusterOf, MARKER_ZOOM, type MapRequest, markersAndClusters, openList } from "./map";
 import type { IncidentMapView } from "./schema";

@@ -1,7 +1,7 @@
 import { trainingOnlySql } from "../access/status-rule";
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
-import { withCallStore } from "../calls/store";
+import { withCallStore } from "../calls/with-call-store";
 import { OPEN_STATUSES } from "../calls/workflow";
 import type { Precision } from "../geocoding/types";
 import type { CallStatus } from "../vocabulary";

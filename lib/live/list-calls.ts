@@ -1,8 +1,8 @@
 import { type CallFilters, listQueryFrom, type ListQueryValues } from "../calls/filters";
 import { countCalls, findCallsPage } from "../calls/query";
-import { toCallRecord } from "../calls/record";
+import { toCallRecord } from "../calls/to-call-record";
 import type { CallList } from "../calls/schema";
-import { withCallStore } from "../calls/store";
+import { withCallStore } from "../calls/with-call-store";
 import { cacheKey, CACHE_TTL_SECONDS, openCallsCache, type VersionedCache } from "./listing-cache";
 
 const isUnfiltered = (filters: CallFilters) => Object.values(filters).every((value) => value === undefined);

@@ -1,8 +1,8 @@
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import { selectList } from "../calls/query";
-import { type ListedCall, toCallRecord } from "../calls/record";
-import { withCallStore } from "../calls/store";
+import { type ListedCall, toCallRecord } from "../calls/to-call-record";
+import { withCallStore } from "../calls/with-call-store";
 import { CLOSED_STATUSES, OPEN_STATUSES } from "../calls/workflow";
 import { invalidParameter } from "../domain-error";
 import type { QueryValues } from "../query-parameters";

@@ -1,12 +1,12 @@
 import { type Actor, actorRef } from "../access/actor";
 import { requireMayAct } from "../access/status-rule";
-import { recordAudit } from "../audit/record";
+import { recordAudit } from "../audit/record-audit";
 import { lockChangeFeed } from "../calls/write/lock";
 import { inTurn } from "../calls/write/turns";
 import { withDatabase } from "../db/with-database";
 import { Prisma } from "../db/generated/client";
 import { notFound } from "../domain-error";
-import { NOTE_COLUMNS, type NoteRow, toNote } from "./record";
+import { NOTE_COLUMNS, type NoteRow, toNote } from "./to-note";
 import type { Note } from "./schema";
 
 /**

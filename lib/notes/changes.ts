@@ -1,6 +1,6 @@
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
-import { NOTE_COLUMNS, type NoteRow, toNote } from "./record";
+import { NOTE_COLUMNS, type NoteRow, toNote } from "./to-note";
 import type { Note } from "./schema";
 
 /** Notes kept or moved after change `after`, in change order, at most `limit` (lib/live/feed.ts merges them with the calls). */

@@ -2,7 +2,7 @@ import type { Db } from "../db/client";
 import { withDatabase } from "../db/with-database";
 import { Prisma } from "../db/generated/client";
 import { notFound } from "../domain-error";
-import { NOTE_COLUMNS, type NoteRow, toNote } from "./record";
+import { NOTE_COLUMNS, type NoteRow, toNote } from "./to-note";
 import type { QueryValues } from "../query-parameters";
 import type { Note, NotesPage, notesQueryParameters } from "./schema";
 

@@ -1,6 +1,6 @@
 import { Ratelimit } from "@upstash/ratelimit";
 import type { Redis as UpstashRedis } from "@upstash/redis";
-import type { SharedCounter } from "./store";
+import type { SharedCounter } from "./store-rate-limiter";
 import type { RateLimitDecision, RateLimitPolicy } from "./types";
 
 /**

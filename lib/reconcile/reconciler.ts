@@ -1,14 +1,14 @@
 import { type DatabaseKind, type Db, getDatabaseKind, getDb } from "../db/client";
 import { DomainError } from "../domain-error";
-import { type ArchivedEvent, firstOfEachConversation, readArchived, recordArchived } from "../intake";
+import { type ArchivedEvent, firstOfEachConversation, readArchived, recordArchived } from "../intake/receive-webhook";
 import { isDatabaseUnavailable, listPending, type PendingMarker } from "../intake/pending";
 import { log } from "../log";
 import { processPart } from "../process-parts";
-import { getObjectStore, type ObjectStore } from "../storage";
+import { getObjectStore, type ObjectStore } from "../storage/get-object-store";
 
 /**
  * Records pending payloads (lib/intake/pending.ts) once the database answers again: in arrival
- * order, through the stages a live delivery goes through (lib/intake/record.ts), so a payload also
+ * order, through the stages a live delivery goes through (lib/intake/record-archived.ts), so a payload also
  * redelivered live, or recorded twice after a crash, is still one record; by one instance at a time.
  */
 export interface ReconcileOptions {

@@ -1,4 +1,4 @@
-import { type Scenario, SEVERITIES } from "../scenarios";
+import { type Scenario, SEVERITIES } from "../scenarios/scenario-list";
 import type { SimulatedCall } from "../vocabulary";
 import { DUPLICATE_SHARE } from "./duplicate-share";
 import { pick, pickWeighted, randomIntBetween, type RandomSource } from "./random";

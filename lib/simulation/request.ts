@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { DomainError, invalidParameter } from "../domain-error";
-import { DEFAULT_SCENARIO_ID, findScenario, type Scenario, SCENARIO_IDS } from "../scenarios";
+import { DEFAULT_SCENARIO_ID, findScenario, type Scenario, SCENARIO_IDS } from "../scenarios/scenario-list";
 import { TABLE_NAME_PATTERN } from "../vocabulary";
 import { DUPLICATE_SHARE, MAX_DUPLICATE_SHARE } from "./duplicate-share";
 

@@ -1,6 +1,6 @@
 import { randomInt } from "node:crypto";
 import type { Actor } from "../access/actor";
-import { recordAudit } from "../audit/record";
+import { recordAudit } from "../audit/record-audit";
 import { getConfig } from "../config";
 import { withDatabase } from "../db/with-database";
 import { summarizeWithModel, summaryModelFromConfig } from "./ai-summaries";
@@ -8,7 +8,7 @@ import { generateCallsWithEvents } from "./generate";
 import { seededRandom, unseededRandom } from "./random";
 import type { SimulateRequest } from "./request";
 import type { GenerationMethod, SimulationResult } from "./result";
-import { storeSimulatedCalls } from "./store";
+import { storeSimulatedCalls } from "./store-simulated-calls";
 
 /** Up to this many calls the summaries are asked of the hosted model; above it, templates. */
 export const AI_THRESHOLD = 20;

@@ -13,7 +13,7 @@ export interface ByteRange {
  * Where full webhook payloads and recordings are archived. Keys look like
  * `calls/<id>/<id>_<date>_<time>.json` and `calls/<id>/<id>_recording.mp3` (or `.wav`, ...).
  * The interface lives apart from its implementations (local.ts, vercel-blob.ts) and from the
- * factory (index.ts) that picks one, so none of them imports another's module.
+ * factory (get-object-store.ts) that picks one, so none of them imports another's module.
  */
 export interface ObjectStore {
   readonly kind: string;

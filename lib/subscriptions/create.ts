@@ -1,11 +1,11 @@
 import type { Actor } from "../access/actor";
-import { recordAudit } from "../audit/record";
+import { recordAudit } from "../audit/record-audit";
 import { withDatabase } from "../db/with-database";
 import { uuid7 } from "../db/uuid7";
 import { currentCursor } from "../live/feed";
 import { checkTarget } from "./address";
 import type { CreateSubscriptionRequest, SubscriptionWithSecret } from "./schema";
-import { newSecret, toSubscriptionView } from "./store";
+import { newSecret, toSubscriptionView } from "./subscription-row";
 
 /**
  * POST /api/subscriptions: the subscription starts at the head of the change feed (events of

@@ -1,13 +1,13 @@
 import { selectList } from "../calls/query";
-import { type ListedCall, toCallRecord } from "../calls/record";
+import { type ListedCall, toCallRecord } from "../calls/to-call-record";
 import type { CallRecord } from "../calls/schema";
 import { CLOSED_STATUSES } from "../calls/workflow";
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
-import { type IncidentFields, toIncidentRecord } from "../incidents/record";
+import { type IncidentFields, toIncidentRecord } from "../incidents/to-incident-record";
 import type { IncidentRecord } from "../incidents/schema";
 import { currentCursor } from "../live/feed";
-import { NOTE_COLUMNS, type NoteRow, toNote } from "../notes/record";
+import { NOTE_COLUMNS, type NoteRow, toNote } from "../notes/to-note";
 import type { Note } from "../notes/schema";
 import type { EventType } from "./event-types";
 
@@ -33,7 +33,7 @@ import type { EventType } from "./event-types";
  * receiver drops a redelivery (after a replay) by webhook-id.
  */
 
-/** What a subscription's filters read of an event (lib/subscriptions/store.ts wants). */
+/** What a subscription's filters read of an event (lib/subscriptions/subscription-row.ts wants). */
 export interface EventSubject {
   scenario: string | null;
   simulation: boolean;

@@ -1,7 +1,7 @@
 import { withDatabase } from "../db/with-database";
 import { notFound } from "../domain-error";
 import type { SubscriptionView } from "./schema";
-import { toSubscriptionView } from "./store";
+import { toSubscriptionView } from "./subscription-row";
 
 /** GET /api/subscriptions: every subscription, newest first, with its delivery state. */
 export async function listSubscriptions(): Promise<{ subscriptions: SubscriptionView[] }> {

@@ -1,9 +1,9 @@
 import type { Actor } from "../access/actor";
-import { recordAudit } from "../audit/record";
+import { recordAudit } from "../audit/record-audit";
 import { withDatabase } from "../db/with-database";
 import { notFound } from "../domain-error";
 import type { SubscriptionView } from "./schema";
-import { toSubscriptionView } from "./store";
+import { toSubscriptionView } from "./subscription-row";
 
 /** DELETE /api/subscriptions/{id}: gone with its delivery log; an event being sent finishes. */
 export async function removeSubscription(id: string, actor: Actor): Promise<SubscriptionView> {

@@ -1,10 +1,10 @@
 import type { Actor } from "../access/actor";
-import { recordAudit } from "../audit/record";
+import { recordAudit } from "../audit/record-audit";
 import { withDatabase } from "../db/with-database";
 import { invalidParameter, notFound } from "../domain-error";
 import { currentCursor } from "../live/feed";
 import type { SubscriptionView } from "./schema";
-import { toSubscriptionView } from "./store";
+import { toSubscriptionView } from "./subscription-row";
 
 /**
  * POST /api/subscriptions/{id}/replay?after=<change>: the subscription's cursor goes back

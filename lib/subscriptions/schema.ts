@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { parseWith } from "../domain-error";
 import { idCursorParameter, queryParameter } from "../query-parameters";
-import { SCENARIO_IDS } from "../scenarios";
+import { SCENARIO_IDS } from "../scenarios/scenario-list";
 import { SEVERITIES } from "../vocabulary";
 import { BODY_FORMATS, EVENT_TYPES } from "./event-types";
 

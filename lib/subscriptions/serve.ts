@@ -7,7 +7,7 @@ import type { SubscriptionLocks } from "./lock";
 import { type RetryPolicy, retryDelayMs } from "./retry";
 import type { BodyFormat } from "./event-types";
 import { type SendOutcome, sendEvent } from "./send";
-import { signingSecrets, wants } from "./store";
+import { signingSecrets, wants } from "./subscription-row";
 
 /**
  * Serves one subscription: under its lock, reads the window of changes after its cursor, sends

@@ -1,10 +1,10 @@
 import type { Actor } from "../access/actor";
-import { recordAudit } from "../audit/record";
+import { recordAudit } from "../audit/record-audit";
 import { withDatabase } from "../db/with-database";
 import { notFound } from "../domain-error";
 import { checkTarget } from "./address";
 import type { SubscriptionView, SubscriptionWithSecret, UpdateSubscriptionRequest } from "./schema";
-import { newSecret, ROTATION_GRACE_MS, toSubscriptionView } from "./store";
+import { newSecret, ROTATION_GRACE_MS, toSubscriptionView } from "./subscription-row";
 
 /**
  * PATCH /api/subscriptions/{id}: name, target, event types, filters, body format, paused or

@@ -7,7 +7,7 @@ import { EXPORT_BATCH_ROWS, EXPORT_COLUMNS } from "@/lib/calls/export";
 import type { CallList } from "@/lib/calls/schema";
 import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
-import { setRateLimiterForTests } from "@/lib/rate-limit";
+import { setRateLimiterForTests } from "@/lib/rate-limit/get-rate-limiter";
 import { MemoryRateLimiter } from "@/lib/rate-limit/memory";
 import { byListingOrder, insertCalls, makeCalls } from "../support/calls";
 import { parseCsv } from "../support/csv";

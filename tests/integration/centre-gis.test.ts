@@ -6,7 +6,7 @@ import { GET as layersRoute, POST as importRoute } from "@/app/api/gis/route";
 import { getDb } from "@/lib/db/client";
 import { distanceMeters } from "@/lib/geocoding/centre/geometry";
 import { importGisLayer, listGisLayers } from "@/lib/geocoding/centre/import";
-import { getGeocoder } from "@/lib/geocoding";
+import { getGeocoder } from "@/lib/geocoding/geocoder";
 import { STREET_LEVEL } from "@/lib/geocoding/types";
 import { apiRequest } from "../support/auth";
 import type { SpokenAddress } from "../support/gis-town";

@@ -10,7 +10,7 @@ import { POST as webhookRoute } from "@/app/api/voiceagent-webhook/route";
 import { POST as vapiRoute } from "@/app/api/voiceagent-webhook/vapi/route";
 import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
-import { answerBeforeNext } from "@/lib/http/before-next";
+import { answerBeforeNext } from "@/lib/http/direct-answers";
 import { appendPeer } from "@/lib/http/client-address";
 import { signatureHeader } from "@/lib/webhook/signature";
 import { retellSignatureHeader } from "@/lib/intake/platforms/retell";

@@ -6,7 +6,7 @@ import { POST as webhookRoute } from "@/app/api/voiceagent-webhook/route";
 import { getDb } from "@/lib/db/client";
 import type { Eido } from "@/lib/eido/build";
 import { groupNow } from "@/lib/incidents/grouper";
-import { SCENARIO_IDS } from "@/lib/scenarios";
+import { SCENARIO_IDS } from "@/lib/scenarios/scenario-list";
 import { specCallEvent } from "@/lib/webhook/sample-events";
 import { updateCall } from "@/lib/calls/update";
 import { regroupCorrectedCall } from "@/lib/incidents/regroup";

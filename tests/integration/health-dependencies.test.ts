@@ -6,10 +6,10 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { GET } from "@/app/api/health/route";
 import { openCallsCache } from "@/lib/live/listing-cache";
 import { resetConfigForTests } from "@/lib/config";
-import { resetHealthForTests } from "@/lib/health";
+import { resetHealthForTests } from "@/lib/health/check-readiness";
 import { markPending } from "@/lib/intake/pending";
 import { closeRedis } from "@/lib/redis";
-import { setObjectStoreForTests } from "@/lib/storage";
+import { setObjectStoreForTests } from "@/lib/storage/get-object-store";
 import { LocalObjectStore } from "@/lib/storage/local";
 import { DisposableRedis } from "../support/redis";
 

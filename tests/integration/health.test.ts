@@ -7,8 +7,8 @@ import { GET } from "@/app/api/health/route";
 import { signedIn } from "@/tests/support/people";
 import { getConfig } from "@/lib/config";
 import { closeDb, getDb } from "@/lib/db/client";
-import { resetHealthForTests } from "@/lib/health";
-import { getObjectStore, type ObjectStore, setObjectStoreForTests } from "@/lib/storage";
+import { resetHealthForTests } from "@/lib/health/check-readiness";
+import { getObjectStore, type ObjectStore, setObjectStoreForTests } from "@/lib/storage/get-object-store";
 import { LocalObjectStore } from "@/lib/storage/local";
 import { setEnv as setConfigEnv } from "@/tests/support/env";
 

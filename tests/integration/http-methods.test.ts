@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { proxy } from "@/proxy";
 import { resetConfigForTests } from "@/lib/config";
 import { retellSignatureHeader } from "@/lib/intake/platforms/retell";
-import type { Endpoint } from "@/lib/http/endpoint";
+import type { Endpoint } from "@/lib/contract/endpoint";
 import { allowedMethods, declaredMethods, endpoints } from "@/lib/http/endpoints";
-import { setRateLimiterForTests } from "@/lib/rate-limit";
+import { setRateLimiterForTests } from "@/lib/rate-limit/get-rate-limiter";
 import { MemoryRateLimiter } from "@/lib/rate-limit/memory";
 
 const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];

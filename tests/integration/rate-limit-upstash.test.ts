@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetConfigForTests } from "@/lib/config";
-import { rateLimitPolicies } from "@/lib/http/endpoints";
-import { createConfiguredRateLimiter } from "@/lib/rate-limit";
+import { rateLimitPolicies } from "@/lib/contract/rate-limit-policies";
+import { createConfiguredRateLimiter } from "@/lib/rate-limit/get-rate-limiter";
 import type { RedisClient } from "@/lib/redis";
 import { connect, deleteKeys, uniquePrefix } from "../support/redis";
 import { startUpstashStandIn } from "../support/upstash-stand-in";

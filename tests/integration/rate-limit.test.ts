@@ -2,10 +2,11 @@ import { apiRequest, TEST_API_KEY } from "@/tests/support/auth";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { resetConfigForTests } from "@/lib/config";
 import { appendPeer } from "@/lib/http/client-address";
-import type { Endpoint } from "@/lib/http/endpoint";
-import { endpoints, rateLimitPolicies, type RouteName } from "@/lib/http/endpoints";
+import type { Endpoint } from "@/lib/contract/endpoint";
+import { rateLimitPolicies } from "@/lib/contract/rate-limit-policies";
+import { endpoints, type RouteName } from "@/lib/http/endpoints";
 import { guardRoute, json } from "@/lib/http/respond";
-import { createConfiguredRateLimiter, setRateLimiterForTests, type RateLimiter } from "@/lib/rate-limit";
+import { createConfiguredRateLimiter, setRateLimiterForTests, type RateLimiter } from "@/lib/rate-limit/get-rate-limiter";
 import { MemoryRateLimiter } from "@/lib/rate-limit/memory";
 import { closeRedis, type RedisClient } from "@/lib/redis";
 import {

@@ -2,10 +2,10 @@ import path from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
-import type { Endpoint, Method, Operation } from "@/lib/http/endpoint";
+import type { Endpoint, Method, Operation } from "@/lib/contract/endpoint";
 import { endpoints, type RouteName } from "@/lib/http/endpoints";
 import { errorBodySchemas } from "@/lib/http/error-schemas";
-import { setRateLimiterForTests } from "@/lib/rate-limit";
+import { setRateLimiterForTests } from "@/lib/rate-limit/get-rate-limiter";
 import { MemoryRateLimiter } from "@/lib/rate-limit/memory";
 import { TEST_API_KEY } from "@/tests/support/auth";
 

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import type { Endpoint } from "@/lib/http/endpoint";
+import type { Endpoint } from "@/lib/contract/endpoint";
 import { declaredMethods, endpoints } from "@/lib/http/endpoints";
 import { buildOpenApiDocument } from "@/lib/http/openapi";
 

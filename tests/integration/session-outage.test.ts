@@ -3,7 +3,7 @@ import { PATCH } from "@/app/api/calls/[id]/route";
 import { GET as listCalls } from "@/app/api/calls/route";
 import { GET as health } from "@/app/api/health/route";
 import { resetConfigForTests } from "@/lib/config";
-import { resetHealthForTests } from "@/lib/health";
+import { resetHealthForTests } from "@/lib/health/check-readiness";
 import { signedIn } from "../support/people";
 import { admin, serverUrl } from "../setup/test-database";
 

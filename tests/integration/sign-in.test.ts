@@ -3,7 +3,7 @@ import { GET as listRoute } from "@/app/api/calls/route";
 import { POST as signInRoute } from "@/app/api/session/route";
 import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
-import { setRateLimiterForTests } from "@/lib/rate-limit";
+import { setRateLimiterForTests } from "@/lib/rate-limit/get-rate-limiter";
 import { MemoryRateLimiter } from "@/lib/rate-limit/memory";
 import { signedIn, TEST_PASSWORD } from "@/tests/support/people";
 

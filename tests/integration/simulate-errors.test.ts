@@ -3,7 +3,7 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { resetConfigForTests } from "@/lib/config";
 import { closeDb, getDb } from "@/lib/db/client";
 import { groupNow } from "@/lib/incidents/grouper";
-import { findScenario, SCENARIO_IDS } from "@/lib/scenarios";
+import { findScenario, SCENARIO_IDS } from "@/lib/scenarios/scenario-list";
 import { generateCalls } from "@/lib/simulation";
 import { seededRandom } from "@/lib/simulation/random";
 import { parseSimulateRequest } from "@/lib/simulation/request";

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
-import { SCENARIO_IDS } from "@/lib/scenarios";
+import { SCENARIO_IDS } from "@/lib/scenarios/scenario-list";
 import type { SimulatedCall } from "@/lib/vocabulary";
 import { expectCallsFollowTheRules, isTemplateSummary, seededPart } from "../support/simulated-calls";
 import { postSimulate } from "../support/simulate-request";

@@ -5,7 +5,7 @@ import { GET as listCallsRoute } from "@/app/api/calls/route";
 import { POST } from "@/app/api/voiceagent-webhook/route";
 import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
-import { getObjectStore, type ObjectStore, setObjectStoreForTests } from "@/lib/storage";
+import { getObjectStore, type ObjectStore, setObjectStoreForTests } from "@/lib/storage/get-object-store";
 import { elevenLabsCallEvent, specCallEvent } from "@/lib/webhook/sample-events";
 import { webhookRequest } from "../support/webhook-request";
 

@@ -11,7 +11,7 @@ import { API_KEY_ACTOR } from "@/lib/access/actor";
 import { createKey } from "@/lib/access/keys";
 import { type Permission, PERMISSIONS, satisfies } from "@/lib/access/roles";
 import type { CallList } from "@/lib/calls/schema";
-import type { Endpoint, Method, Operation } from "@/lib/http/endpoint";
+import type { Endpoint, Method, Operation } from "@/lib/contract/endpoint";
 import { endpoints } from "@/lib/http/endpoints";
 import { specCallEvent } from "@/lib/webhook/sample-events";
 import { apiRequest } from "../support/auth";

@@ -4,8 +4,8 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createRedisClient, RedisConnection, whenReady, type RedisClient } from "../../lib/redis";
-import { RedisCounter } from "../../lib/rate-limit/redis";
-import { StoreRateLimiter } from "../../lib/rate-limit/store";
+import { RedisCounter } from "../../lib/rate-limit/redis-counter";
+import { StoreRateLimiter } from "../../lib/rate-limit/store-rate-limiter";
 
 /** The machine's Redis (CI: 127.0.0.1:6379). Tests only touch keys under their own prefix. */
 export const testRedisUrl = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";

@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { findScenario, SEVERITIES } from "@/lib/scenarios";
+import { findScenario, SEVERITIES } from "@/lib/scenarios/scenario-list";
 import type { SimulatedCall } from "@/lib/vocabulary";
 import { SUMMARY_TEMPLATES } from "@/lib/simulation/templates";
 

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { DomainError } from "@/lib/domain-error";
 import { addressPointRow, centrelineRow, featureFields } from "@/lib/geocoding/centre/fields";
 import { geocodeWithCentreIndex } from "@/lib/geocoding/centre/geocode";
-import { CentreIndex } from "@/lib/geocoding/centre/index";
+import { CentreIndex } from "@/lib/geocoding/centre/centre-index";
 import { type GisFormat, readFeatures } from "@/lib/geocoding/centre/read";
 import { spokenStreet, standardStreet, streetLabel } from "@/lib/geocoding/centre/usps";
 import { STREET_LEVEL } from "@/lib/geocoding/types";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { callsForPeakRate, planExercise } from "@/lib/exercises/plan";
 import { parseCreateExercise } from "@/lib/exercises/schema";
 import { SURGE_SHAPE_NAMES, surgeCurve } from "@/lib/exercises/shapes";
-import { findScenario } from "@/lib/scenarios";
+import { findScenario } from "@/lib/scenarios/scenario-list";
 
 const scenario = findScenario("earthquake_sf")!;
 let counter = 0;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { lookupGazetteer } from "@/lib/geocoding/gazetteer";
-import { SCENARIOS } from "@/lib/scenarios";
+import { SCENARIOS } from "@/lib/scenarios/scenario-list";
 
 describe("embedded gazetteer", () => {
   it.each([

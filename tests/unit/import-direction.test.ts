@@ -18,6 +18,9 @@ const LAYERS: Layers = [
   { name: "process", units: ["lib/config", "lib/log", "lib/process-parts", "lib/circuit-breaker", "lib/drain-loop", "lib/redis"] },
   // Stores and transports, free of any domain.
   { name: "infrastructure", units: ["lib/db", "lib/storage", "lib/net", "lib/rate-limit", "lib/webhook"] },
+  // What an endpoint's declaration is made of (its types, permissions, error codes, rate-limit
+  // policies): each domain declares its endpoints with it, and lib/http composes them from above.
+  { name: "contract", units: ["lib/contract"] },
   // One folder per concern; among them, too, imports go one way (no cycle).
   {
     name: "domain",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EMERGENCY_TYPES, findScenario, SCENARIO_IDS, SCENARIOS, scenarioCenter } from "@/lib/scenarios";
+import { EMERGENCY_TYPES, findScenario, SCENARIO_IDS, SCENARIOS, scenarioCenter } from "@/lib/scenarios/scenario-list";
 
 // The table of docs/interface.md "Scenarios", as written there.
 const DECIDED = {

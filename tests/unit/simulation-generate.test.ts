@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findScenario, SCENARIO_IDS, SEVERITIES } from "@/lib/scenarios";
+import { findScenario, SCENARIO_IDS, SEVERITIES } from "@/lib/scenarios/scenario-list";
 import fc from "fast-check";
 import { generateCalls, generateCallsWithEvents } from "@/lib/simulation/generate";
 import { seededRandom, unseededRandom } from "@/lib/simulation/random";

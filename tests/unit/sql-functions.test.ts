@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { CHANGE_FEED_LOCK } from "@/lib/calls/write";
+import { CHANGE_FEED_LOCK } from "@/lib/calls/write/write-calls";
 import { CLOSED_STATUSES, OPEN_STATUSES } from "@/lib/calls/workflow";
 import { PRECISIONS, STREET_LEVEL } from "@/lib/geocoding/types";
 import { METRES_PER_DEGREE } from "@/lib/incidents/grouping";

@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { resetConfigForTests } from "@/lib/config";
-import { productionListener } from "@/lib/http/before-next";
+import { productionListener } from "@/lib/http/direct-answers";
 
 /**
  * Strict-Transport-Security on what the production server answers over HTTPS (directly, or as the

@@ -1,6 +1,6 @@
 import { optionalActor } from "@/lib/access/authenticate";
 import { getConfig } from "@/lib/config";
-import { healthReport } from "@/lib/health";
+import { healthReport } from "@/lib/health/check-readiness";
 import { apiRoute, json } from "@/lib/http/respond";
 
 export const dynamic = "force-dynamic";

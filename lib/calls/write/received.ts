@@ -31,7 +31,7 @@ export interface ReceivedCall {
 
 /**
  * A redelivery's new value and original of a field a dispatcher may have corrected
- * (lib/calls/write/correct.ts), for the update's row `i` of the input: an event without the
+ * (lib/calls/write/write-corrections.ts), for the update's row `i` of the input: an event without the
  * analysis changes neither; a corrected field keeps the correction, the agent's value its original.
  */
 function corrected(column: CorrectedField): Prisma.Sql {

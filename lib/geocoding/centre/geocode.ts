@@ -3,7 +3,7 @@ import { normalise, segmentsOf } from "../text";
 import type { GeocodeResult, Precision } from "../types";
 import { UNCERTAINTY_METRES } from "../precision";
 import type { LonLat } from "./geometry";
-import type { CentreIndex, Street } from "./index";
+import type { CentreIndex, Street } from "./centre-index";
 import { spokenStreet, type StreetName } from "./usps";
 
 /** "I'm at", "we're on", "near": words before the address itself. */

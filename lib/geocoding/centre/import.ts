@@ -1,5 +1,5 @@
 import type { Actor } from "../../access/actor";
-import { recordAudit } from "../../audit/record";
+import { recordAudit } from "../../audit/record-audit";
 import { invalidParameter } from "../../domain-error";
 import { getDb } from "../../db/client";
 import { type AddressPointRow, addressPointRow, type CentrelineRow, centrelineRow, type FeatureInput, type GisLayerName, layerOf } from "./fields";

@@ -4,7 +4,7 @@ import { existingPart, processPart } from "../../process-parts";
 import { type GeocodeResult, GeocoderUnavailableError } from "../types";
 import type { AddressPointRow, CentrelineRow } from "./fields";
 import { geocodeWithCentreIndex } from "./geocode";
-import { CentreIndex } from "./index";
+import { CentreIndex } from "./centre-index";
 
 /** Another instance's import is noticed within this long (one small query per period, not per call). */
 const VERSION_CHECK_MS = 10_000;

@@ -8,7 +8,7 @@ import type { ReadEvent } from "../event";
  * comes from the platform and maps the platform's event onto Mayday's call record. Everything
  * else (reading the body, archiving its bytes, geocoding, storing, grouping, deferring while
  * the database is down and the backlog) is the one pipeline in lib/intake. A new platform is one
- * file here and an entry in ./index.ts (plus its endpoint in lib/http/endpoints.ts).
+ * file here and an entry in ./platform-adapters.ts (plus its endpoint in lib/intake/endpoints.ts).
  */
 export interface PlatformAdapter {
   platform: Platform;

@@ -1,4 +1,4 @@
-import { storeSimulatedRows } from "../calls/write";
+import { storeSimulatedRows } from "../calls/write/write-calls";
 import { type Db, getDb } from "../db/client";
 import { driverErrorCause } from "../db/driver-error";
 import { uuid7 } from "../db/uuid7";

@@ -1,15 +1,22 @@
 import type { z } from "zod";
-import type { Actor } from "../access/actor";
-import type { Requirement } from "../access/roles";
-import type { QueryParameters, QueryValues } from "../query-parameters";
-import type { RateLimitPolicy } from "../rate-limit";
-import type { ErrorCode } from "./api-error";
-import type { ErrorFormat } from "./error-format";
+import type { QueryParameters } from "../query-parameters";
+import type { RateLimitPolicy } from "../rate-limit/types";
+import type { ErrorCode } from "./error-codes";
+import type { Requirement } from "./permissions";
 
 /**
- * The shape of one endpoint's contract (see lib/http/endpoints.ts for the table, and
- * docs/endpoints.md for how to add one). Validation, 405s and the OpenAPI document all read it.
+ * The shape of one endpoint's contract: each domain declares its endpoints in its endpoints.ts,
+ * and lib/http/endpoints.ts composes them into the one registry (docs/endpoints.md says how to add
+ * one). Validation, 405s and the OpenAPI document all read it.
  */
+
+/**
+ * Each endpoint family has its own error body (docs/interface.md, "Error formats"; lib/http/error-format.ts writes it):
+ * - "simulation": `error`, `details`, `timestamp`
+ * - "calls":      `error`, `message`, `timestamp`, `error_code`
+ * - "webhook":    `status: "error"`, `message`, `timestamp`, `error_code`
+ */
+export type ErrorFormat = "simulation" | "calls" | "webhook";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -68,7 +75,7 @@ export interface Operation {
 export interface Endpoint {
   /** Path under the origin, `:name` for one path segment (a route folder `[name]`). */
   path: string;
-  /** The body format of every error the endpoint answers (see lib/http/error-format.ts). */
+  /** The body format of every error the endpoint answers (ErrorFormat above). */
   errorFormat: ErrorFormat;
   protection: {
     rateLimit?: RateLimitPolicy;
@@ -77,16 +84,6 @@ export interface Endpoint {
   params?: z.ZodObject;
   /** The methods the route file exports; HEAD (with GET) and OPTIONS are answered by Next itself. */
   methods: Partial<Record<Method, Operation>>;
-}
-
-/** What apiRoute hands a route handler: the request and its validated parts. */
-export interface RouteInput<E extends Endpoint, O> {
-  request: Request;
-  query: O extends { query: infer Q extends QueryParameters } ? QueryValues<Q> : Record<string, never>;
-  params: E extends { params: infer P extends z.ZodObject } ? z.output<P> : Record<string, never>;
-  body: O extends { body: JsonBody<infer T> } ? T : undefined;
-  /** Who is asking (undefined on a public operation). */
-  actor: O extends { permission: "public" } ? undefined : Actor;
 }
 
 export const jsonBody = <T>(

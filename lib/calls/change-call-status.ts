@@ -1,7 +1,7 @@
 import type { Actor } from "../access/actor";
-import { recordAudit } from "../audit/record";
+import { recordAudit } from "../audit/record-audit";
 import type { CallStatus } from "./schema";
-import type { CallWrites } from "./write";
+import type { CallWrites } from "./write/write-calls";
 import { canTransition, invalidTransition } from "./workflow";
 
 /**

@@ -1,6 +1,6 @@
-import { type LocatedPoint, type ReceivedCall, storeReceivedCalls } from "../calls/write";
+import { type LocatedPoint, type ReceivedCall, storeReceivedCalls } from "../calls/write/write-calls";
 import { driverErrorCause } from "../db/driver-error";
-import { getGeocoder, type GeocodeResult } from "../geocoding";
+import { getGeocoder, type GeocodeResult } from "../geocoding/geocoder";
 import { UNCERTAINTY_METRES } from "../geocoding/precision";
 import { groupingEnabled, placementQuery } from "../incidents/grouping";
 import type { WebhookCall } from "../webhook/payload";

@@ -8,7 +8,7 @@ export type { PlatformAdapter } from "./platform";
 
 /**
  * The voice-agent platforms intake takes post-call events from, one adapter each
- * (docs/webhook.md). Each has its endpoint in lib/http/endpoints.ts (lib/http/webhook.ts
+ * (docs/webhook.md). Each has its endpoint in lib/intake/endpoints.ts (lib/http/webhook.ts
  * names it) and its secret in lib/config.ts.
  */
 export const platformAdapters: Record<Platform, PlatformAdapter> = {

@@ -8,14 +8,14 @@ import type { IntakeEvent } from "./event";
 import { otherEventKey, platformOfPayloadKey, unsignedKey } from "./keys";
 import { WEBHOOK_MAX_BODY_BYTES } from "./limits";
 import { type Deferred, recordOrDefer } from "./pending";
-import { platformAdapters } from "./platforms";
-import { archive, type ArchivedEvent, type IntakeOutcome, recordArchived, storeRecording } from "./record";
+import { platformAdapters } from "./platforms/platform-adapters";
+import { archive, type ArchivedEvent, type IntakeOutcome, recordArchived, storeRecording } from "./record-archived";
 
 export type { IntakeEvent } from "./event";
 export { callPayloadKey, recordingKey } from "./keys";
 export { WEBHOOK_MAX_AUDIO_BODY_BYTES, WEBHOOK_MAX_BODY_BYTES } from "./limits";
-export { type ArchivedEvent, type IntakeOutcome, recordArchived } from "./record";
-export { firstOfEachConversation } from "./store";
+export { type ArchivedEvent, type IntakeOutcome, recordArchived } from "./record-archived";
+export { firstOfEachConversation } from "./store-prepared-calls";
 
 
 export interface WebhookDelivery {

@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET } from "@/app/api/openapi.json/route";
-import { answerBeforeNext } from "@/lib/http/before-next";
+import { answerBeforeNext } from "@/lib/http/direct-answers";
 
 let server: Server;
 let base: string;

@@ -2,7 +2,7 @@ import { type Db, getDb } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import { databaseError, DomainError, notFound } from "../domain-error";
 import type { Actor } from "../access/actor";
-import { recordAudit } from "../audit/record";
+import { recordAudit } from "../audit/record-audit";
 import type { AuditAction } from "../audit/schema";
 import type { ExerciseAction, ExerciseState, ExerciseView } from "./schema";
 import type { SurgeShape } from "./shapes";

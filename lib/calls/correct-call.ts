@@ -1,9 +1,9 @@
 import type { Actor } from "../access/actor";
-import { recordAudit } from "../audit/record";
+import { recordAudit } from "../audit/record-audit";
 import { DomainError, invalidParameter } from "../domain-error";
-import { GeocoderUnavailableError, getGeocoder } from "../geocoding";
+import { GeocoderUnavailableError, getGeocoder } from "../geocoding/geocoder";
 import { PRECISIONS } from "../geocoding/types";
-import type { CallCorrection, CallWrites, LockedCall } from "./write";
+import type { CallCorrection, CallWrites, LockedCall } from "./write/write-calls";
 
 /**
  * A corrected location's point, from the geocoder that places arriving calls (lib/geocoding). A

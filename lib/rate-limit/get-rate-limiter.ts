@@ -4,8 +4,8 @@ import { getConfig } from "../config";
 import { replacePart, processPart } from "../process-parts";
 import { getRedis, redisKey } from "../redis";
 import { MemoryRateLimiter } from "./memory";
-import { RedisCounter } from "./redis";
-import { StoreRateLimiter } from "./store";
+import { RedisCounter } from "./redis-counter";
+import { StoreRateLimiter } from "./store-rate-limiter";
 import { UpstashCounter } from "./upstash";
 import type { RateLimiter } from "./types";
 

@@ -1,11 +1,11 @@
-import { storeFailedCall } from "../calls/write";
-import { withCallStore } from "../calls/store";
+import { storeFailedCall } from "../calls/write/write-calls";
+import { withCallStore } from "../calls/with-call-store";
 import { DomainError } from "../domain-error";
-import type { GeocodeResult } from "../geocoding";
+import type { GeocodeResult } from "../geocoding/geocoder";
 import { groupSoon } from "../incidents/grouper";
 import { groupingEnabled } from "../incidents/grouping";
 import { log } from "../log";
-import { getObjectStore, type ObjectBody } from "../storage";
+import { getObjectStore, type ObjectBody } from "../storage/get-object-store";
 import type { AudioEvent } from "../webhook/payload";
 import { storeWithOthers } from "./call-writer";
 import type { IntakeEvent } from "./event";
@@ -13,7 +13,7 @@ import { arrivedSigned, recordingKey, unsignedKey } from "./keys";
 import { archiveRecordingsSoon } from "./recording-archiver";
 import { linkRecording } from "./recording-link";
 import { type QueuedLink, queueRecordingFetches } from "./recording-queue";
-import { type PreparedCall, prepareCall } from "./store";
+import { type PreparedCall, prepareCall } from "./store-prepared-calls";
 
 /** An event whose raw payload is archived under `payloadKey`: what both sources of intake hand over. */
 export interface ArchivedEvent {

@@ -4,13 +4,13 @@ import { Prisma } from "../../db/generated/client";
 import type { Precision } from "../../geocoding/types";
 import type { CallStatus } from "../../vocabulary";
 import { mergeTextIndexesSoon } from "../text-index-upkeep";
-import { withCallStore } from "../store";
-import { type CallCorrection, correctCalls, type CorrectedValue } from "./correct";
+import { withCallStore } from "../with-call-store";
+import { type CallCorrection, correctCalls, type CorrectedValue } from "./write-corrections";
 import { moveCall, moveIncidentCalls, placeCalls } from "./incident";
 import { lockChangeFeed } from "./lock";
 import { type Placement, type ReceivedCall, upsertFailedCall, upsertReceivedCalls } from "./received";
 import { insertSimulatedRows, type SimulatedRow } from "./simulated";
-import { setCallStatus, setIncidentCallsStatus } from "./status";
+import { setCallStatus, setIncidentCallsStatus } from "./write-status";
 import { bumpCallsVersion } from "./own-writes";
 import { inTurn } from "./turns";
 import type { WebhookCall } from "../../webhook/payload";
@@ -26,7 +26,7 @@ import type { WebhookCall } from "../../webhook/payload";
 
 export type { LocatedPoint, Placement, ReceivedCall } from "./received";
 export type { SimulatedRow } from "./simulated";
-export type { CallCorrection, CorrectedValue } from "./correct";
+export type { CallCorrection, CorrectedValue } from "./write-corrections";
 export { CHANGE_FEED_LOCK } from "./lock";
 
 /** What a transaction of writeCalls may do to calls, the feed's lock taken before the first write. */

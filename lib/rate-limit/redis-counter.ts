@@ -1,6 +1,6 @@
 import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import type { RedisClient } from "../redis";
-import type { SharedCounter } from "./store";
+import type { SharedCounter } from "./store-rate-limiter";
 import type { RateLimitDecision, RateLimitPolicy } from "./types";
 
 /**

@@ -1,0 +1,97 @@
+import { z } from "zod";
+import { documentedWriteAnswer, WITHOUT_READ } from "../access/write-answer";
+import { incidentUpdateSchema, parseIncidentUpdate } from "../calls/schema";
+import { type Endpoint, jsonBody } from "../contract/endpoint";
+import { rateLimitPolicies } from "../contract/rate-limit-policies";
+import {
+  incidentDetailSchema, incidentListQueryParameters, incidentListSchema, mergeRequestSchema, parseMergeRequest,
+  parseSplitRequest, splitRequestSchema,
+} from "./schema";
+
+const incidentWriteAnswer = documentedWriteAnswer("IncidentDetail", incidentDetailSchema);
+
+/**
+ * The incidents' endpoints (docs/incidents.md): the list, one incident and its PATCH, merge and split.
+ * Composed into the one registry by lib/http/endpoints.ts.
+ */
+export const incidentEndpoints = {
+  incidents: {
+    path: "/api/incidents",
+    errorFormat: "calls",
+    protection: { rateLimit: rateLimitPolicies.calls },
+    methods: {
+      GET: {
+        operationId: "listIncidents",
+        permission: "read",
+        summary: "List incidents, latest call first, filtered and paginated",
+        query: incidentListQueryParameters,
+        responses: { 200: { description: "One page of matching incidents", body: { name: "IncidentList", schema: incidentListSchema } } },
+        errors: ["INVALID_PARAMETER", "DATABASE_ERROR"],
+      },
+    },
+  },
+
+  incident: {
+    path: "/api/incidents/:id",
+    errorFormat: "calls",
+    protection: { rateLimit: rateLimitPolicies.calls },
+    params: z.object({ id: z.string().meta({ description: "The incident's id" }) }),
+    methods: {
+      GET: {
+        operationId: "getIncident",
+        permission: "read",
+        summary: "One incident with all of its calls, oldest first",
+        responses: { 200: { description: "The incident", body: { name: "IncidentDetail", schema: incidentDetailSchema } } },
+        errors: ["NOT_FOUND", "DATABASE_ERROR"],
+      },
+      PATCH: {
+        operationId: "updateIncident",
+        permission: ["dispatch", "train"],
+        summary: "Move an incident along the calls' status workflow (its open calls with it), correct its calls' type or severity, or both",
+        description:
+          "status: the incident follows the calls' workflow. Each of its calls that may make the same move makes it, recorded " +
+          "in the call's history under the actor's name; a call already further along keeps its status. emergency_type, " +
+          "severity: every call of the incident is corrected (the agent's values kept, each change in the call's " +
+          "corrections); the incident takes the type and its severity follows its calls; no call leaves it.",
+        body: jsonBody({ name: "IncidentUpdate", schema: incidentUpdateSchema }, parseIncidentUpdate),
+        responses: { 200: { description: `The incident after the change${WITHOUT_READ}`, body: incidentWriteAnswer } },
+        errors: ["INVALID_PARAMETER", "NOT_FOUND", "INVALID_TRANSITION", "DATABASE_ERROR"],
+      },
+    },
+  },
+
+  incidentMerge: {
+    path: "/api/incidents/:id/merge",
+    errorFormat: "calls",
+    protection: { rateLimit: rateLimitPolicies.calls },
+    params: z.object({ id: z.string().meta({ description: "The incident that receives the calls" }) }),
+    methods: {
+      POST: {
+        operationId: "mergeIncidents",
+        permission: "dispatch",
+        summary: "Move every call of other_id into this incident; other_id ceases to exist",
+        body: jsonBody({ name: "MergeRequest", schema: mergeRequestSchema }, parseMergeRequest),
+        description: "Training (simulated, exercise) and real calls never share an incident: such a merge is 409 TRAINING_MIX.",
+        responses: { 200: { description: `The merged incident${WITHOUT_READ}`, body: incidentWriteAnswer } },
+        errors: ["INVALID_PARAMETER", "NOT_FOUND", "TRAINING_MIX", "DATABASE_ERROR"],
+      },
+    },
+  },
+
+  incidentSplit: {
+    path: "/api/incidents/:id/split",
+    errorFormat: "calls",
+    protection: { rateLimit: rateLimitPolicies.calls },
+    params: z.object({ id: z.string().meta({ description: "The incident the call leaves" }) }),
+    methods: {
+      POST: {
+        operationId: "splitIncident",
+        permission: "dispatch",
+        summary: "Move one call out of this incident into a new incident of its own",
+        body: jsonBody({ name: "SplitRequest", schema: splitRequestSchema }, parseSplitRequest),
+        responses: { 200: { description: `The new incident${WITHOUT_READ}`, body: incidentWriteAnswer } },
+        errors: ["INVALID_PARAMETER", "NOT_FOUND", "DATABASE_ERROR"],
+      },
+    },
+  },
+} satisfies Record<string, Endpoint>;
