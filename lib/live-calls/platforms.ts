@@ -25,6 +25,8 @@ export const ELEVENLABS_TOOL_SECRET_HEADER = "x-mayday-tool-secret";
 
 /** A platform's call id as Mayday's conversation ids hold it. */
 const CALL_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,190}$/;
+/** ElevenLabs' conversation ids are Mayday's as they are: without a colon, so never another platform's `vapi:<id>`. */
+const ELEVENLABS_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,199}$/;
 
 export interface LiveDelivery {
   headers: Headers;
@@ -46,8 +48,8 @@ async function verifiedJson(check: SignatureCheck, body: AsyncIterable<Uint8Arra
   return parseJson(Buffer.concat(chunks).toString("utf8"));
 }
 
-function callIdAt(value: unknown, field: string): string {
-  if (typeof value !== "string" || !CALL_ID.test(value)) throw missingFields([field]);
+function callIdAt(value: unknown, field: string, form = CALL_ID): string {
+  if (typeof value !== "string" || !form.test(value)) throw missingFields([field]);
   return value;
 }
 
@@ -134,7 +136,7 @@ export async function answerElevenLabs(tool: LiveTool, delivery: LiveDelivery): 
   if (!sameSecret(sent, secret)) throw invalidSignature("Credential does not match");
   const root = objectAt(await verifiedJson({ verified: true, update() {}, verify() {} }, delivery.body));
   const identity: LiveCallIdentity = {
-    conversationId: callIdAt(root.conversation_id, "conversation_id"),
+    conversationId: callIdAt(root.conversation_id, "conversation_id", ELEVENLABS_ID),
     platform: "elevenlabs",
     agentId: textAt(root.agent_id, TEXT_LIMITS.agentId),
     callerPhone: normalisePhone(root.caller_id),

@@ -302,6 +302,29 @@ describe("live tools: one call record whatever the order of events", () => {
     expect(after).toMatchObject({ emergencyType: ANALYSIS.retell.type, location });
   });
 
+  it("first reports of one call racing each other make one record in one incident", async () => {
+    for (const platform of PLATFORMS) {
+      const callId = nextId(`race${platform}`);
+      const location = `${counter} Racing Way ${runId}`;
+      const incidentsBefore = await incidentCount();
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, (_, index) => callTool(platform, callId, "report_emergency", { emergency_type: "fire", location, details: `report ${index}` })),
+      );
+      expect(answers.map((answer) => answer.status)).toEqual(Array(6).fill(200));
+      const { calls, creations } = await stored(conversationOf(platform, callId));
+      expect(calls).toHaveLength(1);
+      expect(creations).toBe(1);
+      expect(await incidentCount()).toBe(incidentsBefore + 1);
+    }
+  });
+
+  it("refuses a call id that is not the platform's, storing nothing", async () => {
+    const result = await callTool("elevenlabs", "vapi:someone-elses", "report_emergency", { emergency_type: "fire" });
+    expect(result.status).toBe(400);
+    expect(result.json).toMatchObject({ error_code: "MISSING_FIELDS" });
+    expect((await stored("vapi:someone-elses")).calls).toHaveLength(0);
+  });
+
   it("a live call whose post-call event never comes is marked ended after the timeout and stays listed; a late one still completes it", async () => {
     const callId = nextId("liveidle");
     const conversationId = conversationOf("vapi", callId);
