@@ -308,9 +308,9 @@ describe("live tools: one call record whatever the order of events", () => {
       const location = `${counter} Racing Way ${runId}`;
       const incidentsBefore = await incidentCount();
       const answers = await Promise.all(
-        Array.from({ length: 6 }, (_, index) => callTool(platform, callId, "report_emergency", { emergency_type: "fire", location, details: `report ${index}` })),
+        Array.from({ length: 12 }, (_, index) => callTool(platform, callId, "report_emergency", { emergency_type: "fire", location, details: `report ${index}` })),
       );
-      expect(answers.map((answer) => answer.status)).toEqual(Array(6).fill(200));
+      expect(answers.map((answer) => answer.status)).toEqual(Array(12).fill(200));
       const { calls, creations } = await stored(conversationOf(platform, callId));
       expect(calls).toHaveLength(1);
       expect(creations).toBe(1);

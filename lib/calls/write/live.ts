@@ -121,11 +121,7 @@ export async function upsertLiveCall(db: Pick<Db, "$queryRaw">, report: LiveRepo
 
 /** A live report through the door: the statement, then what follows a commit that wrote calls. */
 export async function storeLiveCall(report: LiveReport, placement: Placement | undefined): Promise<LiveWrite | undefined> {
-  const write = () => withCallStore((db) => upsertLiveCall(db, report, placement));
-  // Two first reports of one call racing (the agent's tool calls, two instances): the loser's
-  // placement may name an incident the winner's commit removed (a foreign key failure, as for
-  // received calls). The statement is idempotent, and once again it finds the call stored.
-  const written = await write().catch(write);
+  const written = await withCallStore((db) => upsertLiveCall(db, report, placement));
   if (written) await afterLiveWrite();
   return written;
 }
