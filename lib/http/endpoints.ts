@@ -675,11 +675,13 @@ export const endpoints = {
         ),
         responses: {
           200: {
-            description: "One result per tool call, in order: the LiveStatus as one line of JSON, or an error for a tool Mayday does not have",
+            description:
+              "One result per tool call, in order: the LiveStatus as one line of JSON, or an `error` for a tool Mayday does not " +
+              "have or one it could not run (the database down: Vapi ignores any status but 200)",
             body: { name: "VapiToolResults", schema: vapiToolAnswerSchema },
           },
         },
-        errors: ["UNSUPPORTED_MEDIA_TYPE", "PAYLOAD_TOO_LARGE", "INVALID_JSON", "MISSING_FIELDS", "INVALID_SIGNATURE", "GEOCODING_ERROR", "DATABASE_ERROR"],
+        errors: ["UNSUPPORTED_MEDIA_TYPE", "PAYLOAD_TOO_LARGE", "INVALID_JSON", "MISSING_FIELDS", "INVALID_SIGNATURE"],
       },
     },
   },
@@ -704,7 +706,7 @@ export const endpoints = {
           "The signature covers the raw bytes: lib/live-calls reads the body itself (lib/live-calls/platforms.ts).",
         ),
         responses: { 200: { description: "What the agent may tell the caller", body: { name: "LiveStatus", schema: liveStatusSchema } } },
-        errors: ["UNSUPPORTED_MEDIA_TYPE", "PAYLOAD_TOO_LARGE", "INVALID_JSON", "MISSING_FIELDS", "INVALID_SIGNATURE", "GEOCODING_ERROR", "DATABASE_ERROR"],
+        errors: ["UNSUPPORTED_MEDIA_TYPE", "PAYLOAD_TOO_LARGE", "INVALID_JSON", "MISSING_FIELDS", "INVALID_SIGNATURE", "DATABASE_ERROR"],
       },
     },
   },
@@ -727,7 +729,7 @@ export const endpoints = {
           "Read by lib/live-calls/platforms.ts once the secret checked out.",
         ),
         responses: { 200: { description: "What the agent may tell the caller", body: { name: "LiveStatus", schema: liveStatusSchema } } },
-        errors: ["UNSUPPORTED_MEDIA_TYPE", "PAYLOAD_TOO_LARGE", "INVALID_JSON", "MISSING_FIELDS", "INVALID_PARAMETER", "INVALID_SIGNATURE", "GEOCODING_ERROR", "DATABASE_ERROR"],
+        errors: ["UNSUPPORTED_MEDIA_TYPE", "PAYLOAD_TOO_LARGE", "INVALID_JSON", "MISSING_FIELDS", "INVALID_PARAMETER", "INVALID_SIGNATURE", "DATABASE_ERROR"],
       },
     },
   },

@@ -4,6 +4,7 @@ import { WEBHOOK_MAX_BODY_BYTES } from "../intake/limits";
 import { platformConversationId } from "../intake/keys";
 import { type Fields, objectAt, sameSecret, textAt } from "../intake/platforms/fields";
 import { platformAdapters } from "../intake/platforms";
+import { log } from "../log";
 import { missingFields } from "../webhook/payload";
 import { normalisePhone, TEXT_LIMITS } from "../webhook/sanitise";
 import { invalidSignature, type SignatureCheck } from "../webhook/signature";
@@ -72,7 +73,8 @@ function vapiToolCall(item: unknown): { id: string; name: string; args: Fields }
 /**
  * POST /api/live-calls/vapi: Vapi's `tool-calls` server message (`message.toolCallList`), with the
  * Vapi credential of POST /api/voiceagent-webhook/vapi. Answers `{results: [{toolCallId, name,
- * result}]}`, one per tool call in order; a tool Mayday does not have answers an `error`. Any other
+ * result}]}`, one per tool call in order; a tool Mayday does not have, or one that failed (the
+ * database down), answers an `error`, since Vapi ignores any status but 200. Any other
  * message type (the tools' server URL may be the assistant's) answers no results.
  */
 export async function answerVapi(delivery: LiveDelivery): Promise<{ results: VapiToolResult[] }> {
@@ -97,7 +99,13 @@ export async function answerVapi(delivery: LiveDelivery): Promise<{ results: Vap
       results.push({ toolCallId: id, name, error: `Unknown tool: Mayday's tools are ${LIVE_TOOLS.join(" and ")}` });
       continue;
     }
-    results.push({ toolCallId: id, name, result: JSON.stringify(await runLiveTool(name, identity, args)) });
+    try {
+      results.push({ toolCallId: id, name, result: JSON.stringify(await runLiveTool(name, identity, args)) });
+    } catch (error) {
+      // Vapi ignores any answer but a 200: the agent hears that it failed, the log says why.
+      log.error({ err: error, conversationId: identity.conversationId, tool: name }, "live tool call failed");
+      results.push({ toolCallId: id, name, error: "The dispatch centre could not take this now: keep the caller on the line and try again" });
+    }
   }
   return { results };
 }

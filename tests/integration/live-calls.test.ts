@@ -318,6 +318,34 @@ describe("live tools: one call record whatever the order of events", () => {
     }
   });
 
+  it("Vapi: several tool calls in one message are answered in order, a tool Mayday does not have with an error; other messages with no results", async () => {
+    const callId = nextId("vapimany");
+    const post = async (message: Record<string, unknown>) => {
+      const raw = JSON.stringify({ message: { call: { id: callId }, ...message } });
+      const request = new Request("http://localhost/api/live-calls/vapi", {
+        method: "POST",
+        headers: { "content-type": "application/json", ...vapiHmacHeaders(VAPI_SECRET, raw) },
+        body: raw,
+      });
+      const response = await vapiToolPost(request, undefined);
+      expect(response.status).toBe(200);
+      return (await response.json()) as { results: { toolCallId: string; name: string; result?: string; error?: string }[] };
+    };
+    const { results } = await post({
+      type: "tool-calls",
+      toolCallList: [
+        { id: "a", type: "function", function: { name: "report_emergency", arguments: { emergency_type: "fire" } } },
+        { id: "b", type: "function", function: { name: "transfer_call", arguments: "{}" } },
+        { id: "c", type: "function", function: { name: "incident_status", arguments: "{}" } },
+      ],
+    });
+    expect(results.map(({ toolCallId, name }) => [toolCallId, name])).toEqual([["a", "report_emergency"], ["b", "transfer_call"], ["c", "incident_status"]]);
+    expect(results[1]).toMatchObject({ error: expect.stringContaining("Unknown tool") });
+    expect(results[1].result).toBeUndefined();
+    expect(JSON.parse(results[2].result!)).toMatchObject({ reported: true });
+    expect(await post({ type: "status-update", status: "in-progress" })).toEqual({ results: [] });
+  });
+
   it("refuses a call id that is not the platform's, storing nothing", async () => {
     const result = await callTool("elevenlabs", "vapi:someone-elses", "report_emergency", { emergency_type: "fire" });
     expect(result.status).toBe(400);
