@@ -24,6 +24,9 @@ export async function register(): Promise<void> {
     // Calls stored while no grouper ran (docs/incidents.md) are grouped now, then on a timer.
     const { startGrouper } = await import("./lib/incidents/grouper");
     startGrouper();
+    // Live calls whose post-call event never came leave "on the line" after LIVE_CALL_TIMEOUT_SECONDS (docs/webhook.md, "Live calls").
+    const { startLiveCallSweeper } = await import("./lib/live-calls/idle");
+    startLiveCallSweeper();
     // Outbound webhooks follow the change feed from every instance, one instance per subscription (docs/integrations.md).
     if (getConfig().SUBSCRIPTION_WORKER) {
       const { startDeliveryWorker } = await import("./lib/subscriptions/worker");

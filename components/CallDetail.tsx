@@ -64,7 +64,12 @@ export function CallDetail({ id, onClose, onShowOnMap, focus, onCorrected }: {
         <>
           <p className="detail-headline">
             <SeverityBadge severity={call.severity} /> <strong>{humanize(call.emergency_type)}</strong>{" "}
-            <StatusBadge status={call.status} /> <UnverifiedBadge call={call} />
+            <StatusBadge status={call.status} /> <UnverifiedBadge call={call} />{" "}
+            {call.on_line && (
+              <span className="on-line-badge" data-testid="on-line-badge" title="The caller is still talking to the voice agent">
+                On the line
+              </span>
+            )}
           </p>
           <CorrectionNotes call={call} />
           <StatusActions id={call.conversation_id} status={call.status} training={call.simulation} />

@@ -63,6 +63,13 @@ export const envSchema = z.object({
   VAPI_WEBHOOK_SECRET: optionalString,
   /** POST /api/voiceagent-webhook/retell: the Retell API key with the webhook badge, which signs its webhooks. Unset: every request is refused. */
   RETELL_API_KEY: optionalString,
+  /**
+   * The live tools' ElevenLabs endpoints (POST /api/live-calls/elevenlabs/{tool}): the value of the
+   * `x-mayday-tool-secret` header the agent's server tools send (docs/webhook.md, "Live calls"). Unset: every request is refused.
+   */
+  ELEVENLABS_TOOL_SECRET: optionalString,
+  /** A live call with no event for this long, and no post-call event yet, is marked ended (lib/live-calls). */
+  LIVE_CALL_TIMEOUT_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
   /** An administrator's Bearer key for scripts and benchmarks, working before any account exists. */
   API_KEY: optionalString,
   /** Signs session cookies; unset: one made once and kept in the database (docs/security.md). */

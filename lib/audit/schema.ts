@@ -7,6 +7,7 @@ export const AUDIT_ACTIONS = [
   "call.corrected",
   "call.viewed",
   "call.recording_played",
+  "call.instruction_written",
   "incident.status_changed",
   "incident.corrected",
   "incident.merged",

@@ -172,6 +172,9 @@ export const callRecordSchema = z
       .meta({ description: "Calls released by a training exercise (always simulated): the exercise's id" }),
     incident_id: z.string().meta({ description: "The incident the call is grouped into (GET /api/incidents/{id})" }),
     platform: platformSchema.meta({ description: "The voice-agent platform the call came from; `elevenlabs` for simulated calls" }),
+    on_line: z.literal(true).optional().meta({
+      description: "Present while the caller is still talking to the voice agent: reported live, its post-call event not yet in (docs/webhook.md, \"Live calls\")",
+    }),
     verified: z.boolean().nullable().meta({
       description:
         "Whether the webhook delivery was verified (signed with VOICEAGENT_WEBHOOK_SECRET, or the platform's credential); false: posted unsigned, anyone could have sent it; null: simulated, or stored before Mayday kept this",

@@ -40,6 +40,7 @@ export const LISTED_COLUMNS = {
   platform: "platform",
   recordingUrl: "recording_url",
   verified: "verified",
+  onLine: "on_line",
 } as const satisfies Partial<Record<keyof Call, string>>;
 
 export type ListedCall = Pick<Call, keyof typeof LISTED_COLUMNS>;
@@ -86,6 +87,7 @@ export function toCallRecord(call: ListedCall): CallRecord {
   if (call.originalSeverity !== null) record.original_severity = call.originalSeverity;
   if (call.originalLocation !== null) record.original_location = call.originalLocation;
   if (call.recordingUrl !== null) record.recording_url = call.recordingUrl;
+  if (call.onLine) record.on_line = true;
   return record;
 }
 

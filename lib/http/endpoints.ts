@@ -9,6 +9,7 @@ import { geocodingEndpoints } from "../geocoding/endpoints";
 import { healthEndpoints } from "../health/endpoints";
 import { incidentEndpoints } from "../incidents/endpoints";
 import { intakeEndpoints } from "../intake/endpoints";
+import { liveCallEndpoints } from "../live-calls/endpoints";
 import { liveEndpoints } from "../live/endpoints";
 import { noteEndpoints } from "../notes/endpoints";
 import { reportEndpoints } from "../reports/endpoints";
@@ -31,6 +32,7 @@ export const endpoints = {
   ...noteEndpoints,
   ...simulationEndpoints,
   ...intakeEndpoints,
+  ...liveCallEndpoints,
   ...exerciseEndpoints,
   ...reportEndpoints,
   ...subscriptionEndpoints,

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as auditRoute } from "@/app/api/audit/route";
 import { GET as getCallRoute, PATCH as patchCallRoute } from "@/app/api/calls/[id]/route";
+import { POST as instructionRoute } from "@/app/api/calls/[id]/instruction/route";
 import { GET as recordingRoute } from "@/app/api/calls/[id]/recording/route";
 import { POST as startRoute } from "@/app/api/exercises/[id]/start/route";
 import { POST as pauseRoute } from "@/app/api/exercises/[id]/pause/route";
@@ -78,7 +79,7 @@ beforeAll(async () => {
 });
 
 describe("the audit trail", () => {
-  it("records each of the 28 actions exactly once, naming the person; the call's history names them too", async () => {
+  it("records each of the 29 actions exactly once, naming the person; the call's history names them too", async () => {
     const before = await count();
     const startedAt = new Date().toISOString();
 
@@ -98,6 +99,8 @@ describe("the audit trail", () => {
     expect(changed.status).toBe(200);
     const history = (await changed.json()).history as { status: string; changed_by: string }[];
     expect(history.at(-1)).toMatchObject({ status: "dispatched", changed_by: "Dana Ruiz" });
+    // An instruction for the voice agent (docs/webhook.md, "Live calls").
+    expect((await send(instructionRoute, "POST", `/api/calls/${conversationId}/instruction`, dispatcher, { text: "Keep the caller on the line" }, conversationId)).status).toBe(201);
 
     // Incidents: two of the webhook's, merged, one call split out again, the incident moved.
     const db = await getDb();
@@ -197,16 +200,17 @@ describe("the audit trail", () => {
     expect(JSON.stringify(events)).not.toContain(rotatedSecret.slice(6, 20));
     expect(one("subscription.updated")).toMatchObject({ actor: { name: "Ada Stone" }, after: { enabled: false, secret_rotated: true } });
     expect(one("gis.imported")).toMatchObject({ actor: { name: "Ada Stone" }, target: { kind: "gis_layer", id: "address_points" }, after: { features: 1, source: "audit.csv" } });
+    expect(one("call.instruction_written")).toMatchObject({ actor: { name: "Dana Ruiz" }, target: { kind: "call", id: conversationId }, after: { text: "Keep the caller on the line" } });
     expect(one("subscription.replayed")).toMatchObject({ target: { kind: "subscription", id: subscriptionId }, after: { cursor: 0 } });
 
     // Filters: by actor, by action, by target.
     expect((await trail(`&actor=${dispatcher.user.id}&from=${encodeURIComponent(startedAt)}`)).map((event) => event.action).sort()).toEqual(
       [
-        "call.corrected", "call.recording_played", "call.status_changed", "call.viewed", "incident.corrected", "incident.merged",
+        "call.corrected", "call.instruction_written", "call.recording_played", "call.status_changed", "call.viewed", "incident.corrected", "incident.merged",
         "incident.note_added", "incident.split", "incident.status_changed",
       ],
     );
-    expect((await trail(`&target_id=${conversationId}`)).map((event) => event.action).sort()).toEqual(["call.recording_played", "call.status_changed", "call.viewed"]);
+    expect((await trail(`&target_id=${conversationId}`)).map((event) => event.action).sort()).toEqual(["call.instruction_written", "call.recording_played", "call.status_changed", "call.viewed"]);
     expect(await trail("&action=key.revoked")).toHaveLength(1);
   });
 

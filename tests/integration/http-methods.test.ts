@@ -21,11 +21,13 @@ const present = table.filter(([, endpoint]) => existsSync(routeFile(endpoint)));
 
 const VAPI_SECRET = "vapi_http_methods_secret";
 const RETELL_KEY = "key_http_methods_retell";
+const TOOL_SECRET = "tool_http_methods_secret";
 
-/** Vapi's and Retell's webhooks check their credential before the body: a request that passes it. */
+/** Vapi's and Retell's webhooks and the live tools check their credential before the body: a request that passes it. */
 function credentials(name: string, body: string): Record<string, string> {
-  if (name === "vapiWebhook") return { "x-vapi-secret": VAPI_SECRET };
-  if (name === "retellWebhook") return { "x-retell-signature": retellSignatureHeader(RETELL_KEY, body) };
+  if (name === "vapiWebhook" || name === "liveToolsVapi") return { "x-vapi-secret": VAPI_SECRET };
+  if (name === "retellWebhook" || name === "liveToolsRetell") return { "x-retell-signature": retellSignatureHeader(RETELL_KEY, body) };
+  if (name === "liveToolsElevenLabs") return { "x-mayday-tool-secret": TOOL_SECRET };
   return {};
 }
 
@@ -33,6 +35,7 @@ beforeAll(() => {
   process.env.API_KEY = TEST_API_KEY;
   process.env.VAPI_WEBHOOK_SECRET = VAPI_SECRET;
   process.env.RETELL_API_KEY = RETELL_KEY;
+  process.env.ELEVENLABS_TOOL_SECRET = TOOL_SECRET;
   // The GIS import takes files of hundreds of MB: its limit set under this test's 6 MB body.
   process.env.GIS_IMPORT_MAX_BYTES = String(5 * 1024 * 1024);
   resetConfigForTests();
@@ -40,6 +43,7 @@ beforeAll(() => {
 });
 afterAll(() => {
   delete process.env.VAPI_WEBHOOK_SECRET;
+  delete process.env.ELEVENLABS_TOOL_SECRET;
   delete process.env.RETELL_API_KEY;
   delete process.env.GIS_IMPORT_MAX_BYTES;
   resetConfigForTests();
@@ -90,7 +94,7 @@ describe("415 and 413 on every POST and PATCH that takes a body", () => {
     const handler = (await import(routeFile(endpoint)))[method];
     const response: Response = await handler(
       apiRequest(`http://localhost${samplePath(endpoint)}`, { method, body: "a=1", headers: { "content-type": "text/plain" } }),
-      { params: Promise.resolve({ id: "CALL-1" }) },
+      { params: Promise.resolve({ id: "CALL-1", tool: "incident_status" }) },
     );
     expect(response.status).toBe(415);
     expect((await response.json()).error_code).toBe("UNSUPPORTED_MEDIA_TYPE");
@@ -105,7 +109,7 @@ describe("415 and 413 on every POST and PATCH that takes a body", () => {
         body,
         headers: { "content-type": "application/json", ...credentials(name, body) },
       }),
-      { params: Promise.resolve({ id: "CALL-1" }) },
+      { params: Promise.resolve({ id: "CALL-1", tool: "incident_status" }) },
     );
     expect(response.status).toBe(413);
     expect((await response.json()).error_code).toBe("PAYLOAD_TOO_LARGE");

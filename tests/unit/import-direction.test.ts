@@ -26,7 +26,7 @@ const LAYERS: Layers = [
     name: "domain",
     units: [
       "lib/access", "lib/audit", "lib/geocoding", "lib/calls", "lib/notes", "lib/incidents", "lib/live", "lib/reports",
-      "lib/simulation", "lib/exercises", "lib/eido", "lib/subscriptions", "lib/intake", "lib/reconcile", "lib/health",
+      "lib/simulation", "lib/exercises", "lib/eido", "lib/subscriptions", "lib/intake", "lib/live-calls", "lib/reconcile", "lib/health",
     ],
   },
   // The HTTP layer (registry, protection, errors as HTTP, the OpenAPI document) and the dashboard's UI.

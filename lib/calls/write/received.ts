@@ -71,7 +71,9 @@ export const transcriptText = (turns: readonly TranscriptTurn[]): string =>
  * them). A call whose geocoding failed waits for the grouper (grouped by its text), and a
  * redelivery is not regrouped. A call stored without its analysis is not placed (an incident of
  * its own, `awaiting_analysis`) until the analysis arrives; then it waits for the grouper, which
- * places it by what the analysis says. A delivery of the same conversation committed by another instance
+ * places it by what the analysis says. A call the agent reported live (./live.ts) is completed the same
+ * way: its analysis replaces what the agent said live (a correction kept), it leaves the line, and
+ * its incident stays. A delivery of the same conversation committed by another instance
  * between this statement's start and its turn at the feed lock makes it fail on the incident's
  * foreign key at commit; the caller then stores the calls one by one.
  */
@@ -108,14 +110,15 @@ export async function upsertReceivedCalls(
       INSERT INTO calls (id, conversation_id, occurred_at, agent_id, summary, call_successful, duration_secs,
                          transcript_length, emergency_type, location, latitude, longitude, location_source,
                          location_precision, location_uncertainty_m, severity, status, simulation, table_name, payload_key, caller_phone, failure_reason,
-                         platform, recording_url, awaiting_analysis, incident_id, grouped_at, grouping_pending, verified)
+                         platform, recording_url, awaiting_analysis, incident_id, grouped_at, grouping_pending, verified,
+                         post_call_at)
       SELECT id, conversation_id, occurred_at, agent_id, summary, call_successful, duration_secs, transcript_length,
         emergency_type, location, latitude, longitude, location_source, location_precision, location_uncertainty_m,
         severity, status, false, 'calls', payload_key,
         caller_phone, failure_reason, platform, recording_url, NOT has_analysis,
         ${grouping ? Prisma.sql`(SELECT p.incident_id FROM placed p WHERE p.id = input.id)` : Prisma.sql`NULL`},
         CASE WHEN ${grouping} AND NOT geocoder_failed AND has_analysis THEN now() END,
-        ${grouping} AND geocoder_failed AND has_analysis, verified
+        ${grouping} AND geocoder_failed AND has_analysis, verified, now()
       FROM input
       ON CONFLICT (conversation_id) DO UPDATE SET
         occurred_at = EXCLUDED.occurred_at, agent_id = EXCLUDED.agent_id,
@@ -140,7 +143,9 @@ export async function upsertReceivedCalls(
             -- The analysis arrived for a call stored without it: the grouper places it now.
             calls.grouping_pending OR (${grouping} AND calls.awaiting_analysis AND i.has_analysis)
           FROM input i WHERE i.conversation_id = EXCLUDED.conversation_id),
-        verified = true, updated_at = CURRENT_TIMESTAMP
+        verified = true, updated_at = CURRENT_TIMESTAMP,
+        -- A live call (lib/calls/write/live.ts) is over: off the line, and live events no longer change it.
+        on_line = false, post_call_at = COALESCE(calls.post_call_at, now())
       -- An unverified delivery never changes a stored call (docs/webhook.md, "Unsigned deliveries").
       WHERE EXCLUDED.verified
       RETURNING id, conversation_id, status, (xmax = 0) AS inserted

@@ -1,0 +1,149 @@
+import type { Db } from "../../db/client";
+import { Prisma } from "../../db/generated/client";
+import { uuid7 } from "../../db/uuid7";
+import { SEVERITY_FALLBACK, type Platform, type Severity } from "../../vocabulary";
+import { withCallStore } from "../with-call-store";
+import { mergeTextIndexesSoon } from "../text-index-upkeep";
+import { lockChangeFeed } from "./lock";
+import { bumpCallsVersion } from "./own-writes";
+import type { LocatedPoint, Placement } from "./received";
+import { inTurn } from "./turns";
+
+/**
+ * What the voice agent reported while the caller is on the line (its `report_emergency` tool,
+ * lib/live-calls): each field it said this time; null when it did not (the stored value stays).
+ */
+export interface LiveReport {
+  conversationId: string;
+  platform: Platform;
+  agentId: string;
+  emergencyType: string | null;
+  severity: Severity | null;
+  /** The location as spoken. */
+  location: string | null;
+  /** Free-text details: the call's summary until the post-call event brings the analysis'. */
+  details: string | null;
+  callerPhone: string | null;
+  /** Where `location` is (geocoded); null when unknown or not said. */
+  point: LocatedPoint | null;
+  /** The geocoder failed on `location`: the call waits for the grouper, a stored point stays. */
+  geocoderFailed: boolean;
+}
+
+/** What the statement did: the call's id, and whether it made the call; undefined when the call was not changed. */
+export interface LiveWrite {
+  id: string;
+  inserted: boolean;
+}
+
+/**
+ * A field the agent reported live, as `received.ts` treats a redelivered one: not said, both
+ * stay; corrected by a dispatcher, the correction stays and the agent's value becomes its original.
+ */
+function reported(column: "emergency_type" | "severity" | "location", sent: string): Prisma.Sql {
+  const [value, original, given] = [Prisma.raw(column), Prisma.raw(`original_${column}`), Prisma.raw(`i.${sent}`)];
+  return Prisma.sql`CASE WHEN ${given} IS NULL OR calls.${original} IS NOT NULL THEN calls.${value} ELSE ${given} END,
+    CASE WHEN ${given} IS NULL OR calls.${original} IS NULL THEN calls.${original} ELSE ${given} END`;
+}
+
+/** A point column: the new point only when a location was said, geocoded and not corrected. */
+const pointColumn = (column: string, sent: string) =>
+  Prisma.sql`CASE WHEN i.location IS NULL OR i.geocoder_failed OR calls.original_location IS NOT NULL
+    THEN calls.${Prisma.raw(column)} ELSE i.${Prisma.raw(sent)} END`;
+
+/**
+ * One live report in one statement (docs/webhook.md, "Live calls"). The first makes the call, on
+ * the line, and places it in its incident by `placement` at once when it has a location (else it
+ * waits, `awaiting_analysis`, in an incident of its own, and the report that brings the location
+ * hands it to the grouper). Later reports change only what they say, keep a dispatcher's
+ * corrections (the agent's value becomes the original) and never move the call between incidents.
+ * Once the post-call event came (`post_call_at`, received.ts), or for a call that was never live,
+ * a report changes nothing: whatever the order of the events, the call ends with the analysis.
+ */
+export async function upsertLiveCall(db: Pick<Db, "$queryRaw">, report: LiveReport, placement: Placement | undefined): Promise<LiveWrite | undefined> {
+  const { point } = report;
+  const input = Prisma.sql`input AS (
+    SELECT ${uuid7()}::text AS id, ${report.conversationId}::text AS conversation_id, ${report.platform}::text AS platform,
+      ${report.agentId}::text AS agent_id, ${report.emergencyType}::text AS type, ${report.severity}::text AS severity,
+      ${report.location}::text AS location, ${report.details}::text AS details, ${report.callerPhone}::text AS phone,
+      ${point?.latitude ?? null}::float8 AS lat, ${point?.longitude ?? null}::float8 AS lon, ${point?.source ?? null}::text AS source,
+      ${point?.precision ?? null}::text AS precision, ${point?.uncertaintyMeters ?? null}::float8 AS uncertainty,
+      ${report.geocoderFailed}::boolean AS geocoder_failed, now() AS at
+  )`;
+  const grouping = placement !== undefined;
+  const write = Prisma.sql`upserted AS (
+      INSERT INTO calls (id, conversation_id, occurred_at, agent_id, summary, call_successful, duration_secs, transcript_length,
+                         emergency_type, location, latitude, longitude, location_source, location_precision, location_uncertainty_m,
+                         severity, status, simulation, table_name, caller_phone, platform, awaiting_analysis, incident_id,
+                         grouped_at, grouping_pending, verified, on_line, live_at, live_seen_at)
+      SELECT id, conversation_id, at, agent_id, COALESCE(details, ''), false, 0, 0, COALESCE(type, 'unknown'), COALESCE(location, ''),
+        lat, lon, source, precision, uncertainty, COALESCE(severity, ${SEVERITY_FALLBACK}), 'active', false, 'calls', phone, platform,
+        location IS NULL,
+        ${grouping ? Prisma.sql`(SELECT p.incident_id FROM placed p WHERE p.id = input.id)` : Prisma.sql`NULL`},
+        CASE WHEN ${grouping} AND location IS NOT NULL AND NOT geocoder_failed THEN now() END,
+        ${grouping} AND location IS NOT NULL AND geocoder_failed, true, true, now(), now()
+      FROM input
+      ON CONFLICT (conversation_id) DO UPDATE SET
+        (emergency_type, original_emergency_type, severity, original_severity, location, original_location,
+         latitude, longitude, location_source, location_precision, location_uncertainty_m, summary, caller_phone,
+         awaiting_analysis, grouping_pending) = (
+          SELECT ${reported("emergency_type", "type")}, ${reported("severity", "severity")}, ${reported("location", "location")},
+            ${pointColumn("latitude", "lat")}, ${pointColumn("longitude", "lon")}, ${pointColumn("location_source", "source")},
+            ${pointColumn("location_precision", "precision")}, ${pointColumn("location_uncertainty_m", "uncertainty")},
+            COALESCE(i.details, calls.summary), COALESCE(calls.caller_phone, i.phone),
+            calls.awaiting_analysis AND i.location IS NULL,
+            -- The location arrived for a call not yet placed: the grouper places it now.
+            calls.grouping_pending OR (${grouping} AND calls.awaiting_analysis AND i.location IS NOT NULL)
+          FROM input i),
+        on_line = true, live_seen_at = now(), updated_at = CURRENT_TIMESTAMP
+      WHERE calls.live_at IS NOT NULL AND calls.post_call_at IS NULL
+      RETURNING id, status, (xmax = 0) AS inserted
+    ),
+    history AS (
+      INSERT INTO call_status_changes (call_id, from_status, status, changed_by)
+      SELECT id, NULL, status, 'webhook' FROM upserted WHERE inserted
+    )
+    SELECT id, inserted FROM upserted`;
+  const statement = grouping
+    ? placement(
+      Prisma.sql`
+        SELECT t.id, t.id AS own, 1 AS seq, t.type, t.at, t.lat, t.lon, t.precision, t.location,
+          false AS simulation, NULL::text AS exercise_id
+        FROM input t
+        WHERE t.location IS NOT NULL AND NOT t.geocoder_failed
+          AND NOT EXISTS (SELECT 1 FROM calls c WHERE c.conversation_id = t.conversation_id)`,
+      { before: input, then: Prisma.sql`, ${write}` },
+    )
+    : Prisma.sql`WITH ${input}, ${write}`;
+  const [written] = await db.$queryRaw<LiveWrite[]>(statement);
+  return written;
+}
+
+/** A live report through the door: the statement, then what follows a commit that wrote calls. */
+export async function storeLiveCall(report: LiveReport, placement: Placement | undefined): Promise<LiveWrite | undefined> {
+  const written = await withCallStore((db) => upsertLiveCall(db, report, placement));
+  if (written) await afterLiveWrite();
+  return written;
+}
+
+/**
+ * Live calls with no live event for `idleSeconds` and no post-call event are marked ended (off
+ * the line); they stay listed, and a late post-call event still completes them. Answers how many.
+ */
+export async function endIdleLiveCalls(idleSeconds: number): Promise<number> {
+  const ended = await inTurn(() => withCallStore((db) =>
+    db.$transaction(async (tx) => {
+      await lockChangeFeed(tx);
+      return tx.$executeRaw`
+        UPDATE calls SET on_line = false, updated_at = CURRENT_TIMESTAMP
+        WHERE on_line AND live_seen_at < now() - make_interval(secs => ${idleSeconds})`;
+    }),
+  ));
+  if (ended > 0) await afterLiveWrite();
+  return ended;
+}
+
+async function afterLiveWrite(): Promise<void> {
+  mergeTextIndexesSoon();
+  await bumpCallsVersion();
+}

@@ -1,0 +1,129 @@
+import { z } from "zod";
+import { documentedWriteAnswer } from "../access/write-answer";
+import { type Endpoint, jsonBody, rawBody } from "../contract/endpoint";
+import { rateLimitPolicies } from "../contract/rate-limit-policies";
+import { INSTRUCTION_MAX_CHARACTERS } from "./instruction";
+import {
+  elevenLabsToolSchema, instructionRequestSchema, instructionSchema, liveStatusSchema, liveToolParams, liveToolsSchema,
+  parseInstructionRequest, retellFunctionSchema, vapiToolAnswerSchema, vapiToolCallsSchema,
+} from "./schema";
+
+/**
+ * The agent's tools while the caller is on the line, and a dispatcher's instruction for the agent
+ * (docs/webhook.md, "Live calls"). Composed into the one registry by lib/http/endpoints.ts.
+ */
+export const liveCallEndpoints = {
+  liveToolsVapi: {
+    path: "/api/live-calls/vapi",
+    errorFormat: "webhook",
+    protection: { rateLimit: rateLimitPolicies.liveTools },
+    methods: {
+      POST: {
+        operationId: "liveToolsVapi",
+        permission: "public",
+        summary: "Vapi tool-calls: report_emergency and incident_status while the call is in progress",
+        headers: {
+          "x-signature": { description: "The Vapi credential of POST /api/voiceagent-webhook/vapi (HMAC, VAPI_WEBHOOK_SECRET)", required: false },
+          "x-timestamp": { description: "HMAC credential: Unix seconds or milliseconds, within 5 minutes", required: false },
+          "x-vapi-secret": { description: "Without an HMAC credential: VAPI_WEBHOOK_SECRET itself (or `Authorization: Bearer <secret>`)", required: false },
+        },
+        body: rawBody(
+          { name: "VapiToolCalls", schema: vapiToolCallsSchema },
+          "The credential covers the raw bytes: lib/live-calls reads the body itself (lib/live-calls/platforms.ts).",
+        ),
+        responses: {
+          200: {
+            description:
+              "One result per tool call, in order: the LiveStatus as one line of JSON, or an `error` for a tool Mayday does not " +
+              "have or one it could not run (the database down: Vapi ignores any status but 200)",
+            body: { name: "VapiToolResults", schema: vapiToolAnswerSchema },
+          },
+        },
+        errors: ["UNSUPPORTED_MEDIA_TYPE", "PAYLOAD_TOO_LARGE", "INVALID_JSON", "MISSING_FIELDS", "INVALID_SIGNATURE"],
+      },
+    },
+  },
+
+  liveToolsRetell: {
+    path: "/api/live-calls/retell",
+    errorFormat: "webhook",
+    protection: { rateLimit: rateLimitPolicies.liveTools },
+    methods: {
+      POST: {
+        operationId: "liveToolsRetell",
+        permission: "public",
+        summary: "Retell custom function: report_emergency or incident_status while the call is in progress",
+        headers: {
+          "x-retell-signature": {
+            description: '`v=<Unix ms>,d=<hex HMAC-SHA256 of "<raw body><Unix ms>">` keyed by RETELL_API_KEY, within 5 minutes',
+            required: true,
+          },
+        },
+        body: rawBody(
+          { name: "RetellCustomFunction", schema: retellFunctionSchema },
+          "The signature covers the raw bytes: lib/live-calls reads the body itself (lib/live-calls/platforms.ts).",
+        ),
+        responses: { 200: { description: "What the agent may tell the caller", body: { name: "LiveStatus", schema: liveStatusSchema } } },
+        errors: ["UNSUPPORTED_MEDIA_TYPE", "PAYLOAD_TOO_LARGE", "INVALID_JSON", "MISSING_FIELDS", "INVALID_SIGNATURE", "DATABASE_ERROR"],
+      },
+    },
+  },
+
+  liveToolsElevenLabs: {
+    path: "/api/live-calls/elevenlabs/:tool",
+    errorFormat: "webhook",
+    protection: { rateLimit: rateLimitPolicies.liveTools },
+    params: liveToolParams,
+    methods: {
+      POST: {
+        operationId: "liveToolsElevenLabs",
+        permission: "public",
+        summary: "ElevenLabs server tool: report_emergency or incident_status while the call is in progress (one URL per tool)",
+        headers: {
+          "x-mayday-tool-secret": { description: "ELEVENLABS_TOOL_SECRET, sent by the tool as a workspace secret", required: true },
+        },
+        body: rawBody(
+          { name: "ElevenLabsToolRequest", schema: elevenLabsToolSchema },
+          "Read by lib/live-calls/platforms.ts once the secret checked out.",
+        ),
+        responses: { 200: { description: "What the agent may tell the caller", body: { name: "LiveStatus", schema: liveStatusSchema } } },
+        errors: ["UNSUPPORTED_MEDIA_TYPE", "PAYLOAD_TOO_LARGE", "INVALID_JSON", "MISSING_FIELDS", "INVALID_PARAMETER", "INVALID_SIGNATURE", "DATABASE_ERROR"],
+      },
+    },
+  },
+
+  liveToolDefinitions: {
+    path: "/api/live-calls/tools",
+    errorFormat: "calls",
+    protection: { rateLimit: rateLimitPolicies.liveTools },
+    methods: {
+      GET: {
+        operationId: "getLiveToolDefinitions",
+        permission: "public",
+        summary: "Mayday's live tools as function definitions (name, description, JSON Schema parameters) to paste into the agent",
+        responses: { 200: { description: "The tools", body: { name: "LiveToolDefinitions", schema: liveToolsSchema } } },
+        errors: [],
+      },
+    },
+  },
+
+  callInstruction: {
+    path: "/api/calls/:id/instruction",
+    errorFormat: "calls",
+    protection: { rateLimit: rateLimitPolicies.calls },
+    params: z.object({ id: z.string().meta({ description: "The call's conversation_id, URL-encoded." }) }),
+    methods: {
+      POST: {
+        operationId: "instructAgent",
+        permission: ["dispatch", "train"],
+        summary: "Write an instruction for the voice agent on a live call: the agent's next incident_status answers it (audited)",
+        description:
+          `Text: 1 to ${INSTRUCTION_MAX_CHARACTERS} characters. Instructions are kept in order, never changed; the latest is ` +
+          "the one the agent gets. A trainer may instruct on training calls only.",
+        body: jsonBody({ name: "InstructionRequest", schema: instructionRequestSchema }, parseInstructionRequest),
+        responses: { 201: { description: "The instruction as kept (to a caller without `read`: its id and what changed)", body: documentedWriteAnswer("Instruction", instructionSchema) } },
+        errors: ["INVALID_PARAMETER", "NOT_FOUND", "DATABASE_ERROR"],
+      },
+    },
+  },
+} satisfies Record<string, Endpoint>;

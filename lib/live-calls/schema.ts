@@ -1,0 +1,100 @@
+import { z } from "zod";
+import { DomainError } from "../domain-error";
+import { INSTRUCTION_MAX_CHARACTERS } from "./instruction";
+import { LIVE_TOOLS, liveToolDefinitions } from "./tools";
+
+/** The endpoints' contracts (lib/http/endpoints.ts; docs/webhook.md, "Live calls"). */
+
+export const liveStatusSchema = z
+  .object({
+    reported: z.boolean().meta({ description: "Whether the dispatch centre has this call (false before the first report_emergency)" }),
+    help_dispatched: z.boolean().meta({ description: "Help is on its way: the call or its incident is dispatched or en route" }),
+    others_reporting: z.number().int().meta({ description: "Other calls about the same emergency (the incident's other calls)" }),
+    instruction: z.string().nullable().meta({ description: "The latest instruction a dispatcher wrote for the agent on this call" }),
+  })
+  .meta({ description: "What the agent may tell the caller" });
+
+export const vapiToolAnswerSchema = z.object({
+  results: z.array(
+    z.object({
+      toolCallId: z.string(),
+      name: z.string(),
+      result: z.string().optional().meta({ description: "LiveStatus as one line of JSON" }),
+      error: z.string().optional().meta({ description: "A tool Mayday does not have" }),
+    }),
+  ),
+});
+
+export const vapiToolCallsSchema = z
+  .object({
+    message: z.object({
+      type: z.string().meta({ description: "`tool-calls`; any other type answers no results" }),
+      call: z.object({ id: z.string(), assistantId: z.string().optional(), customer: z.object({ number: z.string().optional() }).optional() }),
+      toolCallList: z.array(
+        z.object({
+          id: z.string(),
+          function: z.object({
+            name: z.enum(LIVE_TOOLS),
+            arguments: z.union([z.string(), z.record(z.string(), z.unknown())]).meta({ description: "An object or a JSON string of one" }),
+          }),
+        }),
+      ),
+    }),
+  })
+  .meta({ description: "Vapi's tool-calls server message; fields beyond these are ignored" });
+
+export const retellFunctionSchema = z
+  .object({
+    name: z.enum(LIVE_TOOLS),
+    args: z.record(z.string(), z.unknown()),
+    call: z.object({
+      call_id: z.string(),
+      agent_id: z.string().optional(),
+      direction: z.enum(["inbound", "outbound"]).optional(),
+      from_number: z.string().optional(),
+      to_number: z.string().optional(),
+    }),
+  })
+  .meta({ description: "A Retell custom function's request (\"Payload: args only\" off); fields beyond these are ignored" });
+
+export const elevenLabsToolSchema = z
+  .object({
+    conversation_id: z.string().meta({ description: "The dynamic variable system__conversation_id" }),
+    caller_id: z.string().optional().meta({ description: "system__caller_id" }),
+    agent_id: z.string().optional().meta({ description: "system__agent_id" }),
+  })
+  .catchall(z.unknown())
+  .meta({ description: "An ElevenLabs server tool's body: the call's system variables beside the agent's arguments" });
+
+export const liveToolParams = z.object({
+  tool: z.enum(LIVE_TOOLS).meta({ description: "report_emergency or incident_status" }),
+});
+
+export const liveToolsSchema = z
+  .object({
+    tools: z.array(z.object({ name: z.string(), description: z.string(), parameters: z.record(z.string(), z.unknown()) })),
+  })
+  .meta({ description: "Mayday's tools as function definitions to paste into the agent (docs/webhook.md, \"Live calls\")" });
+
+export const liveToolsDocument = { tools: liveToolDefinitions };
+
+export const instructionRequestSchema = z.object({
+  text: z.string().meta({ description: `1 to ${INSTRUCTION_MAX_CHARACTERS} characters` }),
+});
+
+export const instructionSchema = z.object({
+  id: z.string(),
+  call_id: z.string().meta({ description: "The call's conversation_id" }),
+  text: z.string(),
+  author: z.string(),
+  created_at: z.string().meta({ description: "ISO 8601" }),
+});
+
+export function parseInstructionRequest(json: unknown): { text: string } {
+  const parsed = instructionRequestSchema.safeParse(json);
+  const text = parsed.success ? parsed.data.text.trim() : "";
+  if (text === "" || text.length > INSTRUCTION_MAX_CHARACTERS) {
+    throw new DomainError("INVALID_PARAMETER", `text must be 1 to ${INSTRUCTION_MAX_CHARACTERS} characters`, { label: "Invalid text" });
+  }
+  return { text };
+}
