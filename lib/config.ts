@@ -93,6 +93,12 @@ export const envSchema = z.object({
   GEOCODER_URL: optionalUrl,
   GEOCODER_KIND: z.enum(["nominatim", "pelias"]).default("nominatim"),
   GEOCODER_TIMEOUT_MS: z.coerce.number().int().min(100).max(25_000).default(5_000),
+  /**
+   * A training installation's switch: spoken addresses of the scenario areas resolve on the
+   * scenario street set, where the simulator put them (docs/simulation.md). Off: real calls are
+   * never placed on synthetic streets.
+   */
+  GEOCODER_SCENARIO_STREETS: booleanFlag,
   /** The largest GIS file the administrator's page takes (POST /api/gis); the command line has no limit. */
   GIS_IMPORT_MAX_BYTES: z.coerce.number().int().min(1024).default(512 * 1024 * 1024),
   /** Rate-limit backends: Upstash in production, a plain Redis, else per process. */

@@ -1,5 +1,6 @@
 import type { Scenario } from "../scenarios";
-import { generateCalls, type SimulatedCall } from "../simulation";
+import type { CentreIndex } from "../geocoding/centre/index";
+import { type CallPlacement, generateCallsWithEvents, type SimulatedCall } from "../simulation/generate";
 import { seededRandom } from "../simulation/random";
 import { type SurgeShape, surgeCurve } from "./shapes";
 
@@ -17,6 +18,7 @@ export interface PlannedCall {
   dueOffsetMs: number;
   abandoned: boolean;
   call: SimulatedCall;
+  placement: CallPlacement;
 }
 
 export interface PlanOptions {
@@ -28,6 +30,8 @@ export interface PlanOptions {
   seed: number;
   now: Date;
   callNumber: () => number;
+  /** The centre's own GIS data, when loaded: it places the addresses it knows. */
+  centre?: CentreIndex;
 }
 
 /** Calls over the whole exercise for a peak rate (calls per exercise minute at the curve's peak). */
@@ -37,7 +41,7 @@ export function callsForPeakRate(shape: SurgeShape, durationMinutes: number, pea
 
 export function planExercise(options: PlanOptions): PlannedCall[] {
   const random = seededRandom(options.seed);
-  const calls = generateCalls({
+  const { calls, placements } = generateCallsWithEvents({
     scenario: options.scenario,
     numCalls: options.numCalls,
     random,
@@ -45,6 +49,7 @@ export function planExercise(options: PlanOptions): PlannedCall[] {
     callNumber: options.callNumber,
     // Exercise calls are not grouped into incidents (docs/incidents.md): no simulated duplicates.
     duplicateShare: 0,
+    centre: options.centre,
   });
   const curve = surgeCurve(options.shape);
   const durationMs = options.durationMinutes * 60_000;
@@ -53,5 +58,6 @@ export function planExercise(options: PlanOptions): PlannedCall[] {
     dueOffsetMs: Math.min(durationMs, Math.floor(curve.quantile((seq + random()) / calls.length) * durationMs)),
     abandoned: random() < options.abandonedShare,
     call,
+    placement: placements[seq],
   }));
 }
