@@ -124,6 +124,15 @@ export const envSchema = z.object({
     .trim()
     .default("https://tile.openstreetmap.org/{z}/{x}/{y}.png"),
   /**
+   * The centre's own street map: a PMTiles archive (Protomaps' basemap layers), an http(s) URL or
+   * a path on this site ("/maps/county.pmtiles", a file in public/). Set: drawn instead of the
+   * tiles (docs/dashboard.md, "Tiles").
+   */
+  MAP_PMTILES_URL: optionalString.refine(
+    (value) => value === undefined || /^\/[^/]/.test(value) || /^https?:\/\/[^\s/]+\/\S*$/.test(value),
+    "must be an http(s) URL or a path on this site starting with /",
+  ),
+  /**
    * How often each instance looks for payloads deferred while the database was down (by any
    * instance); one that deferred payloads itself retries every second until they are recorded.
    */
