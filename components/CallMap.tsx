@@ -345,7 +345,7 @@ export default function CallMap({ basemap, command, openBounds, onDrawn, onSelec
           ? `${streetMapUrl ? "The street map" : "Map tiles"} cannot be loaded: the map draws its own outlines of countries, states and counties.`
           : ""}
       </p>
-      <div className={`map-frame${tilesFailed || offline ? " tiles-offline" : ""}`}>
+      <div className={`map-frame${tilesFailed || offline ? " tiles-offline" : ""}${streetMapUrl && !tilesFailed ? " street-map" : ""}`}>
         <MapContainer center={US_VIEW.center} zoom={US_VIEW.zoom} className="call-map">
           {streetMapUrl && !tilesFailed && <StreetMap url={streetMapUrl} onFailed={onStreetMapFailed} />}
           {!streetMapUrl && !offline && (

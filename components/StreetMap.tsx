@@ -27,8 +27,10 @@ export function StreetMap({ url, onFailed }: { url: string; onFailed: () => void
       ]);
       const archive = new PMTiles(new URL(url, window.location.href).href);
       let attribution: string | undefined;
+      let maxDataZoom: number;
       try {
-        await archive.getHeader();
+        // Past the archive's deepest zoom its tiles are drawn larger (overzoom), never asked for.
+        maxDataZoom = (await archive.getHeader()).maxZoom;
         const metadata = (await archive.getMetadata()) as { attribution?: unknown } | undefined;
         attribution = typeof metadata?.attribution === "string" ? metadata.attribution : undefined;
       } catch {
@@ -38,8 +40,8 @@ export function StreetMap({ url, onFailed }: { url: string; onFailed: () => void
       if (!current) return;
       const flavor = namedFlavor("dark");
       layers.push(
-        leafletLayer({ url: archive, paintRules: paintRules(flavor), labelRules: [], backgroundColor: flavor.background, attribution }) as unknown as L.Layer,
-        leafletLayer({ url: archive, paintRules: [], labelRules: allowedLabelRules(labelRules(flavor, "en")), pane: labelsPane(map), attribution: "" }) as unknown as L.Layer,
+        leafletLayer({ url: archive, maxDataZoom, paintRules: paintRules(flavor), labelRules: [], backgroundColor: flavor.background, attribution }) as unknown as L.Layer,
+        leafletLayer({ url: archive, maxDataZoom, paintRules: [], labelRules: allowedLabelRules(labelRules(flavor, "en")), pane: labelsPane(map), attribution: "" }) as unknown as L.Layer,
       );
       for (const layer of layers) layer.addTo(map);
     })();
