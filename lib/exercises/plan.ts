@@ -1,6 +1,8 @@
 import type { Scenario } from "../scenarios";
 import type { CentreIndex } from "../geocoding/centre/index";
-import { type CallPlacement, generateCallsWithEvents, type SimulatedCall } from "../simulation/generate";
+import type { CallPlacement } from "../geocoding/types";
+import { generateCallsWithEvents } from "../simulation/generate";
+import type { SimulatedCall } from "../vocabulary";
 import { seededRandom } from "../simulation/random";
 import { type SurgeShape, surgeCurve } from "./shapes";
 

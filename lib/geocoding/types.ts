@@ -29,6 +29,9 @@ export interface GeocodeResult {
   label: string;
 }
 
+/** How exact a located point is and who placed it, without its label: what a call stores beside its point. */
+export type CallPlacement = Pick<GeocodeResult, "precision" | "uncertaintyMeters" | "source">;
+
 /** A named point in the United States: a place, a ZIP code's centre or a scenario area. */
 export interface UsPoint {
   name: string;

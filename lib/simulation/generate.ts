@@ -2,29 +2,12 @@ import { geocodeWithCentreIndex } from "../geocoding/centre/geocode";
 import { distanceMeters } from "../geocoding/centre/geometry";
 import type { CentreIndex } from "../geocoding/centre/index";
 import { locateOnScenarioStreets, SCENARIO_HOUSE_NUMBERS } from "../geocoding/scenario-streets";
-import type { GeocodeResult } from "../geocoding/types";
-import { type Scenario, SEVERITIES, type Severity } from "../scenarios";
+import type { CallPlacement, GeocodeResult } from "../geocoding/types";
+import { type Scenario, SEVERITIES } from "../scenarios";
+import type { SimulatedCall } from "../vocabulary";
 import { DUPLICATE_SHARE } from "./duplicate-share";
 import { pick, pickWeighted, randomIntBetween, type RandomSource } from "./random";
 import { templateSummary } from "./templates";
-
-/** A generated call, field for field the "simulated call record" of docs/interface.md. */
-export interface SimulatedCall {
-  call_id: string;
-  timestamp: number;
-  created_at: string;
-  location: { latitude: string; longitude: string; address: string; area: string };
-  emergency_type: string;
-  severity: Severity;
-  description: string;
-  summary: string;
-  duration_secs: number;
-  caller_phone: string;
-  status: "active";
-  simulation: true;
-  scenario: string;
-  scenario_name: string;
-}
 
 export interface GenerateOptions {
   scenario: Scenario;
@@ -50,9 +33,6 @@ const DUPLICATE_OFFSET_MICRODEGREES = 150;
  * request: an event's first call is moved back by its last duplicate's delay.
  */
 const DUPLICATE_DELAY_SECS = { min: 1, max: 120 } as const;
-
-/** How exact a generated call's point is and who placed it, stored with the call (docs/geocoding.md). */
-export type CallPlacement = Pick<GeocodeResult, "precision" | "uncertaintyMeters" | "source">;
 
 export interface GeneratedCalls {
   calls: SimulatedCall[];

@@ -5,7 +5,8 @@ import { geocodeWithCentreIndex } from "@/lib/geocoding/centre/geocode";
 import { distanceMeters } from "@/lib/geocoding/centre/geometry";
 import { CentreIndex } from "@/lib/geocoding/centre/index";
 import { locateOnScenarioStreets } from "@/lib/geocoding/scenario-streets";
-import { generateCalls, generateCallsWithEvents, type SimulatedCall } from "@/lib/simulation/generate";
+import { generateCalls, generateCallsWithEvents } from "@/lib/simulation/generate";
+import type { SimulatedCall } from "@/lib/vocabulary";
 import { seededRandom, unseededRandom } from "@/lib/simulation/random";
 import { expectCallsFollowTheRules, isTemplateSummary, seededPart } from "../support/simulated-calls";
 
