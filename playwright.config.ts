@@ -8,6 +8,8 @@ export const ADMIN_STATE = "test-results/e2e/admin-state.json";
 export const E2E_VAPI_SECRET = "e2e-vapi-secret";
 /** The app server's ElevenLabs webhook secret: only a signed post may change a call it already has. */
 export const E2E_WEBHOOK_SECRET = "e2e-webhook-secret";
+/** The embedded server's MAP_PMTILES_URL: street-map.spec.ts serves the committed fixture there. */
+export const E2E_STREET_MAP_PATH = "/e2e/street-map.pmtiles";
 const embeddedPort = port + 1;
 
 // Debian's Chromium: `npx playwright install` cannot download browsers on these machines.
@@ -44,11 +46,12 @@ export default defineConfig({
   },
   projects: [
     // Signed in as the administrator of ADMIN_EMAIL; first-run.spec.ts is the embedded server's.
-    { name: "app", testIgnore: ["first-run.spec.ts", "transport-security.spec.ts"], use: { storageState: ADMIN_STATE } },
+    { name: "app", testIgnore: ["first-run.spec.ts", "street-map.spec.ts", "transport-security.spec.ts"], use: { storageState: ADMIN_STATE } },
     // The README's first command runs on the embedded database with nobody yet: the first run is
     // walked there, on a second server of the same build (started after the first, which builds when needed).
-    // It also stands behind one trusted proxy (TRUST_PROXY=1): transport-security.spec.ts.
-    { name: "embedded", testMatch: ["first-run.spec.ts", "transport-security.spec.ts"], use: { baseURL: `http://localhost:${embeddedPort}` } },
+    // It also stands behind one trusted proxy (TRUST_PROXY=1): transport-security.spec.ts; and draws
+    // a street map (MAP_PMTILES_URL): street-map.spec.ts.
+    { name: "embedded", testMatch: ["first-run.spec.ts", "street-map.spec.ts", "transport-security.spec.ts"], use: { baseURL: `http://localhost:${embeddedPort}` } },
   ],
   webServer: [port, embeddedPort].map((serverPort) => ({
     // A fresh database for the run, then the same start-up path as `npm start`.
@@ -66,7 +69,7 @@ export default defineConfig({
       // The sample Vapi call links to Vapi's own host: the e2e servers never fetch it.
       RECORDING_ARCHIVER: "false",
       ...(serverPort === embeddedPort
-        ? { E2E_EMBEDDED: "1", TRUST_PROXY: "1" }
+        ? { E2E_EMBEDDED: "1", TRUST_PROXY: "1", MAP_PMTILES_URL: E2E_STREET_MAP_PATH }
         : { ADMIN_EMAIL: E2E_ADMIN.email, ADMIN_PASSWORD: E2E_ADMIN.password, VAPI_WEBHOOK_SECRET: E2E_VAPI_SECRET, VOICEAGENT_WEBHOOK_SECRET: E2E_WEBHOOK_SECRET }),
     },
   })),

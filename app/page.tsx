@@ -4,12 +4,13 @@ import { BOARD_URL } from "@/components/api";
 import { getConfig } from "@/lib/config";
 import { personForPage } from "./page-gate";
 
-// The tile URL is read from the environment when the page is served, not frozen into the build.
+// The map's tile URL and street map are read from the environment when the page is served, not frozen into the build.
 export const dynamic = "force-dynamic";
 
 export default async function HomePage() {
   const person = await personForPage("/");
   // The board starts loading with the HTML instead of after the scripts (counts and first view sooner).
   preload(BOARD_URL, { as: "fetch", crossOrigin: "anonymous" });
-  return <Dashboard tileUrl={getConfig().NEXT_PUBLIC_MAP_TILE_URL} person={person} />;
+  const config = getConfig();
+  return <Dashboard basemap={{ tileUrl: config.NEXT_PUBLIC_MAP_TILE_URL, streetMapUrl: config.MAP_PMTILES_URL }} person={person} />;
 }

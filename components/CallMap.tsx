@@ -2,13 +2,15 @@
 
 import "leaflet/dist/leaflet.css";
 import L from "leaflet";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Circle, MapContainer, Marker, Popup, TileLayer, useMap, useMapEvents } from "react-leaflet";
 import { SEVERITIES } from "@/lib/vocabulary";
 import type { IncidentMapView, LiveIncident, Viewport } from "./api";
 import type { Bounds } from "./regions";
 import { humanize, isOpen, SEVERITY_LABEL, SEVERITY_RANK, severityOf, statusLabel } from "./call-status";
+import type { Basemap } from "./basemap";
 import { OfflineBasemap } from "./OfflineBasemap";
+import { StreetMap } from "./StreetMap";
 import { useIncidentMap } from "./use-calls";
 import { callersLabel, formatTime } from "./format";
 import { SeverityBadge, severitySvg } from "./SeverityIcon";
@@ -29,7 +31,7 @@ export type MapCommand =
 type Box = [number, number, number, number];
 
 interface CallMapProps {
-  tileUrl: string;
+  basemap: Basemap;
   command: MapCommand | null;
   /** Around every open call (the board's): the first view and "Fit all". */
   openBounds: Box | null | undefined;
@@ -328,20 +330,25 @@ function FollowContainerSize() {
   return null;
 }
 
-export default function CallMap({ tileUrl, command, openBounds, onDrawn, onSelectIncident }: CallMapProps) {
+export default function CallMap({ basemap, command, openBounds, onDrawn, onSelectIncident }: CallMapProps) {
   const [tilesFailed, setTilesFailed] = useState(false);
-  const offline = tileUrl === NO_TILES;
+  const onStreetMapFailed = useCallback(() => setTilesFailed(true), []);
+  const { tileUrl, streetMapUrl } = basemap;
+  const offline = !streetMapUrl && tileUrl === NO_TILES;
   const [focus, setFocus] = useState<{ id: string; seq: number } | null>(null);
   const [shown, setShown] = useState<{ incidents: number; calls: number } | null>(null);
 
   return (
     <>
       <p className="map-offline" role="status">
-        {tilesFailed ? "Map tiles cannot be loaded: the map draws its own outlines of countries, states and counties." : ""}
+        {tilesFailed
+          ? `${streetMapUrl ? "The street map" : "Map tiles"} cannot be loaded: the map draws its own outlines of countries, states and counties.`
+          : ""}
       </p>
-      <div className={`map-frame${tilesFailed || offline ? " tiles-offline" : ""}`}>
+      <div className={`map-frame${tilesFailed || offline ? " tiles-offline" : ""}${streetMapUrl && !tilesFailed ? " street-map" : ""}`}>
         <MapContainer center={US_VIEW.center} zoom={US_VIEW.zoom} className="call-map">
-          {!offline && (
+          {streetMapUrl && !tilesFailed && <StreetMap url={streetMapUrl} onFailed={onStreetMapFailed} />}
+          {!streetMapUrl && !offline && (
             <TileLayer
               url={tileUrl}
               attribution={ATTRIBUTION}

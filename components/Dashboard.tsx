@@ -7,6 +7,7 @@ import { SEVERITIES } from "@/lib/vocabulary";
 import { ApiRequestError, type CallRecord, type LiveIncident } from "./api";
 import { BacklogBanner } from "./BacklogBanner";
 import { SEVERITY_LABEL } from "./call-status";
+import type { Basemap } from "./basemap";
 import type { MapCommand } from "./CallMap";
 import { AlertControls } from "./AlertControls";
 import { ExerciseBanner, ExercisePanel } from "./ExercisePanel";
@@ -85,7 +86,7 @@ function LiveStatus({ mode, updatedAt, error }: { mode: FeedMode; updatedAt: num
 /** A stable empty queue while it loads: the alerts effect runs only when the queue changes. */
 const NO_INCIDENTS: LiveIncident[] = [];
 
-function DashboardView({ tileUrl }: { tileUrl: string }) {
+function DashboardView({ basemap }: { basemap: Basemap }) {
   const canTrain = useCan("train");
   const [mapDrawn, setMapDrawn] = useState(false);
   const onMapDrawn = useCallback(() => setMapDrawn(true), []);
@@ -163,7 +164,7 @@ function DashboardView({ tileUrl }: { tileUrl: string }) {
             </nav>
           </header>
           <CallMap
-            tileUrl={tileUrl}
+            basemap={basemap}
             command={command}
             openBounds={board.data?.open_bounds}
             onDrawn={onMapDrawn}
@@ -214,11 +215,11 @@ function DashboardView({ tileUrl }: { tileUrl: string }) {
   );
 }
 
-export function Dashboard({ tileUrl, person }: { tileUrl: string; person: WhoAmI }) {
+export function Dashboard({ basemap, person }: { basemap: Basemap; person: WhoAmI }) {
   return (
     <Providers>
       <PersonProvider person={person}>
-        <DashboardView tileUrl={tileUrl} />
+        <DashboardView basemap={basemap} />
       </PersonProvider>
     </Providers>
   );

@@ -10,6 +10,7 @@ import { feature, mesh } from "topojson-client";
 import type { GeometryCollection, Topology } from "topojson-specification";
 import { PLACE_NAMES_FROM_ZOOM } from "@/lib/geocoding/map-places-schema";
 import { getMapPlaces, type Viewport } from "./api";
+import { labelsPane } from "./basemap";
 
 /**
  * The map's own background where tiles cannot be loaded (a closed dispatch network) or are not
@@ -19,7 +20,7 @@ import { getMapPlaces, type Viewport } from "./api";
  * like the rest of it; nothing leaves the site. Towns and cities are named from the geocoder's own
  * place lists (GET /api/map/places: the largest of each label-sized cell, so zooming in names
  * more), and the scenarios' districts from zoom 8, where their calls are told apart
- * (docs/offline-map.png).
+ * (docs/offline-map.png); the names in the labels' pane, over the markers (basemap.ts).
  */
 
 /** Counties (800 KB of outlines) from this zoom on; states and countries at every zoom. */
@@ -116,15 +117,18 @@ export function OfflineBasemap() {
   const nation = useOutlines(loadNation, true);
   const states = useOutlines(loadStates, true);
   const counties = useOutlines(loadCounties, zoom >= COUNTIES_FROM_ZOOM);
+  const pane = labelsPane(map);
   return (
-    <Pane name="basemap" style={{ zIndex: 150 }}>
-      {world && <GeoJSON data={world} interactive={false} style={{ className: "basemap-world", weight: 1 }} />}
-      {nation && <GeoJSON data={nation} interactive={false} style={{ className: "basemap-land", weight: 1 }} />}
-      {counties && <GeoJSON data={counties} interactive={false} style={{ className: "basemap-county", weight: 0.5, fill: false }} />}
-      {states && <GeoJSON data={states} interactive={false} style={{ className: "basemap-state", weight: 1.2, fill: false }} />}
-      {places.map((place) => <Marker key={place.key} position={place.position} icon={place.icon} interactive={false} keyboard={false} />)}
+    <>
+      <Pane name="basemap" style={{ zIndex: 150 }}>
+        {world && <GeoJSON data={world} interactive={false} style={{ className: "basemap-world", weight: 1 }} />}
+        {nation && <GeoJSON data={nation} interactive={false} style={{ className: "basemap-land", weight: 1 }} />}
+        {counties && <GeoJSON data={counties} interactive={false} style={{ className: "basemap-county", weight: 0.5, fill: false }} />}
+        {states && <GeoJSON data={states} interactive={false} style={{ className: "basemap-state", weight: 1.2, fill: false }} />}
+      </Pane>
+      {places.map((place) => <Marker key={place.key} pane={pane} position={place.position} icon={place.icon} interactive={false} keyboard={false} />)}
       {zoom >= AREA_NAMES_FROM_ZOOM &&
-        AREAS.map((area) => <Marker key={area.key} position={area.position} icon={area.icon} interactive={false} keyboard={false} />)}
-    </Pane>
+        AREAS.map((area) => <Marker key={area.key} pane={pane} position={area.position} icon={area.icon} interactive={false} keyboard={false} />)}
+    </>
   );
 }

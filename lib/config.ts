@@ -100,6 +100,12 @@ export const envSchema = z.object({
   GEOCODER_URL: optionalUrl,
   GEOCODER_KIND: z.enum(["nominatim", "pelias"]).default("nominatim"),
   GEOCODER_TIMEOUT_MS: z.coerce.number().int().min(100).max(25_000).default(5_000),
+  /**
+   * A training installation's switch: spoken addresses of the scenario areas resolve on the
+   * scenario street set, where the simulator put them (docs/simulation.md). Off: real calls are
+   * never placed on synthetic streets.
+   */
+  GEOCODER_SCENARIO_STREETS: booleanFlag,
   /** The largest GIS file the administrator's page takes (POST /api/gis); the command line has no limit. */
   GIS_IMPORT_MAX_BYTES: z.coerce.number().int().min(1024).default(512 * 1024 * 1024),
   /** Rate-limit backends: Upstash in production, a plain Redis, else per process. */
@@ -124,6 +130,15 @@ export const envSchema = z.object({
     .string()
     .trim()
     .default("https://tile.openstreetmap.org/{z}/{x}/{y}.png"),
+  /**
+   * The centre's own street map: a PMTiles archive (Protomaps' basemap layers), an http(s) URL or
+   * a path on this site ("/maps/county.pmtiles", a file in public/). Set: drawn instead of the
+   * tiles (docs/dashboard.md, "Tiles").
+   */
+  MAP_PMTILES_URL: optionalString.refine(
+    (value) => value === undefined || /^\/[^/]/.test(value) || /^https?:\/\/[^\s/]+\/\S*$/.test(value),
+    "must be an http(s) URL or a path on this site starting with /",
+  ),
   /**
    * How often each instance looks for payloads deferred while the database was down (by any
    * instance); one that deferred payloads itself retries every second until they are recorded.

@@ -2,6 +2,7 @@ import { randomInt } from "node:crypto";
 import type { Actor } from "../access/actor";
 import { recordAudit } from "../audit/record-audit";
 import { uuid7 } from "../db/uuid7";
+import { centreIndexIfReadable } from "../geocoding/centre/loaded";
 import { findScenario } from "../scenarios/scenario-list";
 import { callsForPeakRate, planExercise } from "./plan";
 import type { CreateExerciseRequest, ExerciseView } from "./schema";
@@ -34,6 +35,7 @@ export async function createExercise(request: CreateExerciseRequest, actor: Acto
     seed,
     now,
     callNumber: randomCallNumber,
+    centre: await centreIndexIfReadable(),
   });
   const id = uuid7();
   await db.$transaction(
@@ -45,11 +47,13 @@ export async function createExercise(request: CreateExerciseRequest, actor: Acto
       for (let start = 0; start < planned.length; start += PLAN_BATCH) {
         const batch = planned.slice(start, start + PLAN_BATCH);
         await tx.$executeRaw`
-          INSERT INTO exercise_calls (exercise_id, seq, due_offset_ms, abandoned, record)
-          SELECT ${id}, r.seq, r.due, r.abandoned, r.record::jsonb
+          INSERT INTO exercise_calls (exercise_id, seq, due_offset_ms, abandoned, record, location_source, location_precision, location_uncertainty_m)
+          SELECT ${id}, r.seq, r.due, r.abandoned, r.record::jsonb, r.source, r.precision, r.uncertainty_m
           FROM unnest(${batch.map((row) => row.seq)}::int[], ${batch.map((row) => row.dueOffsetMs)}::int[],
-            ${batch.map((row) => row.abandoned)}::boolean[], ${batch.map((row) => JSON.stringify(row.call))}::text[])
-            AS r(seq, due, abandoned, record)`;
+            ${batch.map((row) => row.abandoned)}::boolean[], ${batch.map((row) => JSON.stringify(row.call))}::text[],
+            ${batch.map((row) => row.placement.source)}::text[], ${batch.map((row) => row.placement.precision)}::text[],
+            ${batch.map((row) => row.placement.uncertaintyMeters)}::float8[])
+            AS r(seq, due, abandoned, record, source, precision, uncertainty_m)`;
       }
       await recordAudit(tx, actor, {
         action: "exercise.created",

@@ -1,5 +1,7 @@
 import type { Scenario } from "../scenarios/scenario-list";
-import { generateCalls } from "../simulation";
+import type { CentreIndex } from "../geocoding/centre/centre-index";
+import type { CallPlacement } from "../geocoding/types";
+import { generateCallsWithEvents } from "../simulation/generate";
 import type { SimulatedCall } from "../vocabulary";
 import { seededRandom } from "../simulation/random";
 import { type SurgeShape, surgeCurve } from "./shapes";
@@ -18,6 +20,7 @@ export interface PlannedCall {
   dueOffsetMs: number;
   abandoned: boolean;
   call: SimulatedCall;
+  placement: CallPlacement;
 }
 
 export interface PlanOptions {
@@ -29,6 +32,8 @@ export interface PlanOptions {
   seed: number;
   now: Date;
   callNumber: () => number;
+  /** The centre's own GIS data, when loaded: it places the addresses it knows. */
+  centre?: CentreIndex;
 }
 
 /** Calls over the whole exercise for a peak rate (calls per exercise minute at the curve's peak). */
@@ -38,7 +43,7 @@ export function callsForPeakRate(shape: SurgeShape, durationMinutes: number, pea
 
 export function planExercise(options: PlanOptions): PlannedCall[] {
   const random = seededRandom(options.seed);
-  const calls = generateCalls({
+  const { calls, placements } = generateCallsWithEvents({
     scenario: options.scenario,
     numCalls: options.numCalls,
     random,
@@ -46,6 +51,7 @@ export function planExercise(options: PlanOptions): PlannedCall[] {
     callNumber: options.callNumber,
     // Exercise calls are not grouped into incidents (docs/incidents.md): no simulated duplicates.
     duplicateShare: 0,
+    centre: options.centre,
   });
   const curve = surgeCurve(options.shape);
   const durationMs = options.durationMinutes * 60_000;
@@ -54,5 +60,6 @@ export function planExercise(options: PlanOptions): PlannedCall[] {
     dueOffsetMs: Math.min(durationMs, Math.floor(curve.quantile((seq + random()) / calls.length) * durationMs)),
     abandoned: random() < options.abandonedShare,
     call,
+    placement: placements[seq],
   }));
 }

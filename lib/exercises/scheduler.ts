@@ -4,6 +4,7 @@ import type { Db } from "../db/client";
 import { groupSoon } from "../incidents/grouper";
 import { groupingEnabled } from "../incidents/grouping";
 import { log } from "../log";
+import type { CallPlacement } from "../geocoding/types";
 import { formatCallId } from "../simulation/generate";
 import { uuid7 } from "../db/uuid7";
 import { EXERCISE_TABLE_NAME, type SimulatedCall } from "../vocabulary";
@@ -32,6 +33,9 @@ interface DueCall {
   seq: number;
   abandoned: boolean;
   record: SimulatedCall;
+  precision: CallPlacement["precision"];
+  source: CallPlacement["source"];
+  uncertainty_m: number;
   elapsed_ms: number;
 }
 
@@ -56,7 +60,8 @@ async function releaseBatch(db: Db, now: Date): Promise<{ claimed: number; relea
   return writeCalls(
     async ({ tx, insertSimulatedRows }) => {
       const due = await tx.$queryRaw<DueCall[]>`
-        SELECT c.exercise_id, c.seq, c.abandoned, c.record, ${elapsedMsAt(now)}::float8 AS elapsed_ms
+        SELECT c.exercise_id, c.seq, c.abandoned, c.record, c.location_precision AS precision, c.location_source AS source,
+          c.location_uncertainty_m AS uncertainty_m, ${elapsedMsAt(now)}::float8 AS elapsed_ms
         FROM exercise_calls c JOIN exercises e ON e.id = c.exercise_id
         WHERE e.state = 'running' AND c.released_at IS NULL AND c.due_offset_ms <= ${elapsedMsAt(now)}
         ORDER BY c.exercise_id, c.due_offset_ms, c.seq
@@ -87,7 +92,12 @@ async function releaseBatch(db: Db, now: Date): Promise<{ claimed: number; relea
       for (const [exerciseId, group] of groupByExercise(releases)) {
         const inserted = await insertSimulatedRows(
           EXERCISE_TABLE_NAME,
-          group.map(({ row, id, call }) => ({ id, call, status: row.abandoned ? "failed" : "active" })),
+          group.map(({ row, id, call }) => ({
+            id,
+            call,
+            placement: { precision: row.precision, source: row.source, uncertaintyMeters: row.uncertainty_m },
+            status: row.abandoned ? "failed" : "active",
+          })),
           exerciseId,
           groupingEnabled(),
         );

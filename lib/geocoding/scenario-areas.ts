@@ -11,7 +11,7 @@ export interface GazetteerEntry extends UsPoint {
 }
 
 /** The US state of each scenario: a caller naming another state rules its areas out. */
-const SCENARIO_STATES: Record<string, string> = {
+export const SCENARIO_STATES: Record<string, string> = {
   la_wildfire: "CA",
   nashville_tornado: "TN",
   earthquake_sf: "CA",

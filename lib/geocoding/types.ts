@@ -29,6 +29,9 @@ export interface GeocodeResult {
   label: string;
 }
 
+/** How exact a located point is and who placed it, without its label: what a call stores beside its point. */
+export type CallPlacement = Pick<GeocodeResult, "precision" | "uncertaintyMeters" | "source">;
+
 /** A named point in the United States: a place, a ZIP code's centre or a scenario area. */
 export interface UsPoint {
   name: string;
@@ -42,6 +45,12 @@ export interface UsPoint {
 export interface Place extends UsPoint {
   /** ZIP codes of the place: a stand-in for its size when a name is ambiguous. */
   zipCount: number;
+  /**
+   * From the populated-place list (GeoNames' cities and neighbourhoods); false for a town known
+   * only as the city name of ZIP codes, which is sometimes a post office's or a firm's ("Naval
+   * Supply Center", "First Union Bank"): the geocoder knows both, the map names only the first.
+   */
+  populated: boolean;
 }
 
 /** A US ZIP code's centre, named after its city. */

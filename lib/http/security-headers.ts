@@ -3,7 +3,8 @@ import { envSchema } from "../config";
 /**
  * Headers on every response, pages and API alike. Scripts are limited to this origin; inline
  * scripts stay allowed because Next writes its bootstrap data inline and nonces would force every
- * page to render per request. Images may come from the map tile host.
+ * page to render per request. Images may come from the map tile host, and the street map's
+ * archive (range requests) from its own.
  */
 export function tileOrigin(tileUrlTemplate: string): string | undefined {
   try {
@@ -17,8 +18,9 @@ export function tileOrigin(tileUrlTemplate: string): string | undefined {
   }
 }
 
-export function contentSecurityPolicy(tileUrlTemplate: string, development = false): string {
+export function contentSecurityPolicy(tileUrlTemplate: string, development = false, streetMapUrl?: string): string {
   const tiles = tileOrigin(tileUrlTemplate);
+  const streetMap = streetMapUrl === undefined ? undefined : tileOrigin(streetMapUrl);
   return [
     "default-src 'self'",
     // React's development build evaluates code; production never does.
@@ -27,7 +29,7 @@ export function contentSecurityPolicy(tileUrlTemplate: string, development = fal
     "style-src 'self' 'unsafe-inline'",
     `img-src 'self' data: blob:${tiles ? ` ${tiles}` : ""}`,
     "font-src 'self'",
-    `connect-src 'self'${development ? " ws:" : ""}`,
+    `connect-src 'self'${streetMap ? ` ${streetMap}` : ""}${development ? " ws:" : ""}`,
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",
@@ -35,9 +37,9 @@ export function contentSecurityPolicy(tileUrlTemplate: string, development = fal
   ].join("; ");
 }
 
-export function securityHeaders(tileUrlTemplate: string, development = false): { key: string; value: string }[] {
+export function securityHeaders(tileUrlTemplate: string, development = false, streetMapUrl?: string): { key: string; value: string }[] {
   return [
-    { key: "Content-Security-Policy", value: contentSecurityPolicy(tileUrlTemplate, development) },
+    { key: "Content-Security-Policy", value: contentSecurityPolicy(tileUrlTemplate, development, streetMapUrl) },
     { key: "X-Content-Type-Options", value: "nosniff" },
     // Tile servers (OpenStreetMap's policy) want a Referer; other sites get the origin only.
     { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
@@ -54,7 +56,12 @@ export function securityHeaders(tileUrlTemplate: string, development = false): {
  */
 export const STRICT_TRANSPORT_SECURITY = { key: "Strict-Transport-Security", value: "max-age=31536000" };
 
-/** The headers for this deployment: its tile server is NEXT_PUBLIC_MAP_TILE_URL. */
+/** The headers for this deployment: its tile server is NEXT_PUBLIC_MAP_TILE_URL, its street map MAP_PMTILES_URL. */
 export function deploymentSecurityHeaders(development = false): { key: string; value: string }[] {
-  return securityHeaders(envSchema.shape.NEXT_PUBLIC_MAP_TILE_URL.parse(process.env.NEXT_PUBLIC_MAP_TILE_URL), development);
+  const { shape } = envSchema;
+  return securityHeaders(
+    shape.NEXT_PUBLIC_MAP_TILE_URL.parse(process.env.NEXT_PUBLIC_MAP_TILE_URL),
+    development,
+    shape.MAP_PMTILES_URL.safeParse(process.env.MAP_PMTILES_URL).data,
+  );
 }

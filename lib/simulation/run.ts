@@ -4,6 +4,7 @@ import { recordAudit } from "../audit/record-audit";
 import { getConfig } from "../config";
 import { withDatabase } from "../db/with-database";
 import { summarizeWithModel, summaryModelFromConfig } from "./ai-summaries";
+import { centreIndexIfReadable } from "../geocoding/centre/loaded";
 import { generateCallsWithEvents } from "./generate";
 import { seededRandom, unseededRandom } from "./random";
 import type { SimulateRequest } from "./request";
@@ -27,13 +28,15 @@ const randomCallNumber = () => randomInt(100_000_000_000, 1_000_000_000_000);
 export async function runSimulation(request: SimulateRequest, actor: Actor, deps: SimulationDeps = {}): Promise<SimulationResult> {
   const { scenario, numCalls, tableName, seed, duplicateShare } = request;
   const callNumber = deps.callNumber ?? randomCallNumber;
-  const { calls, events } = generateCallsWithEvents({
+  const centre = await centreIndexIfReadable();
+  const { calls, events, placements } = generateCallsWithEvents({
     scenario,
     numCalls,
     random: seed === undefined ? unseededRandom() : seededRandom(seed),
     now: deps.now?.() ?? new Date(),
     callNumber,
     duplicateShare,
+    centre,
   });
 
   // Every call already carries a template summary; the model replaces those it writes.
@@ -50,7 +53,7 @@ export async function runSimulation(request: SimulateRequest, actor: Actor, deps
     if (fallbacks > 0) aiFallbacks = fallbacks;
   }
 
-  const { stored, errors } = await storeSimulatedCalls(calls, tableName, callNumber, events);
+  const { stored, errors } = await storeSimulatedCalls(calls, tableName, callNumber, { events, placements });
   // A simulation is written in batches (a refused row fails alone), so its audit row follows them
   // and records what was stored; a simulation that stored nothing changed nothing.
   if (stored.length > 0) {

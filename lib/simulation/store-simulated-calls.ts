@@ -6,6 +6,7 @@ import { databaseError } from "../domain-error";
 import { groupSoon } from "../incidents/grouper";
 import { groupingEnabled } from "../incidents/grouping";
 import { log } from "../log";
+import type { CallPlacement } from "../geocoding/types";
 import type { SimulatedCall } from "../vocabulary";
 import { formatCallId } from "./generate";
 
@@ -35,6 +36,7 @@ interface Row {
   call: SimulatedCall;
   /** The event the call reports (ground truth for grouping), stored as simulated_event. */
   event: string | null;
+  placement: CallPlacement;
 }
 
 class StoreUnavailable extends Error {}
@@ -43,7 +45,7 @@ async function insertBatch(db: Db, tableName: string, rows: readonly Row[]): Pro
   const inserted = await storeSimulatedRows(
     db,
     tableName,
-    rows.map(({ call, event }) => ({ id: uuid7(), call, status: call.status, event })),
+    rows.map(({ call, event, placement }) => ({ id: uuid7(), call, status: call.status, event, placement })),
     groupingEnabled(),
   );
   return new Set(inserted.keys());
@@ -71,8 +73,8 @@ export async function storeSimulatedCalls(
   tableName: string,
   /** New integer parts for call ids that are already taken. */
   callNumber: () => number,
-  /** Per call, the event it reports (generateCallsWithEvents); none for calls of unknown events. */
-  events: readonly string[] = [],
+  /** Per call, the event it reports and how exact its point is (generateCallsWithEvents). */
+  { events, placements }: { events: readonly string[]; placements: readonly CallPlacement[] },
 ): Promise<StoreOutcome> {
   let db: Db;
   try {
@@ -106,15 +108,16 @@ export async function storeSimulatedCalls(
     }
   };
 
-  let pending: Row[] = calls.map((call, index) => ({ index, call, event: events[index] ?? null }));
+  let pending: Row[] = calls.map((call, index) => ({ index, call, event: events[index] ?? null, placement: placements[index] }));
   try {
     for (let attempt = 1; pending.length > 0 && attempt <= ID_ATTEMPTS; attempt++) {
       for (let start = 0; start < pending.length; start += BATCH_SIZE) {
         await write(pending.slice(start, start + BATCH_SIZE));
       }
-      pending = clashed.map(({ index, call, event }) => ({
+      pending = clashed.map(({ index, call, event, placement }) => ({
         index,
         event,
+        placement,
         call: { ...call, call_id: formatCallId(call.scenario, call.timestamp, callNumber()) },
       }));
       clashed = [];

@@ -206,12 +206,17 @@ test.describe("dispatcher dashboard", () => {
     await expect(basemap.locator("path.basemap-state")).toHaveCount(1);
     await page.getByRole("navigation", { name: "Map regions" }).getByRole("button").first().click();
     await expect(basemap.locator("path.basemap-county")).toHaveCount(1, { timeout: 10_000 });
-    // The scenario's districts are named at that zoom, and the region's towns from the place lists.
-    await expect(basemap.locator(".basemap-area", { hasText: "Pacific Palisades" })).toBeVisible();
-    await expect(basemap.locator(".basemap-place", { hasText: /^Santa Monica$/ })).toBeVisible();
+    // The scenario's districts are named at that zoom, and the region's towns from the place lists,
+    // in the labels' pane above the markers.
+    const labels = page.locator(".leaflet-map-labels-pane");
+    await expect(labels.locator(".basemap-area", { hasText: "Pacific Palisades" })).toBeVisible();
+    await expect(labels.locator(".basemap-place", { hasText: /^Santa Monica$/ })).toBeVisible();
     // A town that is also a scenario district is named once.
-    await expect(basemap.locator(".basemap-label", { hasText: /^Pacific Palisades$/ })).toHaveCount(1);
-    expect(await basemap.locator(".basemap-place").count()).toBeGreaterThan(5);
+    await expect(labels.locator(".basemap-label", { hasText: /^Pacific Palisades$/ })).toHaveCount(1);
+    expect(await labels.locator(".basemap-place").count()).toBeGreaterThan(5);
+    expect(Number(await labels.evaluate((pane) => getComputedStyle(pane).zIndex))).toBeGreaterThan(
+      Number(await page.locator(".leaflet-marker-pane").evaluate((pane) => getComputedStyle(pane).zIndex)),
+    );
     await saveScreenshot(page, "offline-tiles");
 
     await page.unroute(TILE_PATTERN);

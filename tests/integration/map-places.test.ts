@@ -2,6 +2,7 @@ import { apiRequest } from "@/tests/support/auth";
 import { describe, expect, it } from "vitest";
 import { GET as placesRoute } from "@/app/api/map/places/route";
 import { mapPlacesSchema } from "@/lib/geocoding/map-places-schema";
+import { getPlaceIndex } from "@/lib/geocoding/places";
 
 const read = async (query: string) => {
   const response = await placesRoute(apiRequest(`http://localhost/api/map/places?${query}`), undefined);
@@ -48,5 +49,20 @@ describe("GET /api/map/places: town names for the offline map", () => {
     expect(missing.status).toBe(400);
     expect(missing.body).toMatchObject({ error: "Invalid parameter" });
     expect((await read("west=-118&south=33&east=-117&north=34&zoom=40")).status).toBe(400);
+  });
+
+  it("names populated places only, never a ZIP code's post office or firm, at any zoom", async () => {
+    // Both names are ZIP codes' city names in the offline lists (94625 in Oakland, 33195 in Miami).
+    const index = await getPlaceIndex();
+    for (const [key, name] of [["naval supply center", "Naval Supply Center"], ["first union bank", "First Union Bank"]]) {
+      expect(index.placesNamed(key)).toEqual([expect.objectContaining({ name, populated: false })]);
+    }
+    const around = (latitude: number, longitude: number) => ({ west: longitude - 0.05, south: latitude - 0.05, east: longitude + 0.05, north: latitude + 0.05 });
+    for (const zoom of [8, 11, 14, 17]) {
+      const names = [...(await places({ ...around(37.8, -122.31), zoom })), ...(await places({ ...around(25.7729, -80.187), zoom }))].map((place) => place.name);
+      expect(names, `zoom ${zoom}`).not.toContain("Naval Supply Center");
+      expect(names, `zoom ${zoom}`).not.toContain("First Union Bank");
+      if (zoom >= 11) expect(names, `zoom ${zoom}`).toEqual(expect.arrayContaining(["Miami"]));
+    }
   });
 });

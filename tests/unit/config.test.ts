@@ -9,6 +9,14 @@ describe("parseConfig", () => {
     expect(config.VOICEAGENT_REQUIRE_SIGNATURE).toBe(false);
   });
 
+  it("takes a street map as a URL or a path on this site, and the scenario street switch", () => {
+    expect(parseConfig({}).MAP_PMTILES_URL).toBeUndefined();
+    expect(parseConfig({ MAP_PMTILES_URL: "/maps/county.pmtiles" }).MAP_PMTILES_URL).toBe("/maps/county.pmtiles");
+    expect(parseConfig({ MAP_PMTILES_URL: "https://maps.example.org/county.pmtiles" }).MAP_PMTILES_URL).toBe("https://maps.example.org/county.pmtiles");
+    expect(parseConfig({}).GEOCODER_SCENARIO_STREETS).toBe(false);
+    expect(parseConfig({ GEOCODER_SCENARIO_STREETS: "true" }).GEOCODER_SCENARIO_STREETS).toBe(true);
+  });
+
   it("treats empty strings as unset", () => {
     expect(parseConfig({ DATABASE_URL: "", API_KEY: " " }).API_KEY).toBeUndefined();
   });
@@ -19,6 +27,9 @@ describe("parseConfig", () => {
     ["AI_TIMEOUT_MS", "soon"],
     ["VOICEAGENT_REQUIRE_SIGNATURE", "yes"],
     ["GEOCODER_URL", "not a url"],
+    ["MAP_PMTILES_URL", "county.pmtiles"],
+    ["MAP_PMTILES_URL", "ftp://maps.example.org/county.pmtiles"],
+    ["GEOCODER_SCENARIO_STREETS", "maybe"],
   ])("rejects a malformed %s with a message naming it", (variable, value) => {
     expect(() => parseConfig({ [variable]: value })).toThrow(ConfigError);
     expect(() => parseConfig({ [variable]: value })).toThrow(new RegExp(`^Invalid environment variable ${variable}:`));

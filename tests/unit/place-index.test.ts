@@ -23,7 +23,7 @@ describe("place index", () => {
 
   it("refuses a file made from other package versions, or of another format", async () => {
     const sources = sourceVersions();
-    const bytes = encodePlaceIndex({ byName: new Map([["a", [{ name: "A", state: "CA", latitude: 1, longitude: 2, zipCount: 0 }]]]), byZip: new Map() }, sources);
+    const bytes = encodePlaceIndex({ byName: new Map([["a", [{ name: "A", state: "CA", latitude: 1, longitude: 2, zipCount: 0, populated: true }]]]), byZip: new Map() }, sources);
     expect(PlaceIndex.decode(bytes, sources)).toBeInstanceOf(PlaceIndex);
     expect(PlaceIndex.decode(bytes, { ...sources, zipcodes: "0.0.1" })).toMatch(/zipcodes/);
     expect(PlaceIndex.decode(Buffer.from("{}"), sources)).toBe("not a place index");

@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { findScenario, SCENARIO_IDS, SEVERITIES } from "@/lib/scenarios/scenario-list";
 import fc from "fast-check";
+import { geocodeWithCentreIndex } from "@/lib/geocoding/centre/geocode";
+import { distanceMeters } from "@/lib/geocoding/centre/geometry";
+import { CentreIndex } from "@/lib/geocoding/centre/centre-index";
+import { locateOnScenarioStreets } from "@/lib/geocoding/scenario-streets";
 import { generateCalls, generateCallsWithEvents } from "@/lib/simulation/generate";
+import type { SimulatedCall } from "@/lib/vocabulary";
 import { seededRandom, unseededRandom } from "@/lib/simulation/random";
 import { expectCallsFollowTheRules, isTemplateSummary, seededPart } from "../support/simulated-calls";
 
@@ -101,7 +106,7 @@ describe("generateCalls", () => {
     expect(new Set(calls.map((call) => call.caller_phone.slice(2, 5)))).toEqual(new Set(scenario.phoneAreaCodes));
   });
 
-  it("spreads coordinates over the whole ±0.02° square", () => {
+  it("spreads coordinates over the whole ±0.02° square (the scenario street set's streets run across it)", () => {
     const calls = generate("earthquake_sf", 1000, 7);
     const center = findScenario("earthquake_sf")!.areas.find((area) => area.name === "Marina District")!.center;
     const offsets = calls
@@ -160,5 +165,61 @@ describe("generateCalls", () => {
     });
     expectCallsFollowTheRules(generated, "earthquake_sf");
     expect(generated[1].location.area).toBe(generated[0].location.area);
+  });
+});
+
+describe("where generated calls are (docs/simulation.md)", () => {
+  const point = (call: SimulatedCall) => ({ lat: Number(call.location.latitude), lon: Number(call.location.longitude) });
+
+  it("puts each event on the street-level point of its address, and each duplicate caller near it", () => {
+    const { calls, events, placements } = generateCallsWithEvents({
+      scenario: findScenario("hurricane_florida")!,
+      numCalls: 300,
+      random: seededRandom(33),
+      now: NOW,
+      callNumber: counter(),
+      duplicateShare: 0.3,
+    });
+    calls.forEach((call, index) => {
+      const first = calls.find((candidate) => candidate.call_id === events[index])!;
+      const located = locateOnScenarioStreets(call.location.address)!;
+      expect(placements[index]).toMatchObject({ precision: "interpolated", source: "generator" });
+      if (first === call) {
+        expect(call.location.latitude).toBe(located.latitude.toFixed(6));
+        expect(call.location.longitude).toBe(located.longitude.toFixed(6));
+        expect(placements[index].uncertaintyMeters).toBe(30);
+      } else {
+        expect(distanceMeters(point(call), point(first))).toBeLessThanOrEqual(placements[index].uncertaintyMeters);
+      }
+    });
+  });
+
+  it("places the addresses the centre's GIS data knows on its points, the others on the scenario street set", () => {
+    // A centre whose data has Collins Avenue in Miami Beach (one centreline through the area's square).
+    const centre = CentreIndex.fromLines([
+      {
+        fromAddrL: 101, toAddrL: 2999, fromAddrR: 100, toAddrR: 2998, parityL: "O", parityR: "E",
+        stPreDir: null, stPreTyp: null, stName: "Collins", stPosTyp: "Ave", stPosDir: null,
+        community: "Miami Beach", postCode: "33139", state: "FL",
+        coordinates: [-80.1300, 25.7800, -80.1250, 25.8000],
+      },
+    ]);
+    const { calls, placements } = generateCallsWithEvents({
+      scenario: findScenario("hurricane_florida")!,
+      numCalls: 400,
+      random: seededRandom(7),
+      now: NOW,
+      callNumber: counter(),
+      duplicateShare: 0,
+      centre,
+    });
+    const onCollins = calls.flatMap((call, index) => (call.location.address.includes("Collins Avenue, Miami Beach") ? [index] : []));
+    expect(onCollins.length).toBeGreaterThan(0);
+    for (const index of onCollins) {
+      expect(placements[index]).toMatchObject({ precision: "interpolated", source: "centre_gis" });
+      const located = geocodeWithCentreIndex(centre, calls[index].location.address)!;
+      expect(calls[index].location.latitude).toBe(located.latitude.toFixed(6));
+    }
+    expect(placements.filter((placement) => placement.source === "generator").length).toBe(calls.length - onCollins.length);
   });
 });

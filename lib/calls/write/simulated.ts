@@ -1,23 +1,14 @@
 import type { Db } from "../../db/client";
-import { UNCERTAINTY_METRES } from "../../geocoding/precision";
-import type { Precision } from "../../geocoding/types";
+import type { CallPlacement } from "../../geocoding/types";
 import type { SimulatedCall } from "../../vocabulary";
-
-/**
- * What a generated point is worth (docs/geocoding.md): a random point within ±0.02° (about 2 km)
- * of its scenario area's centre (lib/simulation/generate.ts), not the address it names: a
- * locality, with its 3 km radius.
- */
-const GENERATED_POINT: { precision: Precision; uncertaintyMeters: number } = {
-  precision: "locality",
-  uncertaintyMeters: UNCERTAINTY_METRES.locality,
-};
 
 /** A simulated call to store. */
 export interface SimulatedRow {
   /** The new row's id (uuid7). */
   id: string;
   call: SimulatedCall;
+  /** How exact its point is and who placed it (the generator's answer, kept with an exercise's plan). */
+  placement: CallPlacement;
   /** The call's first status: "active", or "failed" for a call abandoned before an answer. */
   status: "active" | "failed";
   /** The event the call reports (ground truth for grouping), stored as simulated_event. */
@@ -26,7 +17,7 @@ export interface SimulatedRow {
 
 /**
  * One multi-row INSERT of simulated calls and their creation in the status history, mapped as
- * docs/interface.md "Stored records, as listed" says: 17 array parameters through `unnest`, not
+ * docs/interface.md "Stored records, as listed" says: 20 array parameters through `unnest`, not
  * 26 placeholders per row. Calls whose call_id or conversation_id is taken are skipped (`ON
  * CONFLICT DO NOTHING`). Answers the stored calls' ids by call_id.
  * Each call is stored in an incident of its own, waiting for the grouper (lib/incidents/grouper.ts)
@@ -52,7 +43,7 @@ export async function insertSimulatedRows(
       )
       SELECT r.id, r.call_id, r.call_id, r.created_at, r.created_at, r.created_at, 'simulator', r.summary,
         true, r.duration_secs, 0, r.emergency_type, r.address, r.latitude,
-        r.longitude, 'generator', ${GENERATED_POINT.precision}, ${GENERATED_POINT.uncertaintyMeters}::float8, r.severity, r.status, true, r.scenario, r.scenario_name,
+        r.longitude, r.location_source, r.location_precision, r.location_uncertainty_m, r.severity, r.status, true, r.scenario, r.scenario_name,
         ${tableName}, r.area, r.caller_phone, r.description, r.record::jsonb, ${exerciseId},
         r.event, ${waitForGrouper} AND r.status <> 'failed'
       FROM unnest(
@@ -73,10 +64,13 @@ export async function insertSimulatedRows(
         ${column(({ call }) => call.caller_phone)}::text[],
         ${column(({ call }) => call.description)}::text[],
         ${column(({ call }) => JSON.stringify(call))}::text[],
-        ${column(({ event }) => event ?? null)}::text[]
+        ${column(({ event }) => event ?? null)}::text[],
+        ${column(({ placement }) => placement.source)}::text[],
+        ${column(({ placement }) => placement.precision)}::text[],
+        ${column(({ placement }) => placement.uncertaintyMeters)}::float8[]
       ) AS r(id, call_id, created_at, summary, duration_secs, emergency_type, address, latitude,
         longitude, severity, status, scenario, scenario_name, area, caller_phone, description, record,
-        event)
+        event, location_source, location_precision, location_uncertainty_m)
       ON CONFLICT DO NOTHING
       RETURNING id, call_id, status, created_at
     ), history AS (

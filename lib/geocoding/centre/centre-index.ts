@@ -71,6 +71,13 @@ export class CentreIndex {
     return index;
   }
 
+  /** An index of centrelines only, built at once (the scenario street set, lib/geocoding/scenario-streets.ts). */
+  static fromLines(lines: Iterable<CentrelineRow>): CentreIndex {
+    const index = new CentreIndex();
+    for (const row of lines) index.addLine(row);
+    return index;
+  }
+
   private async addPoints(points: AsyncIterable<AddressPointRow> | Iterable<AddressPointRow>, pointCount: number): Promise<void> {
     const pointStreet = new Int32Array(pointCount);
     const number = new Int32Array(pointCount);

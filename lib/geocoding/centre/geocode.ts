@@ -16,6 +16,8 @@ const MIN_STREET_UNCERTAINTY_M = 100;
 interface Context {
   community?: string;
   unit?: string;
+  /** Only a street of a named community will do (the scenario street set: its names recur across areas). */
+  requireCommunity?: boolean;
 }
 
 interface Candidate {
@@ -43,7 +45,7 @@ function fit(said: StreetName, street: Street, typos: number): number {
 }
 
 function candidates(index: CentreIndex, said: StreetName, context: Context): Candidate[] {
-  if (!said.name) return [];
+  if (!said.name || (context.requireCommunity && !context.community)) return [];
   return index
     .streetsNamed(said.name)
     .map(({ street: id, typos }) => ({ id, street: index.streets[id], score: fit(said, index.streets[id], typos) }))
@@ -134,10 +136,11 @@ function addressParts(text: string): { number?: number; numberSuffix?: string; u
  * whose range holds it; for "X and Y", the crossing of the two streets; else the street itself.
  * Null when the text names no street of the data, or a place it does not cover.
  */
-export function geocodeWithCentreIndex(index: CentreIndex, text: string): GeocodeResult | null {
+export function geocodeWithCentreIndex(index: CentreIndex, text: string, options: { requireCommunity?: boolean } = {}): GeocodeResult | null {
   const [first = "", ...rest] = text.split(/[,;\n]+/).map((part) => part.trim()).filter(Boolean);
-  const context = contextOf(index, rest);
-  if (!context) return null;
+  const named = contextOf(index, rest);
+  if (!named) return null;
+  const context: Context = { ...named, requireCommunity: options.requireCommunity };
   const streetPart = first.replace(LEADING_WORDS, "");
   const crossing = /^\d+\s/.test(streetPart) ? null : INTERSECTION.exec(streetPart);
   if (crossing) {

@@ -108,3 +108,18 @@ export async function geocodeWithCentreData(text: string): Promise<GeocodeResult
   const index = await getCentreIndex();
   return index ? geocodeWithCentreIndex(index, text) : null;
 }
+
+/**
+ * The index for the simulator and exercises (docs/simulation.md): undefined without data, or when
+ * the database cannot be read just now; the scenario street set then places the calls, and
+ * storing them says what is wrong with the database.
+ */
+export async function centreIndexIfReadable(): Promise<CentreIndex | undefined> {
+  try {
+    return await getCentreIndex();
+  } catch (error) {
+    if (!(error instanceof GeocoderUnavailableError)) throw error;
+    log.warn({ err: error.message }, "centre GIS data unreadable: generated calls placed on the scenario street set");
+    return undefined;
+  }
+}
