@@ -16,6 +16,7 @@ import { type ObjectStore, setObjectStoreForTests } from "@/lib/storage/get-obje
 import { LocalObjectStore } from "@/lib/storage/local";
 import { retellCallEvent, vapiEndOfCallReport } from "@/lib/webhook/sample-events";
 import { apiRequest } from "@/tests/support/auth";
+import { MANY_REQUESTS_TIMEOUT_MS } from "../support/timeouts";
 
 /**
  * Vapi's and Retell's post-call webhooks through the one intake (issue 26): events built from the
@@ -210,7 +211,7 @@ describe.each([
       { numRuns: RUNS },
     );
     expect([...statuses.keys()]).toEqual([200]);
-  });
+  }, MANY_REQUESTS_TIMEOUT_MS);
 
   it("refuses forged, stale and other-body signatures with 401, storing and archiving nothing", async () => {
     const minute = 60_000;
@@ -242,7 +243,7 @@ describe.each([
       { numRuns: 300 },
     );
     expect(refused).toBe(300);
-  });
+  }, MANY_REQUESTS_TIMEOUT_MS);
 
   it("refuses a request with no credential at all", async () => {
     const { raw } = fc.sample(events, 1)[0];

@@ -8,6 +8,7 @@ import { getDb } from "@/lib/db/client";
 import { getObjectStore, type ObjectStore, setObjectStoreForTests } from "@/lib/storage/get-object-store";
 import { elevenLabsCallEvent, specCallEvent } from "@/lib/webhook/sample-events";
 import { webhookRequest } from "../support/webhook-request";
+import { MANY_REQUESTS_TIMEOUT_MS } from "../support/timeouts";
 
 /**
  * The webhook's promise, over generated payloads: every signed payload is answered 200 or 4xx,
@@ -204,5 +205,5 @@ describe("webhook property", () => {
     expect(statuses.get(200) ?? 0).toBeGreaterThan(RUNS / 10);
     expect([...statuses.keys()].some((status) => status >= 400)).toBe(true);
     expect(storedCalls.size).toBeGreaterThan(RUNS / 10);
-  });
+  }, MANY_REQUESTS_TIMEOUT_MS);
 });
