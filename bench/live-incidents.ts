@@ -113,7 +113,7 @@ async function measure(client: pg.Client, size: number) {
   let cursor = first.result.next ?? undefined;
   for (let page = 1; page < 20 && cursor; page++) cursor = (await readIncidentQueueFrom(db, cursor, 100)).next ?? undefined;
   const deep = await timed(() => readIncidentQueueFrom(db, cursor, 100));
-  const hidden = await timed(() => readIncidentQueueFrom(db, undefined, 100, "hide"));
+  const hidden = await timed(() => readIncidentQueueFrom(db, undefined, 100, { visibility: "hide" }));
   const count = await timed(() => countOpenIncidents(db, "show"));
   if (count.result !== truth.open) throw new Error(`open incidents ${count.result}, SQL ${truth.open}`);
   const countHidden = await timed(() => countOpenIncidents(db, "hide"));

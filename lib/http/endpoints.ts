@@ -6,6 +6,8 @@ import {
 } from "../access/schema";
 import { writeAcknowledgementSchema } from "../access/write-answer";
 import { auditPageSchema, auditQueryParameters } from "../audit/schema";
+import { acknowledgementSchema } from "../alerts/acknowledgement-schema";
+import { ALERTS_LISTED, alertsQueryParameters, alertsSchema } from "../alerts/schema";
 import {
   callDetailSchema, callFilterParameters, callListSchema, callUpdatedSchema, callUpdateSchema, incidentUpdateSchema, listQueryParameters, parseCallUpdate,
   parseIncidentUpdate,
@@ -280,11 +282,30 @@ export const endpoints = {
       GET: {
         operationId: "getIncidentQueue",
         permission: "read",
-        summary: "Open incidents in urgency order (severity, then longest waiting), each with its latest call, keyset-paginated",
+        summary: "Open incidents, by section, in urgency order (severity, then longest waiting) or by time received, each with its latest call, keyset-paginated without a cap",
         query: { ...incidentQueueQueryParameters, ...exerciseVisibilityParameters },
         responses: {
           200: { description: "One page of the incident queue", body: { name: "IncidentQueuePage", schema: incidentQueuePageSchema } },
         },
+        errors: ["INVALID_PARAMETER", "DATABASE_ERROR"],
+      },
+    },
+  },
+
+  liveAlerts: {
+    path: "/api/live/alerts",
+    errorFormat: "calls",
+    protection: { rateLimit: rateLimitPolicies.calls },
+    methods: {
+      GET: {
+        operationId: "getAlerts",
+        permission: "read",
+        summary: "What must not be missed: open critical incidents with unacknowledged new calls, and incidents waiting undispatched past their threshold",
+        description:
+          "Read from every open incident, however far down the queue it ranks; the dashboard reads it again when the change feed moves " +
+          `(acknowledgements included) and on a timer for reminders. At most ${ALERTS_LISTED} of each kind are listed, \`total\` counts them all.`,
+        query: alertsQueryParameters,
+        responses: { 200: { description: "The alerts", body: { name: "Alerts", schema: alertsSchema } } },
         errors: ["INVALID_PARAMETER", "DATABASE_ERROR"],
       },
     },
@@ -489,6 +510,28 @@ export const endpoints = {
         description: "Training (simulated, exercise) and real calls never share an incident: such a merge is 409 TRAINING_MIX.",
         responses: { 200: { description: `The merged incident${WITHOUT_READ}`, body: incidentWriteAnswer } },
         errors: ["INVALID_PARAMETER", "NOT_FOUND", "TRAINING_MIX", "DATABASE_ERROR"],
+      },
+    },
+  },
+
+  incidentAcknowledge: {
+    path: "/api/incidents/:id/acknowledge",
+    errorFormat: "calls",
+    protection: { rateLimit: rateLimitPolicies.calls },
+    params: z.object({ id: z.string().meta({ description: "The incident's id" }) }),
+    methods: {
+      POST: {
+        operationId: "acknowledgeIncident",
+        permission: ["dispatch", "train"],
+        summary: "Acknowledge the incident's alert: its new calls, or its reminder, have been seen",
+        description:
+          "Append-only, audited (`incident.acknowledged`) and carried into the change feed (a change with `acknowledgement`), " +
+          "so every dashboard's alerts drop the incident until another call arrives or its wait passes its threshold again " +
+          "(docs/dashboard.md, \"Alerts\"). A trainer may acknowledge training incidents only.",
+        responses: {
+          201: { description: "The acknowledgement as kept (to a caller without `read`: its id and what changed)", body: writeAnswer("Acknowledgement", acknowledgementSchema) },
+        },
+        errors: ["NOT_FOUND", "DATABASE_ERROR"],
       },
     },
   },

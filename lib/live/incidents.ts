@@ -90,38 +90,82 @@ export async function readLiveIncidents(db: Db, ids: readonly string[]): Promise
   );
 }
 
+/** The queue's sections (docs/dashboard.md, "Incident queue"): waiting for a first dispatch, and dispatched or en route. */
+export const QUEUE_SECTIONS = { waiting: ["active"], dispatched: ["dispatched", "enroute"] } as const satisfies Record<string, readonly CallStatus[]>;
+export type QueueSection = keyof typeof QUEUE_SECTIONS;
+/** priority: severity, then the longest waiting (earliest first call); received: the latest first call first. */
+export type QueueSort = "priority" | "received";
+
+export interface QueueOptions {
+  visibility?: ExerciseVisibility;
+  /** One section's statuses; absent: every open status. */
+  section?: QueueSection;
+  sort?: QueueSort;
+  /** Only incidents with a call of this scenario (and of this area of it). */
+  scenario?: string;
+  area?: string;
+}
+
+/** ` AND` an incident has a call of the scenario (and area): one probe of its calls, whatever is stored elsewhere. */
+function andInPlace({ scenario, area }: QueueOptions): Prisma.Sql {
+  if (scenario === undefined && area === undefined) return Prisma.empty;
+  const conditions = [
+    ...(scenario === undefined ? [] : [Prisma.sql`f.scenario = ${scenario}`]),
+    ...(area === undefined ? [] : [Prisma.sql`f.area = ${area}`]),
+  ];
+  return Prisma.sql` AND EXISTS (SELECT 1 FROM calls f WHERE f.incident_id = i.id AND ${Prisma.join(conditions, " AND ")})`;
+}
+
 /**
- * The incident queue: open incidents, critical, high, then moderate, the longest waiting (earliest
- * first call) first, ties by id; keyset pages. One branch per (severity, open status) reads its
- * index forwards and stops after a page; the database merges the branches.
+ * The incident queue: open incidents (of one section, or all), keyset pages without a cap, in the
+ * server's one order. By priority: critical, high, then moderate, the longest waiting (earliest
+ * first call) first, ties by id; one branch per (severity, status) reads its index
+ * (severity, status, first_call_at, id) forwards and stops after a page. By time received: the
+ * latest first call first; one branch per status on (status, first_call_at, id), read backwards.
+ * The database merges the branches; a page never reads more than a page per branch, however deep
+ * it is or however many calls are stored. `total` counts the section's incidents under the same
+ * filters (open incidents only).
  */
-export async function readIncidentQueueFrom(
-  db: Db,
-  after: string | undefined,
-  limit: number,
-  visibility: ExerciseVisibility = "show",
-): Promise<IncidentQueuePage> {
-  const shown = andIncidentShown(visibility, "i");
+export async function readIncidentQueueFrom(db: Db, after: string | undefined, limit: number, options: QueueOptions = {}): Promise<IncidentQueuePage> {
+  const { visibility = "show", section, sort = "priority" } = options;
+  const statuses: readonly CallStatus[] = section === undefined ? OPEN_STATUSES : QUEUE_SECTIONS[section];
+  const shown = Prisma.sql`${andIncidentShown(visibility, "i")}${andInPlace(options)}`;
   const key = after === undefined ? undefined : decodeQueueKey(after);
   const branches: Prisma.Sql[] = [];
-  for (const { rank, severity } of RANKED) {
-    if (key && rank < key.rank) continue;
-    const keyset =
-      key && rank === key.rank
-        ? Prisma.sql`AND (i.first_call_at, i.id) > (${new Date(key.occurredMs)}, ${key.id})`
-        : Prisma.empty;
-    for (const status of OPEN_STATUSES) {
+  if (sort === "received") {
+    const keyset = key ? Prisma.sql`AND (i.first_call_at, i.id) < (${new Date(key.occurredMs)}, ${key.id})` : Prisma.empty;
+    for (const status of statuses) {
       branches.push(Prisma.sql`(
-        SELECT i.id, ${rank}::int AS rank, i.first_call_at FROM incidents i
-        WHERE i.severity = ${severity} AND i.status = ${status} ${keyset}${shown}
-        ORDER BY i.first_call_at, i.id
+        SELECT i.id, 0 AS rank, i.first_call_at FROM incidents i
+        WHERE i.status = ${status} ${keyset}${shown}
+        ORDER BY i.first_call_at DESC, i.id DESC
         LIMIT ${limit + 1})`);
     }
+  } else {
+    for (const { rank, severity } of RANKED) {
+      if (key && rank < key.rank) continue;
+      const keyset =
+        key && rank === key.rank
+          ? Prisma.sql`AND (i.first_call_at, i.id) > (${new Date(key.occurredMs)}, ${key.id})`
+          : Prisma.empty;
+      for (const status of statuses) {
+        branches.push(Prisma.sql`(
+          SELECT i.id, ${rank}::int AS rank, i.first_call_at FROM incidents i
+          WHERE i.severity = ${severity} AND i.status = ${status} ${keyset}${shown}
+          ORDER BY i.first_call_at, i.id
+          LIMIT ${limit + 1})`);
+      }
+    }
   }
-  const page = await db.$queryRaw<{ id: string; rank: number; firstCallAt: Date }[]>(Prisma.sql`
-    SELECT id, rank, first_call_at AS "firstCallAt" FROM (${Prisma.join(branches, " UNION ALL ")}) AS branches
-    ORDER BY rank, first_call_at, id
-    LIMIT ${limit + 1}`);
+  const order = sort === "received" ? Prisma.sql`first_call_at DESC, id DESC` : Prisma.sql`rank, first_call_at, id`;
+  const [page, [{ total }]] = await Promise.all([
+    db.$queryRaw<{ id: string; rank: number; firstCallAt: Date }[]>(Prisma.sql`
+      SELECT id, rank, first_call_at AS "firstCallAt" FROM (${Prisma.join(branches, " UNION ALL ")}) AS branches
+      ORDER BY ${order}
+      LIMIT ${limit + 1}`),
+    db.$queryRaw<{ total: bigint }[]>(Prisma.sql`
+      SELECT count(*)::bigint AS total FROM incidents i WHERE i.status IN (${Prisma.join([...statuses])})${shown}`),
+  ]);
   const shownRows = page.slice(0, limit);
   const incidents = await readLiveIncidents(db, shownRows.map((row) => row.id));
   const last = shownRows.at(-1);
@@ -132,12 +176,13 @@ export async function readIncidentQueueFrom(
       page.length > limit && last
         ? encodeQueueKey({ rank: last.rank, occurredMs: last.firstCallAt.getTime(), id: last.id })
         : null,
+    total: Number(total),
   };
 }
 
 /** GET /api/live/incidents. */
-export function readIncidentQueue(after: string | undefined, limit: number, visibility: ExerciseVisibility): Promise<IncidentQueuePage> {
-  return withCallStore((db) => readIncidentQueueFrom(db, after, limit, visibility));
+export function readIncidentQueue(after: string | undefined, limit: number, options: QueueOptions): Promise<IncidentQueuePage> {
+  return withCallStore((db) => readIncidentQueueFrom(db, after, limit, options));
 }
 
 /** The board's count of open incidents: an index-only count per open status (it grows with open incidents, not with stored calls). */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { acknowledgementSchema } from "../alerts/acknowledgement-schema";
 import { callRecordSchema } from "../calls/schema";
 import { incidentRecordSchema, incidentTrainingSchema } from "../incidents/schema";
 import { noteSchema } from "../notes/schema";
@@ -74,6 +75,30 @@ export const incidentQueueQueryParameters = {
     label: "Invalid limit",
     message: "limit must be an integer from 1 to 500",
   }),
+  section: queryParameter({
+    schema: z.enum(["waiting", "dispatched"]),
+    description: "`waiting`: active incidents (no unit dispatched yet); `dispatched`: dispatched or en route. Absent: every open incident.",
+    label: "Invalid parameter",
+    message: "section must be waiting or dispatched",
+  }),
+  sort: queryParameter({
+    schema: z.enum(["priority", "received"]).default("priority"),
+    description: "`priority` (default): severity, then the longest waiting first; `received`: the latest first call first.",
+    label: "Invalid parameter",
+    message: "sort must be priority or received",
+  }),
+  scenario: queryParameter({
+    schema: z.string().regex(/^[a-z0-9_]{1,64}$/),
+    description: "Only incidents with a call of this scenario (simulated and exercise calls carry one).",
+    label: "Invalid parameter",
+    message: "scenario must be a scenario id",
+  }),
+  area: queryParameter({
+    schema: z.string().trim().min(1).max(100),
+    description: "Only incidents with a call of this area (a scenario's area name).",
+    label: "Invalid parameter",
+    message: "area must be 1 to 100 characters",
+  }),
 };
 
 const coordinate = (name: string, description: string, min: number, max: number) =>
@@ -128,8 +153,14 @@ export const noteChangeSchema = z.object({
 });
 export type NoteChange = z.infer<typeof noteChangeSchema>;
 
-/** One entry of the change feed: a call at its latest state, or an incident's note. */
-export const feedChangeSchema = z.union([callChangeSchema, noteChangeSchema]);
+export const acknowledgementChangeSchema = z.object({
+  change: changeNumber,
+  acknowledgement: acknowledgementSchema.meta({ description: "An incident's alert acknowledged by a dispatcher at this change" }),
+});
+export type AcknowledgementChange = z.infer<typeof acknowledgementChangeSchema>;
+
+/** One entry of the change feed: a call at its latest state, an incident's note, or an incident's acknowledgement. */
+export const feedChangeSchema = z.union([callChangeSchema, noteChangeSchema, acknowledgementChangeSchema]);
 export type FeedChange = z.infer<typeof feedChangeSchema>;
 
 export const isCallChange = (change: FeedChange): change is CallChange => "call" in change;
@@ -137,7 +168,8 @@ export const isCallChange = (change: FeedChange): change is CallChange => "call"
 export const changePageSchema = z.object({
   changes: z.array(feedChangeSchema).meta({
     description:
-      "Changes after the cursor, in change order: calls (`call`, each once, at its latest change) and incident notes (`note`)",
+      "Changes after the cursor, in change order: calls (`call`, each once, at its latest change), incident notes (`note`) " +
+      "and acknowledgements of incidents' alerts (`acknowledgement`)",
   }),
   cursor: changeNumber.meta({ description: "Pass as `after` for the next page (the last change here, or `after` when empty)" }),
   has_more: z.boolean(),
@@ -213,10 +245,11 @@ export type LiveIncident = z.infer<typeof liveIncidentSchema>;
 export const incidentQueuePageSchema = z.object({
   incidents: z.array(liveIncidentSchema).meta({
     description:
-      "Open incidents, most urgent first: critical, high, then moderate; within each the longest waiting " +
-      "(earliest first call) first",
+      "Open incidents in the asked order: by priority, critical, high, then moderate, within each the longest waiting " +
+      "(earliest first call) first; by time received, the latest first call first",
   }),
   next: z.string().nullable().meta({ description: "Pass as `after` for the next page; null at the end" }),
+  total: z.int().meta({ description: "Open incidents of the section under the same filters, on every page" }),
 });
 export type IncidentQueuePage = z.infer<typeof incidentQueuePageSchema>;
 
