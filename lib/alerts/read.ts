@@ -51,10 +51,10 @@ export async function readAlertsFrom(db: Db, exercise: string | undefined): Prom
         AND ${exerciseShown(exercise)}
       ORDER BY n.newest DESC, i.id`),
     db.$queryRaw<AlertRow[]>(Prisma.sql`
-      SELECT i.id, greatest(i.first_call_at, COALESCE(ack.at, '-infinity'::timestamptz)) + ${threshold} AS "alertAt", 0 AS "newCalls"
+      SELECT i.id, greatest(i.queued_at, COALESCE(ack.at, '-infinity'::timestamptz)) + ${threshold} AS "alertAt", 0 AS "newCalls"
       FROM incidents i
       ${latestAcknowledgement}
-      WHERE i.status = 'active' AND i.first_call_at < now() - ${threshold}
+      WHERE i.status = 'active' AND i.queued_at < now() - ${threshold}
         AND COALESCE(ack.at, '-infinity'::timestamptz) < now() - ${threshold}
         AND ${exerciseShown(exercise)}
       ORDER BY "alertAt", i.id`),

@@ -4,7 +4,7 @@ import { Prisma } from "../db/generated/client";
 import { withCallStore } from "../calls/store";
 import { OPEN_STATUSES } from "../calls/workflow";
 import type { Precision } from "../geocoding/types";
-import type { CallStatus } from "../vocabulary";
+import { type CallStatus, SEVERITIES, type Severity, severityOrFallback } from "../vocabulary";
 import { decodeQueueKey, encodeQueueKey } from "./queue";
 import type { IncidentQueuePage, LiveIncident } from "./schema";
 import { andIncidentShown, type ExerciseVisibility } from "./visibility";
@@ -31,6 +31,8 @@ interface IncidentRow {
   latitude: number | null;
   longitude: number | null;
   locationPrecision: string | null;
+  queuedAt: Date;
+  dispatchedAt: Date | null;
   firstCallAt: Date;
   lastCallAt: Date;
   callCount: number;
@@ -50,7 +52,7 @@ export async function readLiveIncidents(db: Db, ids: readonly string[]): Promise
   if (ids.length === 0) return new Map();
   const rows = await db.$queryRaw<IncidentRow[]>(Prisma.sql`
     SELECT i.id, i.emergency_type AS "emergencyType", i.severity, i.status, i.location, i.latitude, i.longitude,
-      i.location_precision AS "locationPrecision", i.first_call_at AS "firstCallAt", i.last_call_at AS "lastCallAt", i.call_count AS "callCount",
+      i.location_precision AS "locationPrecision", i.queued_at AS "queuedAt", i.dispatched_at AS "dispatchedAt", i.first_call_at AS "firstCallAt", i.last_call_at AS "lastCallAt", i.call_count AS "callCount",
       ${trainingOnlySql(Prisma.sql`i.id`)} AS training,
       l.conversation_id AS "latestId", l.occurred_at AS "latestAt", l.summary AS "latestSummary",
       l.caller_phone AS "latestPhone", l.exercise_id AS "latestExercise"
@@ -78,6 +80,8 @@ export async function readLiveIncidents(db: Db, ids: readonly string[]): Promise
         last_call_at: row.lastCallAt.toISOString(),
         call_count: row.callCount,
         training: row.training,
+        queued_at: row.queuedAt.toISOString(),
+        dispatched_at: row.dispatchedAt?.toISOString() ?? null,
         latest_call: {
           conversation_id: row.latestId,
           timestamp: Math.floor(row.latestAt.getTime() / 1000),
@@ -118,10 +122,12 @@ function andInPlace({ scenario, area }: QueueOptions): Prisma.Sql {
 
 /**
  * The incident queue: open incidents (of one section, or all), keyset pages without a cap, in the
- * server's one order. By priority: critical, high, then moderate, the longest waiting (earliest
- * first call) first, ties by id; one branch per (severity, status) reads its index
- * (severity, status, first_call_at, id) forwards and stops after a page. By time received: the
- * latest first call first; one branch per status on (status, first_call_at, id), read backwards.
+ * server's one order, on the queue's time (queued_at: the earliest call's platform time, or its
+ * receipt when that time is implausible, prisma/functions/call_queue_time.sql). By priority:
+ * critical, high, then moderate, the longest waiting first, ties by id; one branch per
+ * (severity, status) reads its index (severity, status, queued_at, id) forwards and stops after a
+ * page. By time received: the latest first; one branch per status on (status, queued_at, id),
+ * read backwards.
  * The database merges the branches; a page never reads more than a page per branch, however deep
  * it is or however many calls are stored. `total` counts the section's incidents under the same
  * filters (open incidents only).
@@ -133,12 +139,12 @@ export async function readIncidentQueueFrom(db: Db, after: string | undefined, l
   const key = after === undefined ? undefined : decodeQueueKey(after);
   const branches: Prisma.Sql[] = [];
   if (sort === "received") {
-    const keyset = key ? Prisma.sql`AND (i.first_call_at, i.id) < (${new Date(key.occurredMs)}, ${key.id})` : Prisma.empty;
+    const keyset = key ? Prisma.sql`AND (i.queued_at, i.id) < (${new Date(key.occurredMs)}, ${key.id})` : Prisma.empty;
     for (const status of statuses) {
       branches.push(Prisma.sql`(
-        SELECT i.id, 0 AS rank, i.first_call_at FROM incidents i
+        SELECT i.id, 0 AS rank, i.queued_at FROM incidents i
         WHERE i.status = ${status} ${keyset}${shown}
-        ORDER BY i.first_call_at DESC, i.id DESC
+        ORDER BY i.queued_at DESC, i.id DESC
         LIMIT ${limit + 1})`);
     }
   } else {
@@ -146,21 +152,21 @@ export async function readIncidentQueueFrom(db: Db, after: string | undefined, l
       if (key && rank < key.rank) continue;
       const keyset =
         key && rank === key.rank
-          ? Prisma.sql`AND (i.first_call_at, i.id) > (${new Date(key.occurredMs)}, ${key.id})`
+          ? Prisma.sql`AND (i.queued_at, i.id) > (${new Date(key.occurredMs)}, ${key.id})`
           : Prisma.empty;
       for (const status of statuses) {
         branches.push(Prisma.sql`(
-          SELECT i.id, ${rank}::int AS rank, i.first_call_at FROM incidents i
+          SELECT i.id, ${rank}::int AS rank, i.queued_at FROM incidents i
           WHERE i.severity = ${severity} AND i.status = ${status} ${keyset}${shown}
-          ORDER BY i.first_call_at, i.id
+          ORDER BY i.queued_at, i.id
           LIMIT ${limit + 1})`);
       }
     }
   }
-  const order = sort === "received" ? Prisma.sql`first_call_at DESC, id DESC` : Prisma.sql`rank, first_call_at, id`;
+  const order = sort === "received" ? Prisma.sql`queued_at DESC, id DESC` : Prisma.sql`rank, queued_at, id`;
   const [page, [{ total }]] = await Promise.all([
-    db.$queryRaw<{ id: string; rank: number; firstCallAt: Date }[]>(Prisma.sql`
-      SELECT id, rank, first_call_at AS "firstCallAt" FROM (${Prisma.join(branches, " UNION ALL ")}) AS branches
+    db.$queryRaw<{ id: string; rank: number; queuedAt: Date }[]>(Prisma.sql`
+      SELECT id, rank, queued_at AS "queuedAt" FROM (${Prisma.join(branches, " UNION ALL ")}) AS branches
       ORDER BY ${order}
       LIMIT ${limit + 1}`),
     db.$queryRaw<{ total: bigint }[]>(Prisma.sql`
@@ -174,7 +180,7 @@ export async function readIncidentQueueFrom(db: Db, after: string | undefined, l
     incidents: shownRows.flatMap((row) => incidents.get(row.id) ?? []),
     next:
       page.length > limit && last
-        ? encodeQueueKey({ rank: last.rank, occurredMs: last.firstCallAt.getTime(), id: last.id })
+        ? encodeQueueKey({ rank: last.rank, occurredMs: last.queuedAt.getTime(), id: last.id })
         : null,
     total: Number(total),
   };
@@ -185,10 +191,17 @@ export function readIncidentQueue(after: string | undefined, limit: number, opti
   return withCallStore((db) => readIncidentQueueFrom(db, after, limit, options));
 }
 
-/** The board's count of open incidents: an index-only count per open status (it grows with open incidents, not with stored calls). */
-export async function countOpenIncidents(db: Db, visibility: ExerciseVisibility): Promise<number> {
-  const [row] = await db.$queryRaw<{ open: bigint }[]>(Prisma.sql`
-    SELECT count(*)::bigint AS open FROM incidents i
-    WHERE i.status IN (${Prisma.join(OPEN_STATUSES.map((status) => Prisma.sql`${status}`))})${andIncidentShown(visibility, "i")}`);
-  return Number(row.open);
+/**
+ * The board's counts of open incidents, in all and per severity (what the queue lists and its
+ * tiles count): an index-only count over the open statuses (it grows with open incidents, not
+ * with stored calls).
+ */
+export async function countOpenIncidents(db: Db, visibility: ExerciseVisibility): Promise<{ total: number; bySeverity: Record<Severity, number> }> {
+  const rows = await db.$queryRaw<{ severity: string; open: bigint }[]>(Prisma.sql`
+    SELECT i.severity, count(*)::bigint AS open FROM incidents i
+    WHERE i.status IN (${Prisma.join(OPEN_STATUSES.map((status) => Prisma.sql`${status}`))})${andIncidentShown(visibility, "i")}
+    GROUP BY i.severity`);
+  const bySeverity = Object.fromEntries(SEVERITIES.map((level) => [level, 0])) as Record<Severity, number>;
+  for (const row of rows) bySeverity[severityOrFallback(row.severity)] += Number(row.open);
+  return { total: rows.reduce((sum, row) => sum + Number(row.open), 0), bySeverity };
 }

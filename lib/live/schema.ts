@@ -204,6 +204,7 @@ export const boardSchema = z.object({
   by_type: z.array(z.object({ emergency_type: z.string(), open: z.int(), total: z.int() })),
   total_calls: z.int(),
   open_incidents: z.int().meta({ description: "Open incidents (active, dispatched or enroute), exact" }),
+  open_incidents_by_severity: perSeverity.meta({ description: "Open incidents per severity (the incident's highest), exact: what the queue lists" }),
   oldest_open: z
     .object(
       Object.fromEntries(SEVERITIES.map((level) => [level, z.int().nullable()])) as Record<
@@ -230,6 +231,12 @@ export type QueuePage = z.infer<typeof queuePageSchema>;
 
 export const liveIncidentSchema = incidentRecordSchema.extend({
   training: incidentTrainingSchema,
+  queued_at: z.string().meta({
+    description:
+      "ISO 8601 UTC time the queue orders and ages it by: its earliest call's time as the platform sent it, or the time " +
+      "that call was received when the platform's is implausible (before 2000, more than a day before receipt, or after it)",
+  }),
+  dispatched_at: z.string().nullable().meta({ description: "ISO 8601 UTC time it was first moved to dispatched or en route (null: never)" }),
   latest_call: z
     .object({
       conversation_id: z.string(),
@@ -246,7 +253,7 @@ export const incidentQueuePageSchema = z.object({
   incidents: z.array(liveIncidentSchema).meta({
     description:
       "Open incidents in the asked order: by priority, critical, high, then moderate, within each the longest waiting " +
-      "(earliest first call) first; by time received, the latest first call first",
+      "(earliest `queued_at`) first; by time received, the latest `queued_at` first",
   }),
   next: z.string().nullable().meta({ description: "Pass as `after` for the next page; null at the end" }),
   total: z.int().meta({ description: "Open incidents of the section under the same filters, on every page" }),

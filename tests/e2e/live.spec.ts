@@ -39,7 +39,7 @@ test.describe("live dashboard", () => {
     await expect(item.locator(".new-badge")).toBeVisible();
     await expect.poll(() => openCount(page)).toBe(before + 1);
     expect(await openCount(page)).toBe(await serverOpenCount(request));
-    await expect(page.getByTestId("count-critical")).toHaveText(String((await (await request.get("/api/live/board")).json()).open.by_severity.critical));
+    await expect(page.getByTestId("count-critical")).toHaveText(String((await (await request.get("/api/live/board")).json()).open_incidents_by_severity.critical));
     expect(documents).toBe(1);
   });
 

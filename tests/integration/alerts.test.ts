@@ -2,6 +2,7 @@ import { apiRequest } from "@/tests/support/auth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as changesRoute } from "@/app/api/calls/changes/route";
 import { POST as acknowledgeRoute } from "@/app/api/incidents/[id]/acknowledge/route";
+import { PATCH as incidentRoute } from "@/app/api/incidents/[id]/route";
 import { GET as alertsRoute } from "@/app/api/live/alerts/route";
 import { GET as boardRoute } from "@/app/api/live/board/route";
 import { GET as incidentQueueRoute } from "@/app/api/live/incidents/route";
@@ -72,7 +73,12 @@ describe("alerts and the incident queue", () => {
   beforeAll(async () => {
     const db = await getDb();
     // Many open critical incidents whose first calls are older than the late one's: it ranks below any page.
-    const critical = base.map((call, index) => (index % 2 === 0 ? { ...call, severity: "critical", status: "active" } : call));
+    // Received now, made within the last hours (plausible times: the queue orders by them).
+    const critical = base.map((call, index) => ({
+      ...call,
+      occurredAt: new Date(Date.now() - 3 * 3600_000 + index * 1000),
+      ...(index % 2 === 0 ? { severity: "critical", status: "active" } : {}),
+    }));
     await insertCalls(db, critical);
     // Every fixture incident acknowledged once: only what arrives afterwards is new.
     await db.$executeRaw`INSERT INTO incident_acknowledgements (incident_id, actor_ref, actor_name) SELECT id, 'key:API_KEY', 'API_KEY' FROM incidents`;
@@ -164,7 +170,7 @@ describe("alerts and the incident queue", () => {
   it("keyset pages reach every open incident: by section, by priority or time received, by place", async () => {
     const db = await getDb();
     const open = await db.$queryRaw<{ id: string; status: string; severity: string; first: Date }[]>`
-      SELECT id, status, severity, first_call_at AS first FROM incidents WHERE status = ANY(${OPEN}::text[])`;
+      SELECT id, status, severity, queued_at AS first FROM incidents WHERE status = ANY(${OPEN}::text[])`;
     const all = await wholeQueue("");
     expect(all.rows.map((row) => row.id).sort()).toEqual(open.map((row) => row.id).sort());
     expect(all.totals).toEqual(new Set([open.length]));
@@ -196,6 +202,46 @@ describe("alerts and the incident queue", () => {
     const inArea = await wholeQueue(`&scenario=la_wildfire&area=${encodeURIComponent(area)}`);
     expect(inArea.rows.length).toBe(expected.area);
     expect(inArea.rows.length).toBeGreaterThan(0);
+  });
+
+  it("keeps a platform's implausible time as sent, but queues and ages the incident by the call's receipt", async () => {
+    const db = await getDb();
+    const epoch = oneCall({ severity: "critical", occurredAt: new Date(0) });
+    await insertCalls(db, [epoch]);
+    const incidentId = await incidentOf(epoch.id);
+    const [stored] = await db.$queryRaw<{ occurred: Date; received: Date; first: Date; queued: Date }[]>`
+      SELECT c.occurred_at AS occurred, c.created_at AS received, i.first_call_at AS first, i.queued_at AS queued
+      FROM calls c JOIN incidents i ON i.id = c.incident_id WHERE c.id = ${epoch.id}`;
+    expect(stored.occurred.getTime()).toBe(0);
+    expect(stored.first.getTime()).toBe(0);
+    expect(stored.queued).toEqual(stored.received);
+    const { rows } = await wholeQueue("&section=waiting", 50);
+    const rank = rows.findIndex((incident) => incident.id === incidentId);
+    expect(rank).toBeGreaterThan(0);
+    expect(Date.parse(rows[rank].queued_at)).toBe(stored.received.getTime());
+    // A plausible time (an hour before receipt) is the queue's time as sent.
+    const hourOld = oneCall({ severity: "critical", occurredAt: new Date(Date.now() - 3600_000) });
+    await insertCalls(db, [hourOld]);
+    const [plausible] = await db.$queryRaw<{ queued: Date }[]>`SELECT queued_at AS queued FROM incidents WHERE id = ${await incidentOf(hourOld.id)}`;
+    expect(plausible.queued).toEqual(hourOld.occurredAt);
+  });
+
+  it("keeps when an incident was first dispatched: its timer in the second section runs from then", async () => {
+    const db = await getDb();
+    const call = oneCall({ severity: "high", occurredAt: new Date(Date.now() - 60_000) });
+    await insertCalls(db, [call]);
+    const incidentId = await incidentOf(call.id);
+    const move = (status: string) =>
+      incidentRoute(
+        apiRequest(`http://localhost/api/incidents/${incidentId}`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ status }) }),
+        context(incidentId),
+      );
+    expect((await move("dispatched")).status).toBe(200);
+    const [{ dispatched }] = await db.$queryRaw<{ dispatched: Date }[]>`SELECT dispatched_at AS dispatched FROM incidents WHERE id = ${incidentId}`;
+    expect(dispatched).not.toBeNull();
+    expect((await move("enroute")).status).toBe(200);
+    const { rows } = await wholeQueue("&section=dispatched&sort=received", 50);
+    expect(rows.find((incident) => incident.id === incidentId)).toMatchObject({ status: "enroute", dispatched_at: dispatched.toISOString() });
   });
 
   it("refuses a bad section, sort or exercise with 400", async () => {

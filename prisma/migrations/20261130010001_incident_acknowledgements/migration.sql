@@ -24,6 +24,3 @@ CREATE TRIGGER "incident_acknowledgements_changed_notify" AFTER INSERT ON "incid
   FOR EACH STATEMENT EXECUTE FUNCTION "calls_changed_notify"();
 CREATE TRIGGER "incident_acknowledgements_no_edit" BEFORE UPDATE ON "incident_acknowledgements"
   FOR EACH ROW EXECUTE FUNCTION audit_events_append_only();
-
--- The queue sorted by time received: open incidents of a status, newest first call first.
-CREATE INDEX "incidents_status_first_call_at_id_idx" ON "incidents" ("status", "first_call_at", "id");
