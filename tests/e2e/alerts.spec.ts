@@ -159,3 +159,23 @@ test("a call stamped 1970 by its platform is not first in the queue, and its det
   await expect(page.locator(".call-detail")).toContainText("implausible");
   await request.patch(`/api/incidents/${incidentId}`, { data: { status: "resolved" } });
 });
+
+test("an exercise's calls leave the default counts when it ends", async ({ page, request }) => {
+  const openIncidents = async () => ((await (await request.get("/api/live/board")).json()) as { open_incidents: number }).open_incidents;
+  const shown = async () => Number((await page.getByTestId("incident-total").textContent())!.replace(/\D/g, ""));
+  await tilesOffline(page);
+  await openDashboard(page);
+  const before = await openIncidents();
+  await expect.poll(shown).toBe(before);
+  const created = await request.post("/api/exercises", {
+    data: { scenario: "nashville_tornado", duration_minutes: 10, num_calls: 30, speed: 60, start: true },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+  await expect.poll(openIncidents, { timeout: 30_000 }).toBeGreaterThan(before);
+  await expect.poll(shown, { timeout: 15_000 }).toBeGreaterThan(before);
+  expect((await request.post(`/api/exercises/${id}/stop`)).status()).toBe(200);
+  // Closed by the exercise's end: the default counts and the queue are as before, on the server and on screen.
+  expect(await openIncidents()).toBe(before);
+  await expect.poll(shown, { timeout: 15_000 }).toBe(before);
+});
