@@ -36,11 +36,10 @@ function AlertEntry({ incident, reminder, onSelect }: { incident: AlertIncident;
           type="button"
           className="action-acknowledge"
           data-incident-id={incident.id}
-          aria-label={`Acknowledge ${title}`}
           disabled={acknowledge.isPending}
           onClick={() => acknowledge.mutate(incident.id)}
         >
-          Ack
+          Ack<span className="sr-only">nowledge {title}</span>
         </button>
       )}
     </li>

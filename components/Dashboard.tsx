@@ -14,7 +14,7 @@ import { ExerciseToggle } from "./ExerciseToggle";
 import { formatClock } from "./format";
 import { HistoryPanel } from "./HistoryPanel";
 import { IncidentDetail } from "./IncidentDetail";
-import { IncidentQueue, queuePlace, queueSort, queueView, rowsOf, type SectionRows } from "./IncidentQueue";
+import { IncidentQueue, queuePlace, queueSort, queueView, type SectionRows } from "./IncidentQueue";
 import { KeyboardHelp } from "./KeyboardHelp";
 import { PersonMenu, PersonProvider, useCan } from "./person";
 import { Providers, useNoticeContext } from "./providers";
@@ -104,7 +104,10 @@ function DashboardView({ tileUrl }: { tileUrl: string }) {
   const dispatchedQuery = useQueueSection(queueView("dispatched", sort, place), true);
   const waiting = sectionRows(waitingQuery);
   const dispatched = sectionRows(dispatchedQuery);
-  const loaded = useMemo(() => [...rowsOf(waiting), ...rowsOf(dispatched)], [waiting.pages, dispatched.pages]); // eslint-disable-line react-hooks/exhaustive-deps
+  const waitingPages = waitingQuery.data?.pages;
+  const dispatchedPages = dispatchedQuery.data?.pages;
+  // The rows read so far: the merge menu's candidates, and the calls on screen at load.
+  const loaded = useMemo(() => [...(waitingPages ?? []), ...(dispatchedPages ?? [])].flatMap((page) => page.incidents), [waitingPages, dispatchedPages]);
   // Calls already on screen at load (each queued incident's latest) are not news when a change names them.
   const known = useMemo(() => new Set(loaded.map((incident) => incident.latest_call.conversation_id)), [loaded]);
   const feed = useChangeFeed(board.data?.cursor, known);

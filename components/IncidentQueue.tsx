@@ -54,7 +54,7 @@ interface RowProps {
 }
 
 /** One compact line: severity, type, the full address, callers, and how long it has waited (or since dispatched); its moves on hover or focus. */
-function QueueRow({ incident, now, arrivals, alerts, selected, onSelect, section }: RowProps & { incident: LiveIncident; now: number; section: QueueSection }) {
+function QueueRow({ incident, now, arrivals, alerts, onSelect, section }: RowProps & { incident: LiveIncident; now: number; section: QueueSection }) {
   const latest = incident.latest_call;
   const seen = arrivals.get(latest.conversation_id) ?? 0;
   const fresh = seen > 0 && now - seen < NEW_FOR_MS;
@@ -75,13 +75,14 @@ function QueueRow({ incident, now, arrivals, alerts, selected, onSelect, section
       <span className="queue-location" title={where}>{where}</span>
       {latest.exercise_id && <span className="exercise-badge">Exercise</span>}
       {(fresh || alerting) && <span className="new-badge">New</span>}
-      {section === "dispatched" && <StatusBadge status={incident.status} />}
+      {/* The second section's status; in the first, a move made here that the server has yet to confirm. */}
+      {(section === "dispatched" || incident.status !== "active") && <StatusBadge status={incident.status} />}
       <span className="caller-count" data-testid="caller-count" title="Calls about this incident">{callersLabel(incident.call_count)}</span>
       <span className="waiting" title={sinceDispatch ? "Since it was dispatched" : "Waiting since its first call was received"}>
         <span className="sr-only">{sinceDispatch ? "Since dispatched " : "Waiting "}</span>
         {formatWaiting(now / 1000 - Date.parse(sinceDispatch ?? incident.queued_at) / 1000)}
       </span>
-      <span className="row-actions" data-selected={selected === incident.id || undefined}>
+      <span className="row-actions">
         <IncidentStatusActions id={incident.id} status={incident.status} training={incident.training} />
       </span>
     </>
@@ -215,8 +216,8 @@ export function IncidentQueue({ waiting, dispatched, openCalls, openIncidents, i
         <label>
           Order{" "}
           <select value={sort} onChange={(event) => queueSort.set(event.target.value as QueueSort)} data-testid="queue-sort">
-            <option value="priority">Priority, then longest waiting</option>
-            <option value="received">Latest received first</option>
+            <option value="priority">Priority, then age</option>
+            <option value="received">Latest received</option>
           </select>
         </label>
         <label>

@@ -77,8 +77,11 @@ test.describe("dispatcher dashboard", () => {
     // Waiting: in the first section, where rows carry no status badge.
     await expect(page.locator(`.section-waiting .queue-item[data-incident-id="${incidentId}"]`)).toBeVisible();
     await expect(item.locator(".status")).toHaveCount(0);
+    // A row's moves show while it is hovered (or focused, or open).
+    await item.hover();
     await item.getByRole("button", { name: "Dispatched", exact: true }).click();
     await expect(item.locator(".status")).toHaveText("Dispatched");
+    await item.hover();
     await item.getByRole("button", { name: "En route", exact: true }).click();
     await expect(item.locator(".status")).toHaveText("En route");
     await expect.poll(async () => (await callStatus(request, id)).status).toBe("enroute");
@@ -108,12 +111,14 @@ test.describe("dispatcher dashboard", () => {
     await expect(item).toContainText("Structure fire");
     await expect(item).toContainText("(not on the map)");
     await expect(item.getByRole("button", { name: /on the map/ })).toHaveCount(0);
+    await item.hover();
     await expect(item.getByRole("button", { name: "Dispatched", exact: true })).toBeVisible();
   });
 
   test("a move the server refuses is rolled back with the server's message", async ({ page, request }) => {
     const { incidentId, item } = await openWithOneCall(page, request, "la_wildfire", "e2e-refused", 12);
-    await expect(item.locator(".status")).toHaveText("Active");
+    const waiting = page.locator(`.section-waiting .queue-item[data-incident-id="${incidentId}"]`);
+    await expect(waiting).toBeVisible();
 
     // Another dispatcher closes the incident while this page still shows it open: hold this page's
     // refreshes (the pushed change only marks them stale) so its view stays the stale one.
@@ -129,10 +134,13 @@ test.describe("dispatcher dashboard", () => {
     const { message, error_code } = await refusal.json();
     expect(error_code).toBe("INVALID_TRANSITION");
 
+    await item.hover();
     await item.getByRole("button", { name: "Dispatched", exact: true }).click();
     const notice = page.locator(".notice", { hasText: incidentId });
     await expect(notice).toContainText(message);
-    await expect(item.locator(".status")).toHaveText("Active");
+    // Rolled back: waiting again.
+    await expect(waiting).toBeVisible();
+    await expect(waiting.locator(".status")).toHaveCount(0);
     await saveScreenshot(page, "refused-move");
 
     release();

@@ -1,6 +1,6 @@
 import { expect, type APIRequestContext, test } from "@playwright/test";
 import { specCallEvent } from "@/lib/webhook/sample-events";
-import { openDashboard, queuedIncident, tilesOffline } from "./dashboard-helpers";
+import { openDashboard, queuedIncident, showLatestFirst, tilesOffline } from "./dashboard-helpers";
 
 interface Progress { state: string; progress: { released: number; planned: number } }
 
@@ -25,6 +25,8 @@ test.describe("training exercise", () => {
     test.setTimeout(120_000);
     await tilesOffline(page);
     await openDashboard(page);
+    // The queue draws the rows in view: the latest received first puts this test's fresh incidents at the top.
+    await showLatestFirst(page);
     const form = page.getByRole("form", { name: "Start a training exercise" });
     await form.getByLabel("Scenario").selectOption("nashville_tornado");
     await form.getByLabel(/Duration/).fill("30");
@@ -72,6 +74,8 @@ test.describe("training exercise", () => {
     const realId = `conv_e2e_real_during_exercise_${Date.now()}`;
     expect((await request.post("/api/voiceagent-webhook", { data: specCallEvent(realId) })).status()).toBe(200);
     await openDashboard(page);
+    // The queue draws the rows in view: the latest received first puts this test's fresh incidents at the top.
+    await showLatestFirst(page);
     const queue = page.locator("section.queue");
     const total = page.locator(".queue-total");
     const { item: realItem } = await queuedIncident(page, request, realId);

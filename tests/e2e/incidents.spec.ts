@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { specCallEvent } from "@/lib/webhook/sample-events";
-import { callStatus, incidentOf, openDashboard, saveScreenshot, simulateCalls, tilesOffline } from "./dashboard-helpers";
+import { callStatus, incidentOf, openDashboard, saveScreenshot, showLatestFirst, simulateCalls, tilesOffline } from "./dashboard-helpers";
 
 interface ListedCall { conversation_id: string; incident_id: string; caller_phone?: string; summary: string; status: string }
 interface Incident { id: string; call_count: number; calls: ListedCall[] }
@@ -56,6 +56,8 @@ test.describe("incidents on the dashboard", () => {
 
     await tilesOffline(page);
     await openDashboard(page);
+    // The queue draws the rows in view: the latest received first puts this test's fresh incidents at the top.
+    await showLatestFirst(page);
     // Exercise calls (another spec's) would crowd the queue's window of 100: hide them.
     await page.getByLabel("Hide exercise calls").check();
     const rows = page.locator(".queue-item").filter({ has: page.locator("[data-testid=caller-count]") });
@@ -125,6 +127,8 @@ test.describe("incidents on the dashboard", () => {
 
     await tilesOffline(page);
     await openDashboard(page);
+    // The queue draws the rows in view: the latest received first puts this test's fresh incidents at the top.
+    await showLatestFirst(page);
     await page.getByLabel("Hide exercise calls").check();
     const item = page.locator(`.queue-item[data-incident-id="${before.id}"]`);
     await item.getByRole("button", { name: /show its calls/ }).click();
@@ -161,6 +165,8 @@ test.describe("incidents on the dashboard", () => {
     await post("e2e-incident-live-1");
     await tilesOffline(page);
     await openDashboard(page);
+    // The queue draws the rows in view: the latest received first puts this test's fresh incidents at the top.
+    await showLatestFirst(page);
     await expect(page.getByTestId("feed-mode")).toHaveText("Live");
     const first = page.locator('.queue-item[data-latest-call-id="e2e-incident-live-1"]');
     await expect(first.getByTestId("caller-count")).toHaveText("1 caller");
