@@ -9,9 +9,9 @@
  * bypassed; EXPLAIN ANALYZE of the page and count queries is printed at 1,000,000 rows.
  */
 import pg from "pg";
-import { bumpCallsVersion } from "../lib/calls/cache";
+import { bumpCallsVersion } from "../lib/calls/write/own-writes";
 import { parseListQuery } from "../lib/calls/filters";
-import { listCalls } from "../lib/calls/list";
+import { listCalls } from "../lib/live/list-calls";
 import { countSql, pageSql } from "../lib/calls/query";
 import { listQueryParameters } from "../lib/calls/schema";
 import { parseQueryParameters } from "../lib/query-parameters";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MIN_PASSWORD_LENGTH } from "./access/auth-limits";
+import { MIN_PASSWORD_LENGTH } from "./vocabulary";
 
 /**
  * Every environment variable the service reads, validated once. A bad value stops start-up with

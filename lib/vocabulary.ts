@@ -47,5 +47,31 @@ export type EmergencyType = (typeof EMERGENCY_TYPES)[number];
 export const PLATFORMS = ["elevenlabs", "vapi", "retell"] as const;
 export type Platform = (typeof PLATFORMS)[number];
 
+/** A simulated call, field for field the "simulated call record" of docs/interface.md: what the simulator generates and the calls' door stores. */
+export interface SimulatedCall {
+  call_id: string;
+  timestamp: number;
+  created_at: string;
+  location: { latitude: string; longitude: string; address: string; area: string };
+  emergency_type: string;
+  severity: Severity;
+  description: string;
+  summary: string;
+  duration_secs: number;
+  caller_phone: string;
+  status: "active";
+  simulation: true;
+  scenario: string;
+  scenario_name: string;
+}
+
 /** `table_name` of a simulation (docs/interface.md). */
 export const TABLE_NAME_PATTERN = /^[A-Za-z0-9_.-]{3,255}$/;
+
+/** The table name of training exercises' calls: what `exercises=hide` leaves out (docs/exercises.md). */
+export const EXERCISE_TABLE_NAME = "exercise-calls";
+
+/** Sign-in (docs/security.md): the session cookie's name and a password's length, for the configuration, the schemas and the pages. */
+export const SESSION_COOKIE = "mayday.session_token";
+export const MIN_PASSWORD_LENGTH = 12;
+export const MAX_PASSWORD_LENGTH = 256;

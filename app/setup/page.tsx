@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { MIN_PASSWORD_LENGTH } from "@/lib/access/auth-limits";
+import { MIN_PASSWORD_LENGTH } from "@/lib/vocabulary";
 import { setupNeeded } from "@/lib/access/people";
 import { SetupForm } from "./setup-form";
 

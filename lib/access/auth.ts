@@ -8,7 +8,7 @@ import { type Db, getDb } from "../db/client";
 import { uuid7 } from "../db/uuid7";
 import { log } from "../log";
 import { forgetPart, processPart } from "../process-parts";
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "./auth-limits";
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../vocabulary";
 
 /**
  * People's sign-in: better-auth over the project's own tables (users, sessions, accounts,

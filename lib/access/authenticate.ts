@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { databaseError, DomainError } from "../domain-error";
 import { type Actor, API_KEY_ACTOR } from "./actor";
 import { getAuth } from "./auth";
-import { SESSION_COOKIE } from "./auth-limits";
+import { SESSION_COOKIE } from "../vocabulary";
 import { findActiveKey, noteKeyUse } from "./keys";
 import { accessVersion, cachedActor, forgetCredential, lastKnownReader, rememberActor } from "./access-cache";
 import { isRole, permissionsOf } from "./roles";

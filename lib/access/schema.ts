@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { queryParameter } from "../query-parameters";
 import { parseWith } from "../domain-error";
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "./auth-limits";
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../vocabulary";
 import { PERMISSIONS, ROLES } from "./roles";
 
 /** Request and answer schemas of sign-in, first run, people and keys (lib/http/endpoints.ts). */

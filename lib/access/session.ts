@@ -6,7 +6,7 @@ import { DomainError } from "../domain-error";
 import { getRateLimiter, type RateLimitPolicy } from "../rate-limit";
 import type { Actor } from "./actor";
 import { getAuth } from "./auth";
-import { SESSION_COOKIE } from "./auth-limits";
+import { SESSION_COOKIE } from "../vocabulary";
 import { isRole, permissionsOf } from "./roles";
 import type { SignInRequest, WhoAmI } from "./schema";
 

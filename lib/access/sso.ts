@@ -1,7 +1,7 @@
 import { getConfig } from "../config";
 import { DomainError } from "../domain-error";
 import { getAuth, SSO_PROVIDER, withProviderAccountUses } from "./auth";
-import { SESSION_COOKIE } from "./auth-limits";
+import { SESSION_COOKIE } from "../vocabulary";
 import { isRole, permissionsOf } from "./roles";
 import { audit, withSecure } from "./session";
 

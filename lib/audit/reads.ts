@@ -1,6 +1,5 @@
-import type { Actor } from "../access/actor";
 import { withDatabase } from "../db/with-database";
-import { recordAudit, recordRecordingPlayed } from "./record";
+import { type AuditedActor, recordAudit, recordRecordingPlayed } from "./record";
 
 /**
  * A person reading a call's detail (summary, transcript) or listening to its recording: a centre
@@ -8,7 +7,7 @@ import { recordAudit, recordRecordingPlayed } from "./record";
  * A detail read is one row each; a recording, fetched by a player in many range requests, one row
  * per person, recording and listening window (record.ts).
  */
-export async function auditRead(actor: Actor, action: "call.viewed" | "call.recording_played", conversationId: string): Promise<void> {
+export async function auditRead(actor: AuditedActor, action: "call.viewed" | "call.recording_played", conversationId: string): Promise<void> {
   if (actor.kind !== "user") return;
   await withDatabase((db) =>
     action === "call.recording_played"

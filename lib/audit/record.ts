@@ -1,4 +1,3 @@
-import type { Actor } from "../access/actor";
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import { uuid7 } from "../db/uuid7";
@@ -13,6 +12,17 @@ export interface AuditEntry {
   after?: unknown;
 }
 
+/**
+ * Who a row names: what the trail keeps of an actor (lib/access/actor.ts Actor is one), a person
+ * or a key, and the client's address.
+ */
+export interface AuditedActor {
+  kind: "user" | "key";
+  id: string;
+  name: string;
+  address?: string;
+}
+
 /** Someone not (yet) known: a failed sign-in names the email that was tried. */
 export interface AnonymousActor {
   kind: "anonymous";
@@ -24,7 +34,7 @@ export interface AnonymousActor {
 
 const jsonOrNull = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
 
-const insertRow = (actor: Actor | AnonymousActor, entry: Omit<AuditEntry, "after">, after: Prisma.Sql) => Prisma.sql`
+const insertRow = (actor: AuditedActor | AnonymousActor, entry: Omit<AuditEntry, "after">, after: Prisma.Sql) => Prisma.sql`
   INSERT INTO audit_events (id, actor_kind, actor_id, actor_name, action, target_kind, target_id, before, after, client_address)
   VALUES (${uuid7()}, ${actor.kind}, ${actor.id ?? null}, ${actor.name}, ${entry.action}, ${entry.target?.kind ?? null},
     ${entry.target?.id ?? null}, ${jsonOrNull(entry.before)}::jsonb, ${after}, ${actor.address ?? null})`;
@@ -33,7 +43,7 @@ const insertRow = (actor: Actor | AnonymousActor, entry: Omit<AuditEntry, "after
  * The audit trail's one door: one append-only row per change. Pass the change's own transaction,
  * so the row exists exactly when the change does (a failed change leaves none).
  */
-export async function recordAudit(tx: SqlRunner, actor: Actor | AnonymousActor, entry: AuditEntry): Promise<void> {
+export async function recordAudit(tx: SqlRunner, actor: AuditedActor | AnonymousActor, entry: AuditEntry): Promise<void> {
   await tx.$executeRaw(insertRow(actor, entry, Prisma.sql`${jsonOrNull(entry.after)}::jsonb`));
 }
 
@@ -46,7 +56,7 @@ export const RECORDING_PLAY_WINDOW_SECONDS = 600;
  * unique index audit_events_recording_play_window_key refuses a second one, on every instance, so
  * each range request costs one INSERT that usually finds its key taken.
  */
-export async function recordRecordingPlayed(db: SqlRunner, actor: Actor, conversationId: string): Promise<void> {
+export async function recordRecordingPlayed(db: SqlRunner, actor: AuditedActor, conversationId: string): Promise<void> {
   const window = RECORDING_PLAY_WINDOW_SECONDS;
   const entry = { action: "call.recording_played", target: { kind: "call", id: conversationId } } as const;
   const after = Prisma.sql`jsonb_build_object('window_start', floor(extract(epoch FROM now()) / ${window})::bigint * ${window})`;

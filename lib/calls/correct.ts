@@ -3,7 +3,6 @@ import { recordAudit } from "../audit/record";
 import { DomainError, invalidParameter } from "../domain-error";
 import { GeocoderUnavailableError, getGeocoder } from "../geocoding";
 import { PRECISIONS } from "../geocoding/types";
-import { regroupCorrectedCall } from "../incidents/regroup";
 import type { CallCorrection, CallWrites, LockedCall } from "./write";
 
 /**
@@ -47,10 +46,17 @@ function requirePrecisionKept(call: LockedCall, location: CallCorrection["locati
 }
 
 /**
+ * A corrected call placed again by the grouping rule, in the correction's transaction, answering
+ * the incident it ended in and the one it left (lib/incidents/regroup.ts regroupCorrectedCall):
+ * grouping passes it in through the PATCH's caller, so calls never imports incidents.
+ */
+export type Regroup = (writes: CallWrites, callId: string) => Promise<{ incidentId: string; movedOutOf?: string }>;
+
+/**
  * A dispatcher's correction of one call, in the transaction that locked it (docs/calls.md,
  * "Corrections"): a location less exact than the call's only when confirmed; the door keeps the
  * agent's values and writes the correction rows; a new type or location places the call again by
- * the grouping rule (lib/incidents/regroup.ts); the audit row names the actor, what changed and
+ * the grouping rule (`regroup`); the audit row names the actor, what changed and
  * the incident the call ended in. Nothing to change: nothing written. Answers the incident the
  * call was moved out of, when it was (its other calls stay there).
  */
@@ -59,14 +65,13 @@ export async function correctCall(
   call: LockedCall & { conversationId: string },
   correction: CallCorrection,
   actor: Actor,
-  { confirmLowerPrecision = false } = {},
+  { confirmLowerPrecision = false, regroup }: { confirmLowerPrecision?: boolean; regroup: Regroup },
 ): Promise<{ movedOutOf?: string }> {
   if (Object.values(correction).every((value) => value === undefined)) return {};
   requirePrecisionKept(call, correction.location, confirmLowerPrecision);
   const changed = await writes.correctCall(call.id, correction, actor);
   if (changed.length === 0) return {};
-  const regroup = changed.some((value) => value.field !== "severity");
-  const placed = regroup ? await regroupCorrectedCall(writes, call.id) : undefined;
+  const placed = changed.some((value) => value.field !== "severity") ? await regroup(writes, call.id) : undefined;
   const before = Object.fromEntries(changed.map((value) => [value.field, value.from]));
   const after = Object.fromEntries(changed.map((value) => [value.field, value.to]));
   await recordAudit(writes.tx, actor, {

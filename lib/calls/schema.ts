@@ -6,7 +6,7 @@ import { EMERGENCY_TYPES, PLATFORMS, SEVERITIES, STATUSES, TABLE_NAME_PATTERN } 
 
 /**
  * The zod schemas of the calls API: they validate requests, type the responses, and are the
- * source of the OpenAPI document (lib/openapi.ts), so the documentation cannot drift.
+ * source of the OpenAPI document (lib/http/openapi.ts), so the documentation cannot drift.
  */
 
 export { EMERGENCY_TYPES, PLATFORMS, SEVERITIES, STATUSES, TABLE_NAME_PATTERN, type CallStatus, type Platform, type Severity } from "../vocabulary";

@@ -1,7 +1,7 @@
 import type { Actor } from "../access/actor";
 import { requireMayAct } from "../access/status-rule";
 import { notFound } from "../domain-error";
-import { correctCall, geocodeCorrection } from "./correct";
+import { correctCall, geocodeCorrection, type Regroup } from "./correct";
 import { getCall } from "./detail";
 import type { CallUpdate, CallUpdated } from "./schema";
 import { changeCallStatus } from "./status";
@@ -13,9 +13,10 @@ import { writeCalls } from "./write";
  * then the corrections (lib/calls/correct.ts), then the status (lib/calls/status.ts). A new
  * location is geocoded before the transaction (the lock is never held for the geocoder). Any
  * refusal (unknown place, lower precision unconfirmed, workflow) leaves everything as it was. The
- * answer names the incident a correction moved the call out of.
+ * answer names the incident a correction moved the call out of. `regroup`: the grouping rule's
+ * placement of a corrected call (lib/incidents/regroup.ts regroupCorrectedCall).
  */
-export async function updateCall(conversationId: string, update: CallUpdate, actor: Actor): Promise<CallUpdated> {
+export async function updateCall(conversationId: string, update: CallUpdate, actor: Actor, regroup: Regroup): Promise<CallUpdated> {
   const location = update.location === undefined ? undefined : await geocodeCorrection(update.location);
   const { movedOutOf } = await writeCalls(async (writes) => {
     const call = await writes.lockCall(conversationId);
@@ -27,7 +28,7 @@ export async function updateCall(conversationId: string, update: CallUpdate, act
       target,
       { emergencyType: update.emergency_type, severity: update.severity, location },
       actor,
-      { confirmLowerPrecision: update.confirm_lower_precision },
+      { confirmLowerPrecision: update.confirm_lower_precision, regroup },
     );
     if (update.status !== undefined) await changeCallStatus(writes, target, update.status, actor);
     return corrected;

@@ -1,5 +1,6 @@
 import type { Scenario } from "../scenarios";
-import { generateCalls, type SimulatedCall } from "../simulation";
+import { generateCalls } from "../simulation";
+import type { SimulatedCall } from "../vocabulary";
 import { seededRandom } from "../simulation/random";
 import { type SurgeShape, surgeCurve } from "./shapes";
 

@@ -2,9 +2,11 @@ import { randomInt } from "node:crypto";
 import { writeCalls } from "../calls/write";
 import type { Db } from "../db/client";
 import { groupSoon } from "../incidents/grouper";
+import { groupingEnabled } from "../incidents/grouping";
 import { log } from "../log";
-import { formatCallId, type SimulatedCall } from "../simulation/generate";
+import { formatCallId } from "../simulation/generate";
 import { uuid7 } from "../db/uuid7";
+import { EXERCISE_TABLE_NAME, type SimulatedCall } from "../vocabulary";
 import { type Clock, elapsedMsAt, exerciseDb, nowOf } from "./store";
 
 /**
@@ -22,8 +24,6 @@ import { type Clock, elapsedMsAt, exerciseDb, nowOf } from "./store";
 
 /** Calls released per transaction; a tick repeats until fewer are due. */
 const CLAIM_LIMIT = 500;
-/** The call-store table name exercise calls are written under. */
-export const EXERCISE_TABLE_NAME = "exercise-calls";
 
 const randomCallNumber = () => randomInt(100_000_000_000, 1_000_000_000_000);
 
@@ -89,6 +89,7 @@ async function releaseBatch(db: Db, now: Date): Promise<{ claimed: number; relea
           EXERCISE_TABLE_NAME,
           group.map(({ row, id, call }) => ({ id, call, status: row.abandoned ? "failed" : "active" })),
           exerciseId,
+          groupingEnabled(),
         );
         released += inserted.size;
         for (const release of group) if (!inserted.has(release.call.call_id)) missed.push(release.row);

@@ -1,17 +1,11 @@
 import { z } from "zod";
-import { mapQueryParameters } from "../live/schema";
+import { viewportParameters } from "../query-parameters";
 
 /** Below this zoom the states' outlines say enough; names would only crowd them. */
 export const PLACE_NAMES_FROM_ZOOM = 5;
 
 /** GET /api/map/places (docs/dashboard.md, "Map"): the viewport, as the incident map takes it. */
-export const mapPlacesQueryParameters = {
-  west: mapQueryParameters.west,
-  south: mapQueryParameters.south,
-  east: mapQueryParameters.east,
-  north: mapQueryParameters.north,
-  zoom: mapQueryParameters.zoom,
-};
+export const mapPlacesQueryParameters = viewportParameters;
 
 export const mapPlacesSchema = z.object({
   places: z

@@ -3,11 +3,11 @@ import type { IncomingMessage, RequestListener, ServerResponse } from "node:http
 import type { TLSSocket } from "node:tls";
 import { promisify } from "node:util";
 import { gzip } from "node:zlib";
-import { listCalls } from "../calls/list";
+import { listCalls } from "../live/list-calls";
 import { getConfig } from "../config";
 import { platformAdapters } from "../intake/platforms";
 import { log } from "../log";
-import { openApiAnswer } from "../openapi";
+import { openApiAnswer } from "./openapi";
 import { parseQueryParameters } from "../query-parameters";
 import { nodeBodyChunks } from "./body";
 import { appendPeer } from "./client-address";

@@ -56,7 +56,7 @@ import { type Endpoint, jsonBody, type Method, rawBody } from "./endpoint";
 /**
  * Every API endpoint's contract, one entry each: path, protection, and per method the request
  * schemas, answers and error codes. apiRoute validates from it, proxy.ts answers 405 from it and
- * lib/openapi.ts generates the OpenAPI document from it. How to add one: docs/endpoints.md.
+ * lib/http/openapi.ts generates the OpenAPI document from it. How to add one: docs/endpoints.md.
  */
 
 const MINUTE = 60_000;

@@ -12,7 +12,8 @@ import { Prisma } from "../db/generated/client";
  * incident_for_call (prisma/functions/incident_for_call.sql) states that rule once, and placementQuery
  * applies it to a set of calls, for both paths:
  * - the statement that stores received calls (lib/calls/write/received.ts) places the calls it
- *   writes, so a call is written once, in its incident;
+ *   writes, so a call is written once, in its incident: the intake passes placementQuery to the
+ *   door (the door's Placement), which never imports grouping;
  * - the simulator and exercises store calls each in an incident of its own, with
  *   grouping_pending set, and groupPendingCalls (group-waiting.ts) moves a batch of waiting calls, oldest change
  *   first, into their incidents.

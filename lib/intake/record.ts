@@ -91,7 +91,7 @@ async function recordOther(parsed: Exclude<IntakeEvent, { kind: "call" }>, paylo
 function recordingLinks(events: readonly ArchivedEvent[]): QueuedLink[] {
   return events.flatMap(({ parsed }) =>
     (parsed.kind === "call" || parsed.kind === "failure") && parsed.call.recordingUrl !== null
-      ? [{ conversationId: parsed.call.conversationId, url: parsed.call.recordingUrl }]
+      ? [{ conversationId: parsed.call.conversationId, url: parsed.call.recordingUrl, fallbackUrl: parsed.call.recordingFallbackUrl }]
       : []);
 }
 

@@ -22,8 +22,11 @@ const sourceGuard = addressGuard(() => getConfig().RECORDING_ALLOW_PRIVATE_SOURC
 
 export type FetchOutcome =
   | ({ kind: "archived" } & RecordingLink)
-  /** `final`: trying again cannot help (a refused address, too large), so the link is given up now. */
-  | { kind: "failed"; error: string; final: boolean };
+  /**
+   * `final`: trying again cannot help (a refused address, too large), so the link is given up now;
+   * `status`: the source's HTTP status when it answered with another than 2xx.
+   */
+  | { kind: "failed"; error: string; final: boolean; status?: number };
 
 /** A failure that another attempt would meet again. */
 class Refusal extends Error {}
@@ -83,7 +86,7 @@ async function open(link: URL, signal: AbortSignal): Promise<{ response: Incomin
 export async function fetchRecording(conversationId: string, link: string): Promise<FetchOutcome> {
   const { RECORDING_FETCH_TIMEOUT_MS: timeoutMs, RECORDING_MAX_BYTES: maxBytes } = getConfig();
   const deadline = AbortSignal.timeout(timeoutMs);
-  const failed = (error: string, final = false): FetchOutcome => ({ kind: "failed", error, final });
+  const failed = (error: string, final = false, status?: number): FetchOutcome => ({ kind: "failed", error, final, status });
   let response: IncomingMessage | undefined;
   // Kept here too: a store may wrap the stream's error in its own.
   let tooLarge: Refusal | undefined;
@@ -92,7 +95,7 @@ export async function fetchRecording(conversationId: string, link: string): Prom
     const opened = await open(new URL(link), deadline);
     response = opened.response;
     const status = response.statusCode ?? 0;
-    if (status < 200 || status > 299) return failed(`HTTP ${status}`);
+    if (status < 200 || status > 299) return failed(`HTTP ${status}`, false, status);
     const type = audioTypeOf(response.headers["content-type"], opened.url);
     if (!type) return failed(`not audio: ${(response.headers["content-type"] ?? "no content type").slice(0, 100)}`);
     const declared = Number(response.headers["content-length"]);

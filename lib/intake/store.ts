@@ -2,6 +2,7 @@ import { type LocatedPoint, type ReceivedCall, storeReceivedCalls } from "../cal
 import { driverErrorCause } from "../db/driver-error";
 import { getGeocoder, type GeocodeResult } from "../geocoding";
 import { UNCERTAINTY_METRES } from "../geocoding/precision";
+import { groupingEnabled, placementQuery } from "../incidents/grouping";
 import type { WebhookCall } from "../webhook/payload";
 import { GEOCODE_TEXT_LIMIT } from "../webhook/sanitise";
 import { arrivedSigned } from "./keys";
@@ -77,6 +78,9 @@ function sqlState(error: unknown): string | undefined {
   return undefined;
 }
 
+/** The grouping rule the door places received calls by, while grouping is on (docs/incidents.md). */
+const placement = () => (groupingEnabled() ? placementQuery : undefined);
+
 /**
  * Stores a batch (lib/calls/write/received.ts) and answers each call's outcome. When the database refuses the
  * batch's statement for what a row holds (SQLSTATE classes 22 and 23: a value out of range, a
@@ -86,7 +90,7 @@ function sqlState(error: unknown): string | undefined {
  */
 export async function storeEach(prepared: PreparedCall[]): Promise<PromiseSettledResult<void>[]> {
   try {
-    await storeReceivedCalls(prepared.map(toReceivedCall));
+    await storeReceivedCalls(prepared.map(toReceivedCall), placement());
     return prepared.map(() => ({ status: "fulfilled", value: undefined }));
   } catch (error) {
     const state = sqlState(error);
@@ -96,7 +100,7 @@ export async function storeEach(prepared: PreparedCall[]): Promise<PromiseSettle
     const outcomes: PromiseSettledResult<void>[] = [];
     for (const call of prepared) {
       try {
-        await storeReceivedCalls([toReceivedCall(call)]);
+        await storeReceivedCalls([toReceivedCall(call)], placement());
         outcomes.push({ status: "fulfilled", value: undefined });
       } catch (reason) {
         outcomes.push({ status: "rejected", reason });

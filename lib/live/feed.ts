@@ -9,7 +9,7 @@ import type { CallChange, ChangePage, FeedChange } from "./schema";
 
 /**
  * The change feed: every insert and update of a call takes the next change number, under one
- * transaction-level advisory lock (migration live_change_feed; lib/calls/store.ts
+ * transaction-level advisory lock (migration live_change_feed; lib/calls/write/lock.ts
  * CHANGE_FEED_LOCK), so committed numbers always form
  * a prefix: a reader that has seen every change up to n can never be passed by a late commit of a
  * number below n. Each call row holds only its latest number, so "calls with a number above n, in

@@ -3,7 +3,7 @@ import { acknowledgementSchema } from "../alerts/acknowledgement-schema";
 import { callRecordSchema } from "../calls/schema";
 import { incidentRecordSchema, incidentTrainingSchema } from "../incidents/schema";
 import { noteSchema } from "../notes/schema";
-import { queryParameter } from "../query-parameters";
+import { integerText, queryParameter, viewportParameters } from "../query-parameters";
 import { SEVERITIES } from "../vocabulary";
 
 /**
@@ -11,23 +11,17 @@ import { SEVERITIES } from "../vocabulary";
  * validate the queries, type the responses and feed the OpenAPI document.
  */
 
-const digits = z.string().regex(/^\d{1,15}$/);
-const integer = (min: number, max: number) =>
-  z.codec(digits, z.int().min(min).max(max), { decode: Number, encode: String });
-const decimal = (min: number, max: number) =>
-  z.codec(z.string().regex(/^-?\d{1,3}(\.\d{1,20})?$/), z.number().min(min).max(max), { decode: Number, encode: String });
-
 export const MAX_CHANGE_NUMBER = Number.MAX_SAFE_INTEGER;
 
 export const changesQueryParameters = {
   after: queryParameter({
-    schema: integer(0, MAX_CHANGE_NUMBER).default(0),
+    schema: integerText(0, MAX_CHANGE_NUMBER).default(0),
     description: "Change number already seen; changes after it are returned. 0: from the first change.",
     label: "Invalid cursor",
     message: "after must be a non-negative integer",
   }),
   limit: queryParameter({
-    schema: integer(1, 1000).default(500),
+    schema: integerText(1, 1000).default(500),
     description: "Changes per page, 1 to 1000.",
     label: "Invalid limit",
     message: "limit must be an integer from 1 to 1000",
@@ -36,7 +30,7 @@ export const changesQueryParameters = {
 
 export const streamQueryParameters = {
   after: queryParameter({
-    schema: integer(0, MAX_CHANGE_NUMBER),
+    schema: integerText(0, MAX_CHANGE_NUMBER),
     description:
       "Change number already seen (a fallback for the Last-Event-ID header, which wins when both are given). " +
       "Neither: the stream starts at the current change number.",
@@ -60,7 +54,7 @@ export const queueQueryParameters = {
     message: "after must be the next value of a previous queue page",
   }),
   limit: queryParameter({
-    schema: integer(1, 500).default(50),
+    schema: integerText(1, 500).default(50),
     description: "Calls per page, 1 to 500.",
     label: "Invalid limit",
     message: "limit must be an integer from 1 to 500",
@@ -70,7 +64,7 @@ export const queueQueryParameters = {
 export const incidentQueueQueryParameters = {
   after: queueQueryParameters.after,
   limit: queryParameter({
-    schema: integer(1, 500).default(50),
+    schema: integerText(1, 500).default(50),
     description: "Incidents per page, 1 to 500.",
     label: "Invalid limit",
     message: "limit must be an integer from 1 to 500",
@@ -101,22 +95,10 @@ export const incidentQueueQueryParameters = {
   }),
 };
 
-const coordinate = (name: string, description: string, min: number, max: number) =>
-  queryParameter({ schema: decimal(min, max), description, label: "Invalid parameter", message: `${name} is required: a number from ${min} to ${max}` });
-
 export const mapQueryParameters = {
-  west: coordinate("west", "West longitude of the viewport.", -540, 540),
-  south: coordinate("south", "South latitude of the viewport.", -90, 90),
-  east: coordinate("east", "East longitude of the viewport.", -540, 540),
-  north: coordinate("north", "North latitude of the viewport.", -90, 90),
-  zoom: queryParameter({
-    schema: integer(0, 22),
-    description: "Map zoom level (Web Mercator, 256-pixel tiles), 0 to 22.",
-    label: "Invalid parameter",
-    message: "zoom is required: an integer from 0 to 22",
-  }),
+  ...viewportParameters,
   closed_hours: queryParameter({
-    schema: integer(0, 168),
+    schema: integerText(0, 168),
     description: "Also show calls resolved or failed within this many hours (default: LIVE_MAP_CLOSED_HOURS, 6).",
     label: "Invalid parameter",
     message: "closed_hours must be an integer from 0 to 168",

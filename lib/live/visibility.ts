@@ -1,5 +1,5 @@
 import { Prisma } from "../db/generated/client";
-import { EXERCISE_TABLE_NAME } from "../exercises/scheduler";
+import { EXERCISE_TABLE_NAME } from "../vocabulary";
 
 /**
  * `exercises=hide` on the live endpoints: leave out the calls of training exercises

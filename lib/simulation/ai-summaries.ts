@@ -3,7 +3,7 @@ import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { generateText, type LanguageModel } from "ai";
 import type { Config } from "../config";
 import { log } from "../log";
-import type { SimulatedCall } from "./generate";
+import type { SimulatedCall } from "../vocabulary";
 import { mapWithConcurrency } from "./pool";
 
 /** The hosted model that writes summaries, with the limits every call to it runs under. */

@@ -1,27 +1,8 @@
-import { UNCERTAINTY_METRES } from "../geocoding/precision";
-import type { Precision } from "../geocoding/types";
-import { type Scenario, SEVERITIES, type Severity } from "../scenarios";
+import { type Scenario, SEVERITIES } from "../scenarios";
+import type { SimulatedCall } from "../vocabulary";
 import { DUPLICATE_SHARE } from "./duplicate-share";
 import { pick, pickWeighted, randomIntBetween, type RandomSource } from "./random";
 import { templateSummary } from "./templates";
-
-/** A generated call, field for field the "simulated call record" of docs/interface.md. */
-export interface SimulatedCall {
-  call_id: string;
-  timestamp: number;
-  created_at: string;
-  location: { latitude: string; longitude: string; address: string; area: string };
-  emergency_type: string;
-  severity: Severity;
-  description: string;
-  summary: string;
-  duration_secs: number;
-  caller_phone: string;
-  status: "active";
-  simulation: true;
-  scenario: string;
-  scenario_name: string;
-}
 
 export interface GenerateOptions {
   scenario: Scenario;
@@ -51,15 +32,6 @@ export interface GeneratedCalls {
 
 /** Offsets are drawn in millionths of a degree, so coordinates are exact 6-decimal values. */
 const MAX_OFFSET_MICRODEGREES = 20_000;
-
-/**
- * What a generated point is worth (docs/geocoding.md): a random point within ±0.02° (about 2 km)
- * of its scenario area's centre, not the address it names: a locality, with its 3 km radius.
- */
-export const GENERATED_POINT: { precision: Precision; uncertaintyMeters: number } = {
-  precision: "locality",
-  uncertaintyMeters: UNCERTAINTY_METRES.locality,
-};
 
 export function formatCallId(scenarioId: string, unixSeconds: number, callNumber: number): string {
   return `${scenarioId.toUpperCase()}-${unixSeconds}-${callNumber}`;

@@ -4,8 +4,10 @@ import { driverErrorCause } from "../db/driver-error";
 import { uuid7 } from "../db/uuid7";
 import { databaseError } from "../domain-error";
 import { groupSoon } from "../incidents/grouper";
+import { groupingEnabled } from "../incidents/grouping";
 import { log } from "../log";
-import { formatCallId, type SimulatedCall } from "./generate";
+import type { SimulatedCall } from "../vocabulary";
+import { formatCallId } from "./generate";
 
 /**
  * Bulk storage of simulated calls through the calls' door (lib/calls/write/simulated.ts).
@@ -42,6 +44,7 @@ async function insertBatch(db: Db, tableName: string, rows: readonly Row[]): Pro
     db,
     tableName,
     rows.map(({ call, event }) => ({ id: uuid7(), call, status: call.status, event })),
+    groupingEnabled(),
   );
   return new Set(inserted.keys());
 }

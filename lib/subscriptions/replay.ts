@@ -12,8 +12,7 @@ import { toSubscriptionView } from "./store";
  * webhook-ids), in change order; a scheduled retry is cleared. A worker serving it stops at its
  * next step (its updates are conditional on the cursor it read).
  */
-export async function replaySubscription(id: string, after: number | undefined, actor: Actor): Promise<SubscriptionView> {
-  if (after === undefined) throw invalidParameter("Invalid after", "after must be a change number (an integer from 0)");
+export async function replaySubscription(id: string, after: number, actor: Actor): Promise<SubscriptionView> {
   return withDatabase((db) =>
     db.$transaction(async (tx) => {
       const head = await currentCursor(tx);

@@ -122,6 +122,7 @@ export const replayQueryParameters = {
     description: "Send again every event of the changes after this change number",
     label: "Invalid after",
     message: "after must be a change number (an integer from 0)",
+    required: true as const,
   }),
 };
 

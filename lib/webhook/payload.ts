@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { DomainError } from "../domain-error";
 import { EMERGENCY_TYPES, type Platform, type Severity, severityOrFallback } from "../vocabulary";
-import { cleanText, INT4_MAX, integerInColumn, normaliseIdentifier, normalisePhone, TEXT_LIMITS } from "./sanitise";
+import { cleanText, integerInColumn, normaliseIdentifier, normalisePhone, TEXT_LIMITS } from "./sanitise";
 
 /**
  * The post-call event in its documented form (docs/interface.md), and as the real platform (ElevenLabs) sends it:
@@ -293,6 +293,11 @@ export interface WebhookCall {
   /** The platform's link to the call's audio, when it sends one. */
   recordingUrl: string | null;
   /**
+   * Another link to the same audio, fetched when `recordingUrl` is refused (401/403): Vapi's
+   * presigned link, which expires, so it is only queued for the archiver, not stored with the call.
+   */
+  recordingFallbackUrl: string | null;
+  /**
    * false: the event carries no analysis (Retell's call_ended), so summary, type, severity,
    * location and coordinates are placeholders that never overwrite a stored analysis.
    */
@@ -303,7 +308,7 @@ export interface WebhookCall {
 
 /** One turn of a conversation as the call detail shows it and call_transcripts stores it. */
 export interface TranscriptTurn {
-  /** `agent`, `user`, `caller`...: as the platform named the speaker; `unknown` when it did not. */
+  /** `agent` for the voice agent on every platform; anyone else as the platform named them (`user`, `caller`...); `unknown` when it did not. */
   speaker: string;
   /** Seconds since the conversation's first turn; null when the turn has no time. */
   time_in_call_secs: number | null;
@@ -315,16 +320,30 @@ const TURN_TEXT_LIMIT = TEXT_LIMITS.summary;
 const SPEAKER_LIMIT = 64;
 
 /**
+ * The names the platforms give their voice agent (ElevenLabs and Retell `agent`, Vapi `bot` and, in
+ * its OpenAI-formatted messages, `assistant`; `AI` in Vapi's transcript text): each turn of theirs is
+ * stored as `agent`, so every platform's agent reads (and is styled) the same.
+ */
+const AGENT_SPEAKERS: ReadonlySet<string> = new Set(["agent", "assistant", "bot", "ai"]);
+
+/** A speaker as stored: the agent as `agent`, anyone else as the platform named them; `unknown` when it did not. */
+function speakerOf(who: string): string {
+  const speaker = normaliseIdentifier(cleanText(who, SPEAKER_LIMIT));
+  return AGENT_SPEAKERS.has(speaker) ? "agent" : speaker || "unknown";
+}
+
+/**
  * The transcript's turns in the order spoken: `role/message/time_in_call_secs` (ElevenLabs; the
  * time is already relative) or `speaker/text/timestamp` (documented form; Unix times, made
- * relative to the earliest turn). Items that are not objects, or have no text, are left out.
+ * relative to the earliest turn). Items that are not objects, or whose text is missing or blank (a
+ * tool call's turn), are left out; the agent's turns are the `agent`'s whatever the platform calls it.
  */
 export function transcriptTurns(items: readonly unknown[]): TranscriptTurn[] {
   const raw = items.flatMap((item) => {
     if (item === null || typeof item !== "object") return [];
     const { speaker, role, text, message, timestamp, time_in_call_secs: timeInCall } = item as Record<string, unknown>;
     const words = typeof message === "string" ? message : typeof text === "string" ? text : null;
-    if (words === null) return [];
+    if (words === null || words.trim() === "") return [];
     const who = typeof role === "string" ? role : typeof speaker === "string" ? speaker : "";
     const relative = typeof timeInCall === "number" && Number.isFinite(timeInCall) ? timeInCall : null;
     const absolute = relative === null && typeof timestamp === "number" && Number.isFinite(timestamp) ? timestamp : null;
@@ -333,7 +352,7 @@ export function transcriptTurns(items: readonly unknown[]): TranscriptTurn[] {
   let earliest = Infinity;
   for (const { absolute } of raw) if (absolute !== null) earliest = Math.min(earliest, absolute);
   return raw.map(({ who, words, relative, absolute }) => ({
-    speaker: normaliseIdentifier(cleanText(who, SPEAKER_LIMIT)) || "unknown",
+    speaker: speakerOf(who),
     time_in_call_secs: relative ?? (absolute === null ? null : absolute - earliest),
     text: cleanText(words, TURN_TEXT_LIMIT),
   }));
@@ -364,6 +383,7 @@ export function unixTime(value: number | null | undefined): Date | null {
 export function toWebhookCall(event: CallEvent): WebhookCall {
   const { data } = event;
   const successful = data.analysis.call_successful;
+  const transcript = transcriptTurns(data.transcript);
   const duration =
     integerInColumn(data.metadata?.call_duration_secs) ?? integerInColumn(transcriptSpanSecs(event)) ?? 0;
   return {
@@ -373,7 +393,7 @@ export function toWebhookCall(event: CallEvent): WebhookCall {
     summary: cleanText(data.analysis.transcript_summary, TEXT_LIMITS.summary),
     callSuccessful: successful === true || successful === "success",
     durationSecs: duration,
-    transcriptLength: Math.min(data.transcript.length, INT4_MAX),
+    transcriptLength: transcript.length,
     ...collectedFields(data.analysis.data_collection_results),
     status: normaliseIdentifier(data.status) === "failed" ? "failed" : "active",
     callerPhone:
@@ -382,8 +402,9 @@ export function toWebhookCall(event: CallEvent): WebhookCall {
     failureReason: null,
     platform: "elevenlabs",
     recordingUrl: null,
+    recordingFallbackUrl: null,
     hasAnalysis: true,
-    transcript: transcriptTurns(data.transcript),
+    transcript,
   };
 }
 
@@ -416,6 +437,7 @@ export function toFailedCall(event: FailureEvent): WebhookCall {
     failureReason: reason,
     platform: "elevenlabs",
     recordingUrl: null,
+    recordingFallbackUrl: null,
     hasAnalysis: true,
     transcript: [],
   };

@@ -13,6 +13,9 @@ BEGIN
     ON CONFLICT ("table_name", "simulation", "emergency_type", "severity", "status")
     DO UPDATE SET "total" = c."total" + EXCLUDED."total";
   ELSIF TG_OP = 'UPDATE' THEN
+    IF NOT EXISTS (SELECT FROM new_rows) THEN
+      RETURN NULL;
+    END IF;
     INSERT INTO "call_counts" AS c ("table_name", "simulation", "emergency_type", "severity", "status", "total")
     SELECT "table_name", "simulation", "emergency_type", "severity", "status", sum(delta)
     FROM (

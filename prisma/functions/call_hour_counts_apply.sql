@@ -13,6 +13,9 @@ BEGIN
     ON CONFLICT ("hour", "table_name", "simulation", "emergency_type", "severity", "status")
     DO UPDATE SET "total" = c."total" + EXCLUDED."total";
   ELSIF TG_OP = 'UPDATE' THEN
+    IF NOT EXISTS (SELECT FROM new_rows) THEN
+      RETURN NULL;
+    END IF;
     INSERT INTO "call_hour_counts" AS c ("hour", "table_name", "simulation", "emergency_type", "severity", "status", "total")
     SELECT "hour", "table_name", "simulation", "emergency_type", "severity", "status", sum(delta)
     FROM (

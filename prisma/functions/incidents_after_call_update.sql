@@ -5,6 +5,10 @@
 -- before it goes, naming the incident its calls went to (incident.merged, docs/integrations.md).
 CREATE OR REPLACE FUNCTION "incidents_after_call_update"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+  -- An insert's ON CONFLICT DO UPDATE fires this with no rows updated: the common webhook write.
+  IF NOT EXISTS (SELECT FROM new_calls) THEN
+    RETURN NULL;
+  END IF;
   INSERT INTO incident_merges (merged_id, into_id, simulation, scenario, record)
   SELECT DISTINCT ON (i.id) i.id, n.incident_id, i.simulation, n.scenario, jsonb_build_object(
       'id', i.id, 'emergencyType', i.emergency_type, 'severity', i.severity, 'status', i.status,

@@ -5,6 +5,9 @@
 -- status. A trigger of its own beside calls_incidents_update, which keeps the aggregates.
 CREATE OR REPLACE FUNCTION "incidents_close_with_calls"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+  IF NOT EXISTS (SELECT FROM new_calls) THEN
+    RETURN NULL;
+  END IF;
   UPDATE incidents i SET
     status = CASE WHEN EXISTS (SELECT 1 FROM calls c WHERE c.incident_id = i.id AND c.status = 'resolved')
       THEN 'resolved' ELSE 'failed' END,

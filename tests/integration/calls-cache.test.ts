@@ -5,7 +5,7 @@ import { promisify } from "node:util";
 import { createClient } from "redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET } from "@/app/api/calls/route";
-import { bumpCallsVersion } from "@/lib/calls/cache";
+import { bumpCallsVersion } from "@/lib/calls/write/own-writes";
 import { getConfig, resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { closeRedis, getRedis } from "@/lib/redis";

@@ -9,6 +9,7 @@ import { groupNow } from "@/lib/incidents/grouper";
 import { SCENARIO_IDS } from "@/lib/scenarios";
 import { specCallEvent } from "@/lib/webhook/sample-events";
 import { updateCall } from "@/lib/calls/update";
+import { regroupCorrectedCall } from "@/lib/incidents/regroup";
 import { mergeIncidents } from "@/lib/incidents/merge";
 import { splitCall } from "@/lib/incidents/split";
 import { addNote } from "@/lib/notes/add";
@@ -157,7 +158,7 @@ describe("GET /api/incidents/{id}/eido", () => {
     await mergeIncidents(kept, gone, testAdmin);
     const split = await splitCall(kept, "conv_eido_merge_b", testAdmin);
     await addNote(kept, "Ladder 3 on scene", testAdmin);
-    await updateCall("conv_eido_merge_a", { location: "Mission District, San Francisco" }, testAdmin);
+    await updateCall("conv_eido_merge_a", { location: "Mission District, San Francisco" }, testAdmin, regroupCorrectedCall);
 
     const track = (id: string) => `urn:emergency:uid:incidentid:${id.replace(/-/g, "")}:mayday.invalid`;
     const { body } = await eidoOf(kept);

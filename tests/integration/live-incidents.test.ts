@@ -6,7 +6,7 @@ import { GET as incidentQueueRoute } from "@/app/api/live/incidents/route";
 import { POST as merge } from "@/app/api/incidents/[id]/merge/route";
 import { getDb } from "@/lib/db/client";
 import { groupNow } from "@/lib/incidents/grouper";
-import { EXERCISE_TABLE_NAME } from "@/lib/exercises/scheduler";
+import { EXERCISE_TABLE_NAME } from "@/lib/vocabulary";
 import { boardSchema, incidentMapViewSchema, incidentQueuePageSchema, type LiveIncident } from "@/lib/live/schema";
 import { closeRedis } from "@/lib/redis";
 import { insertCalls, makeCalls } from "../support/calls";

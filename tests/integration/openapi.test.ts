@@ -7,6 +7,7 @@ import { GET as getCall } from "@/app/api/calls/[id]/route";
 import { GET as listCalls } from "@/app/api/calls/route";
 import { GET as health } from "@/app/api/health/route";
 import { GET } from "@/app/api/openapi.json/route";
+import { POST as replaySubscription } from "@/app/api/subscriptions/[id]/replay/route";
 import { getDb } from "@/lib/db/client";
 import { insertCalls, makeCalls } from "../support/calls";
 import { listQueryParameters } from "@/lib/calls/schema";
@@ -94,6 +95,23 @@ describe("GET /api/openapi.json", () => {
     expect(byName.limit).toEqual({ type: "integer", minimum: 1, maximum: 1000, default: 50 });
     expect(byName.severity).toEqual({ type: "string", enum: ["critical", "high", "moderate"] });
     expect(byName.simulation).toEqual({ type: "boolean" });
+  });
+
+  it("marks a query parameter required exactly when the server refuses a request without it (replay's after)", async () => {
+    const { paths } = await document();
+    const required = Object.entries(paths as Record<string, Record<string, { parameters?: { name: string; in: string; required: boolean }[] }>>)
+      .flatMap(([path, operations]) =>
+        Object.entries(operations).flatMap(([method, operation]) =>
+          (operation.parameters ?? []).filter((parameter) => parameter.in === "query" && parameter.required).map((parameter) => `${method} ${path} ${parameter.name}`),
+        ),
+      );
+    expect(required).toEqual(["post /api/subscriptions/{id}/replay after"]);
+    const answer = await replaySubscription(
+      apiRequest("http://localhost/api/subscriptions/00000000-0000-7000-8000-000000000000/replay", { method: "POST" }),
+      { params: Promise.resolve({ id: "00000000-0000-7000-8000-000000000000" }) },
+    );
+    expect(answer.status).toBe(400);
+    expect(await answer.json()).toMatchObject({ error_code: "INVALID_PARAMETER", message: "after must be a change number (an integer from 0)" });
   });
 
   it("describes the status workflow's and the corrections' body and answers", async () => {

@@ -1,9 +1,9 @@
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Endpoint } from "@/lib/http/endpoint";
 import { declaredMethods, endpoints } from "@/lib/http/endpoints";
-import { buildOpenApiDocument } from "@/lib/openapi";
+import { buildOpenApiDocument } from "@/lib/http/openapi";
 
 /**
  * Every route file under app/api against the endpoint registry and the OpenAPI document: a
@@ -53,5 +53,16 @@ describe("the endpoint registry and the OpenAPI document cover every route file"
   it("has a route file for every registry entry", () => {
     const routePaths = files.map((route) => route.path);
     for (const endpoint of registry) expect(routePaths, endpoint.path).toContain(endpoint.path);
+  });
+
+  it("lists every registry entry with each of its methods in docs/interface.md's Addresses", () => {
+    const doc = readFileSync(path.join(process.cwd(), "docs", "interface.md"), "utf8");
+    const rows = doc.slice(doc.indexOf("## Addresses"), doc.indexOf("\n## ", doc.indexOf("## Addresses") + 1)).split("\n").filter((line) => line.startsWith("| `"));
+    for (const endpoint of registry) {
+      const documented = endpoint.path.replace(/:(\w+)/g, "{$1}");
+      const listed = rows.filter((line) => new RegExp(`${documented.replace(/[.{}]/g, "\\$&")}[\`?]`).test(line)).join("\n");
+      expect(listed, `${documented} is missing from docs/interface.md`).not.toBe("");
+      for (const method of declaredMethods(endpoint)) expect(listed, `${method} ${documented}`).toContain(`${method}`);
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
-import type { SimulatedCall } from "@/lib/simulation";
+import type { SimulatedCall } from "@/lib/vocabulary";
 import { expectCallsFollowTheRules, isTemplateSummary } from "../support/simulated-calls";
 import { type Answer, ModelStandIn, modelSummaryFor } from "../support/model-stand-in";
 import { postSimulate } from "../support/simulate-request";

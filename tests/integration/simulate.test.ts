@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { SCENARIO_IDS } from "@/lib/scenarios";
-import type { SimulatedCall } from "@/lib/simulation";
+import type { SimulatedCall } from "@/lib/vocabulary";
 import { expectCallsFollowTheRules, isTemplateSummary, seededPart } from "../support/simulated-calls";
 import { postSimulate } from "../support/simulate-request";
 

@@ -7,6 +7,7 @@ import { GET as listIncidentsRoute } from "@/app/api/incidents/route";
 import { POST as createSubscription } from "@/app/api/subscriptions/route";
 import { POST as webhook } from "@/app/api/voiceagent-webhook/route";
 import { updateCall } from "@/lib/calls/update";
+import { regroupCorrectedCall } from "@/lib/incidents/regroup";
 import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { mergeIncidents } from "@/lib/incidents/merge";
@@ -146,19 +147,19 @@ describe("a CAD built from the events alone", () => {
       const d = [await postCall(MARINA, START + 3 * 3600), await postCall(MARINA, START + 3 * 3600 + 30)];
       const incidentD = await incidentOf(d[0]);
       expect(await incidentOf(d[1])).toBe(incidentD);
-      await updateCall(d[1], { location: MISSION.text, confirm_lower_precision: true }, testAdmin);
+      await updateCall(d[1], { location: MISSION.text, confirm_lower_precision: true }, testAdmin, regroupCorrectedCall);
       expect(await incidentOf(d[1])).not.toBe(incidentD);
       // A caller alone at the Sunset was at the Marina too: the correction joins D and empties the caller's incident.
       const e = await postCall(SUNSET, START + 3 * 3600 + 60);
       const incidentE = await incidentOf(e);
-      await updateCall(e, { location: MARINA.text, confirm_lower_precision: true }, testAdmin);
+      await updateCall(e, { location: MARINA.text, confirm_lower_precision: true }, testAdmin, regroupCorrectedCall);
       expect(await incidentOf(e)).toBe(incidentD);
 
       // Each of B's calls dispatched by itself, then the incident: a status move that moves none of its calls.
-      for (const id of [b, ...c]) await updateCall(id, { status: "dispatched" }, testAdmin);
+      for (const id of [b, ...c]) await updateCall(id, { status: "dispatched" }, testAdmin, regroupCorrectedCall);
       await updateIncident(incidentB, { status: "dispatched" }, testAdmin);
       // D's calls resolved: D closes with them.
-      for (const id of [d[0], e]) await updateCall(id, { status: "resolved" }, testAdmin);
+      for (const id of [d[0], e]) await updateCall(id, { status: "resolved" }, testAdmin, regroupCorrectedCall);
 
       const head = await currentCursor(db);
       for (let round = 0; round < 400; round++) {

@@ -264,7 +264,8 @@ describe("outbound webhooks", () => {
       apiRequest(`http://localhost/api/subscriptions/${subscription.id}`, { method: "PATCH", headers: json, body: JSON.stringify({ rotate_secret: true }) }),
       context(subscription.id),
     );
-    const { secret } = (await rotated.json()) as SubscriptionWithSecret;
+    const first = (await rotated.json()) as SubscriptionWithSecret;
+    const { secret } = first;
     expect(secret).not.toBe(subscription.secret);
     const worker = start();
     await postCall("7 Gulf Dr, Tampa");
@@ -273,6 +274,25 @@ describe("outbound webhooks", () => {
     expect(entry.headers["webhook-signature"].split(" ")).toHaveLength(2);
     expect(() => new Webhook(secret).verify(entry.body, entry.headers)).not.toThrow();
     expect(() => new Webhook(subscription.secret).verify(entry.body, entry.headers)).not.toThrow();
+    expect(entry.headers["user-agent"]).toBe("Mayday-Webhooks/1");
+    const firstUntil = Date.parse(first.secret_rotated_until!);
+    expect(firstUntil).toBeGreaterThan(Date.now() + 23 * 3_600_000);
+
+    // A second rotation within the grace: the first rotation's secret is the previous one now, for
+    // 24 hours from this rotation; the original secret signs no more (docs/integrations.md).
+    const again = await patchRoute(
+      apiRequest(`http://localhost/api/subscriptions/${subscription.id}`, { method: "PATCH", headers: json, body: JSON.stringify({ rotate_secret: true }) }),
+      context(subscription.id),
+    );
+    const second = (await again.json()) as SubscriptionWithSecret;
+    expect(Date.parse(second.secret_rotated_until!)).toBeGreaterThanOrEqual(firstUntil);
+    await postCall("9 Gulf Dr, Tampa");
+    await until([worker], () => target.received.length === 2);
+    const latest = target.received[1];
+    expect(latest.headers["webhook-signature"].split(" ")).toHaveLength(2);
+    expect(() => new Webhook(second.secret).verify(latest.body, latest.headers)).not.toThrow();
+    expect(() => new Webhook(secret).verify(latest.body, latest.headers)).not.toThrow();
+    expect(() => new Webhook(subscription.secret).verify(latest.body, latest.headers)).toThrow();
   });
 
   it("refuses private, loopback and link-local targets at creation unless allowed", async () => {

@@ -277,7 +277,8 @@ describe("vapi specifics", () => {
       location: "1200 Sunset Blvd, Pacific Palisades",
       callerPhone: "+16155550142",
       durationSecs: 97,
-      transcriptLength: 3,
+      // The two turns spoken: the system prompt is not one.
+      transcriptLength: 2,
       callSuccessful: true,
       status: "active",
       recordingUrl: `https://storage.vapi.ai/${id}-mono.wav`,
@@ -405,7 +406,7 @@ describe("the calls API", () => {
       return ((await response.json()) as { transcript: { speaker: string; time_in_call_secs: number | null; text: string }[] }).transcript;
     };
     expect(await turns(`vapi:${vapiId}`)).toEqual([
-      { speaker: "bot", time_in_call_secs: 1, text: "911, what is your emergency?" },
+      { speaker: "agent", time_in_call_secs: 1, text: "911, what is your emergency?" },
       { speaker: "user", time_in_call_secs: 4, text: "There is a fire on our street." },
     ]);
     expect((await turns(`retell:${retellId}`)).map(({ speaker, text }) => [speaker, text])).toEqual([

@@ -1,6 +1,6 @@
 import { expect } from "vitest";
 import { findScenario, SEVERITIES } from "@/lib/scenarios";
-import type { SimulatedCall } from "@/lib/simulation/generate";
+import type { SimulatedCall } from "@/lib/vocabulary";
 import { SUMMARY_TEMPLATES } from "@/lib/simulation/templates";
 
 /** Asserts every documented rule (docs/interface.md) on one request's generated calls. */

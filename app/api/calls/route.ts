@@ -1,4 +1,4 @@
-import { listCalls } from "@/lib/calls/list";
+import { listCalls } from "@/lib/live/list-calls";
 import { apiRoute, json } from "@/lib/http/respond";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
 import { apiRoute } from "@/lib/http/respond";
-import { openApiResponse } from "@/lib/openapi";
+import { openApiResponse } from "@/lib/http/openapi";
 
 export const dynamic = "force-dynamic";
 

@@ -3,16 +3,16 @@ import type { Db } from "../../db/client";
 import { Prisma } from "../../db/generated/client";
 import type { Precision } from "../../geocoding/types";
 import type { CallStatus } from "../../vocabulary";
-import { bumpCallsVersion } from "../cache";
 import { mergeTextIndexesSoon } from "../text-index-upkeep";
 import { withCallStore } from "../store";
 import { type CallCorrection, correctCalls, type CorrectedValue } from "./correct";
 import { moveCall, moveIncidentCalls, placeCalls } from "./incident";
 import { lockChangeFeed } from "./lock";
-import { type ReceivedCall, upsertFailedCall, upsertReceivedCalls } from "./received";
+import { type Placement, type ReceivedCall, upsertFailedCall, upsertReceivedCalls } from "./received";
 import { insertSimulatedRows, type SimulatedRow } from "./simulated";
 import { OPEN_STATUSES } from "../workflow";
 import { closeExerciseCalls, setCallStatus, setIncidentCallsStatus } from "./status";
+import { bumpCallsVersion } from "./own-writes";
 import { inTurn } from "./turns";
 import type { WebhookCall } from "../../webhook/payload";
 
@@ -25,7 +25,7 @@ import type { WebhookCall } from "../../webhook/payload";
  * tests/unit/one-door.test.ts fails if any other file writes these tables.
  */
 
-export type { LocatedPoint, ReceivedCall } from "./received";
+export type { LocatedPoint, Placement, ReceivedCall } from "./received";
 export type { SimulatedRow } from "./simulated";
 export type { CallCorrection, CorrectedValue } from "./correct";
 export { CHANGE_FEED_LOCK } from "./lock";
@@ -60,7 +60,8 @@ export interface CallWrites {
   moveIncidentCalls(from: string, to: string): Promise<number>;
   moveCall(callId: string, incidentId: string): Promise<void>;
   placeCalls(placed: readonly { id: string; incident_id: string }[]): Promise<void>;
-  insertSimulatedRows(tableName: string, rows: readonly SimulatedRow[], exerciseId: string | null): Promise<Map<string, string>>;
+  /** `waitForGrouper`: grouping is on (lib/incidents/grouping.ts groupingEnabled), the calls wait for the grouper. */
+  insertSimulatedRows(tableName: string, rows: readonly SimulatedRow[], exerciseId: string | null, waitForGrouper: boolean): Promise<Map<string, string>>;
 }
 
 export interface WriteOptions {
@@ -110,7 +111,8 @@ export async function writeCalls<T>(work: (writes: CallWrites) => Promise<T>, op
           moveIncidentCalls: (from, to) => writing(() => moveIncidentCalls(tx, from, to)),
           moveCall: (callId, incidentId) => writing(() => moveCall(tx, callId, incidentId)),
           placeCalls: (placed) => writing(() => placeCalls(tx, placed)),
-          insertSimulatedRows: (tableName, rows, exerciseId) => writing(() => insertSimulatedRows(tx, tableName, rows, exerciseId)),
+          insertSimulatedRows: (tableName, rows, exerciseId, waitForGrouper) =>
+            writing(() => insertSimulatedRows(tx, tableName, rows, exerciseId, waitForGrouper)),
         });
       },
       options.timeout === undefined ? undefined : { timeout: options.timeout },
@@ -126,10 +128,13 @@ async function afterWrite(): Promise<void> {
   await bumpCallsVersion();
 }
 
-/** Calls the voice platform handed over, in one statement (lib/calls/write/received.ts). */
-export async function storeReceivedCalls(received: readonly ReceivedCall[]): Promise<void> {
+/**
+ * Calls the voice platform handed over, in one statement (lib/calls/write/received.ts), each placed
+ * in its incident by `placement` (undefined while grouping is off).
+ */
+export async function storeReceivedCalls(received: readonly ReceivedCall[], placement: Placement | undefined): Promise<void> {
   if (received.length === 0) return;
-  await withCallStore((db) => upsertReceivedCalls(db, received));
+  await withCallStore((db) => upsertReceivedCalls(db, received, placement));
   await afterWrite();
 }
 
@@ -140,8 +145,13 @@ export async function storeFailedCall(call: WebhookCall, payloadKey: string, ver
 }
 
 /** Simulated calls in one statement, on `db` (the simulator answers its own database failures). */
-export async function storeSimulatedRows(db: Db, tableName: string, rows: readonly SimulatedRow[]): Promise<Map<string, string>> {
-  const inserted = await insertSimulatedRows(db, tableName, rows, null);
+export async function storeSimulatedRows(
+  db: Db,
+  tableName: string,
+  rows: readonly SimulatedRow[],
+  waitForGrouper: boolean,
+): Promise<Map<string, string>> {
+  const inserted = await insertSimulatedRows(db, tableName, rows, null, waitForGrouper);
   if (inserted.size > 0) await afterWrite();
   return inserted;
 }

@@ -3,13 +3,19 @@ import { Prisma } from "../../db/generated/client";
 import { prepared } from "../../db/prepared";
 import type { GeocodeResult } from "../../geocoding/types";
 import { uuid7 } from "../../db/uuid7";
-import { groupingEnabled, placementQuery } from "../../incidents/grouping";
 import type { TranscriptTurn, WebhookCall } from "../../webhook/payload";
 import { cleanText } from "../../webhook/sanitise";
 import type { CorrectedField } from "../schema";
 
 /** Where a call is, how exact that is and who said so (docs/geocoding.md): a geocode without its label. */
 export type LocatedPoint = Omit<GeocodeResult, "label">;
+
+/**
+ * The grouping rule as a statement (lib/incidents/grouping.ts placementQuery): given a query of
+ * the calls to place, the WITH RECURSIVE list that places them, opened by `before` and followed by
+ * `then`, the statement that writes them. Grouping passes it in; the door never imports grouping.
+ */
+export type Placement = (calls: Prisma.Sql, around: { before: Prisma.Sql; then: Prisma.Sql }) => Prisma.Sql;
 
 /** A call the voice platform handed over, ready to store. */
 export interface ReceivedCall {
@@ -58,9 +64,9 @@ export const transcriptText = (turns: readonly TranscriptTurn[]): string =>
  * after its call_analyzed) never overwrites the analysis' fields (summary, call_successful, type,
  * severity, location, point, and their originals): whichever order the two arrive in, and however
  * often, the record ends with the analysis.
- * Grouping (docs/incidents.md): the same statement places each new call in its incident
- * (placementQuery, which sees the calls of the batch among themselves), so a call is written
- * once. The transcript's turns and text go into call_transcripts in the same statement (a
+ * Grouping (docs/incidents.md): the same statement places each new call in its incident by the
+ * `placement` the caller passes (lib/incidents/grouping.ts placementQuery, which sees the calls of
+ * the batch among themselves; undefined while grouping is off), so a call is written once. The transcript's turns and text go into call_transcripts in the same statement (a
  * redelivery replaces them; an event without the analysis, which carries no conversation, leaves
  * them). A call whose geocoding failed waits for the grouper (grouped by its text), and a
  * redelivery is not regrouped. A call stored without its analysis is not placed (an incident of
@@ -69,7 +75,11 @@ export const transcriptText = (turns: readonly TranscriptTurn[]): string =>
  * between this statement's start and its turn at the feed lock makes it fail on the incident's
  * foreign key at commit; the caller then stores the calls one by one.
  */
-export async function upsertReceivedCalls(db: Pick<Db, "$executeRaw">, received: readonly ReceivedCall[]): Promise<void> {
+export async function upsertReceivedCalls(
+  db: Pick<Db, "$executeRaw">,
+  received: readonly ReceivedCall[],
+  placement: Placement | undefined,
+): Promise<void> {
   const column = <T>(value: (entry: ReceivedCall) => T): T[] => received.map(value);
   const input = Prisma.sql`input AS (
     SELECT * FROM unnest(
@@ -93,7 +103,7 @@ export async function upsertReceivedCalls(db: Pick<Db, "$executeRaw">, received:
            location_uncertainty_m, severity, status, payload_key, caller_phone, failure_reason, geocoder_failed, platform, recording_url, has_analysis,
            turns, transcript_text, verified, seq)
   )`;
-  const grouping = groupingEnabled();
+  const grouping = placement !== undefined;
   const write = Prisma.sql`upserted AS (
       INSERT INTO calls (id, conversation_id, occurred_at, agent_id, summary, call_successful, duration_secs,
                          transcript_length, emergency_type, location, latitude, longitude, location_source,
@@ -148,7 +158,7 @@ export async function upsertReceivedCalls(db: Pick<Db, "$executeRaw">, received:
     return;
   }
   await db.$executeRaw(prepared(
-    placementQuery(
+    placement(
       Prisma.sql`
         SELECT t.id, t.id AS own, t.seq, t.emergency_type AS type, t.occurred_at AS at, t.latitude AS lat,
           t.longitude AS lon, t.location_precision AS precision, t.location, false AS simulation, NULL::text AS exercise_id

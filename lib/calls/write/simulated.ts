@@ -1,6 +1,17 @@
 import type { Db } from "../../db/client";
-import { groupingEnabled } from "../../incidents/grouping";
-import { GENERATED_POINT, type SimulatedCall } from "../../simulation/generate";
+import { UNCERTAINTY_METRES } from "../../geocoding/precision";
+import type { Precision } from "../../geocoding/types";
+import type { SimulatedCall } from "../../vocabulary";
+
+/**
+ * What a generated point is worth (docs/geocoding.md): a random point within ±0.02° (about 2 km)
+ * of its scenario area's centre (lib/simulation/generate.ts), not the address it names: a
+ * locality, with its 3 km radius.
+ */
+const GENERATED_POINT: { precision: Precision; uncertaintyMeters: number } = {
+  precision: "locality",
+  uncertaintyMeters: UNCERTAINTY_METRES.locality,
+};
 
 /** A simulated call to store. */
 export interface SimulatedRow {
@@ -19,14 +30,16 @@ export interface SimulatedRow {
  * 26 placeholders per row. Calls whose call_id or conversation_id is taken are skipped (`ON
  * CONFLICT DO NOTHING`). Answers the stored calls' ids by call_id.
  * Each call is stored in an incident of its own, waiting for the grouper (lib/incidents/grouper.ts)
- * unless grouping is switched off or the call failed (a caller who hung up before an answer
- * reports nothing to group); the caller wakes the grouper once the rows are committed.
+ * when `waitForGrouper` (grouping is on: lib/incidents/grouping.ts groupingEnabled) unless the call
+ * failed (a caller who hung up before an answer reports nothing to group); the caller wakes the
+ * grouper once the rows are committed.
  */
 export async function insertSimulatedRows(
   db: Pick<Db, "$queryRaw">,
   tableName: string,
   rows: readonly SimulatedRow[],
   exerciseId: string | null,
+  waitForGrouper: boolean,
 ): Promise<Map<string, string>> {
   const column = <T>(value: (row: SimulatedRow) => T) => rows.map(value);
   const inserted = await db.$queryRaw<{ id: string; call_id: string }[]>`
@@ -41,7 +54,7 @@ export async function insertSimulatedRows(
         true, r.duration_secs, 0, r.emergency_type, r.address, r.latitude,
         r.longitude, 'generator', ${GENERATED_POINT.precision}, ${GENERATED_POINT.uncertaintyMeters}::float8, r.severity, r.status, true, r.scenario, r.scenario_name,
         ${tableName}, r.area, r.caller_phone, r.description, r.record::jsonb, ${exerciseId},
-        r.event, ${groupingEnabled()} AND r.status <> 'failed'
+        r.event, ${waitForGrouper} AND r.status <> 'failed'
       FROM unnest(
         ${column(({ id }) => id)}::text[],
         ${column(({ call }) => call.call_id)}::text[],

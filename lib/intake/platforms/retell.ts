@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { z } from "zod";
 import { collectedFields, missingFields, type TranscriptTurn, transcriptTurns } from "../../webhook/payload";
-import { INT4_MAX, normalisePhone, TEXT_LIMITS } from "../../webhook/sanitise";
+import { normalisePhone, TEXT_LIMITS } from "../../webhook/sanitise";
 import { invalidSignature, matches } from "../../webhook/signature";
 import { otherEventKey, platformConversationId, platformEventKey } from "../keys";
 import { failureReasonOf, type Fields, instantAt, linkAt, notConnectedSummary, numberAt, objectAt, secondsIn, textAt } from "./fields";
@@ -81,15 +81,6 @@ function retellTurns(call: Fields): TranscriptTurn[] {
   );
 }
 
-/** Turns of a transcript: its items, or the lines of its text (counted, not split: it may be megabytes). */
-function transcriptTurnCount(call: Fields): number {
-  if (Array.isArray(call.transcript_object)) return Math.min(call.transcript_object.length, INT4_MAX);
-  if (typeof call.transcript !== "string" || call.transcript.trim() === "") return 0;
-  let lines = 1;
-  for (let at = call.transcript.indexOf("\n"); at >= 0; at = call.transcript.indexOf("\n", at + 1)) lines++;
-  return lines;
-}
-
 /**
  * POST /api/voiceagent-webhook/retell. `x-retell-signature: v=<Unix ms>,d=<hex HMAC-SHA256>`,
  * keyed by the Retell API key (RETELL_API_KEY) over the raw body followed by the timestamp's
@@ -136,6 +127,7 @@ export const retell: PlatformAdapter = {
     const failed = call.call_status === "not_connected" || NEVER_CONNECTED.test(reason);
     const summary = textAt(analysis?.call_summary, TEXT_LIMITS.summary);
     const eventAt = endedAt ?? startedAt;
+    const transcript = retellTurns(call);
     return {
       event: {
         kind: "call",
@@ -146,8 +138,8 @@ export const retell: PlatformAdapter = {
           summary: summary || (failed ? notConnectedSummary(reason || "not_connected") : ""),
           callSuccessful: !failed && analysis?.call_successful === true,
           durationSecs: secondsIn(numberAt(call.duration_ms), 0.001) ?? secondsIn(span) ?? 0,
-          transcriptLength: transcriptTurnCount(call),
-          transcript: retellTurns(call),
+          transcriptLength: transcript.length,
+          transcript,
           ...collectedFields(objectAt(analysis?.custom_analysis_data)),
           // As ElevenLabs' failed calls: nobody spoke, so nothing to triage first.
           ...(failed ? { severity: "moderate" as const } : {}),
@@ -156,6 +148,7 @@ export const retell: PlatformAdapter = {
           failureReason: failed ? failureReasonOf(reason) : null,
           platform: "retell",
           recordingUrl: linkAt(call.recording_url),
+          recordingFallbackUrl: null,
           // A call that never connected has nothing to wait for.
           hasAnalysis: analysis !== null || failed,
         },

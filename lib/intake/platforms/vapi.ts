@@ -1,11 +1,12 @@
 import { createHmac } from "node:crypto";
 import { z } from "zod";
 import { collectedFields, missingFields, type TranscriptTurn, transcriptTurns } from "../../webhook/payload";
-import { normalisePhone, TEXT_LIMITS } from "../../webhook/sanitise";
+import { normaliseIdentifier, normalisePhone, TEXT_LIMITS } from "../../webhook/sanitise";
 import { invalidSignature, matches } from "../../webhook/signature";
 import { platformConversationId, otherEventKey, platformEventKey } from "../keys";
 import {
   failureReasonOf,
+  type Fields,
   instantAt,
   linkAt,
   notConnectedSummary,
@@ -64,9 +65,19 @@ export const vapiMessageSchema = z
       artifact: z
         .object({
           transcript: z.string().optional(),
-          messages: z.array(z.unknown()).optional(),
+          messages: z.array(z.unknown()).optional().meta({
+            description: "The turns: `user` and `bot` messages (`role`, `message`, `secondsFromStart`); `system` and tool messages are not turns",
+          }),
           recordingUrl: z.string().optional(),
-          recording: z.object({ mono: z.object({ combinedUrl: z.string().optional() }).optional() }).optional(),
+          stereoRecordingUrl: z.string().optional(),
+          recording: z
+            .object({ mono: z.object({ combinedUrl: z.string().optional() }).optional(), stereoUrl: z.string().optional() })
+            .optional(),
+          presignedMonoUrl: z.string().optional().meta({ description: "Fetched when the recording link is refused (401/403) or absent" }),
+          presignedStereoUrl: z.string().optional(),
+          structuredOutputs: z.record(z.string(), z.unknown()).optional().meta({
+            description: "`{<id>: {name, result}}`: the result's emergency_type, severity, location, latitude, longitude where structuredData lacks them",
+          }),
         })
         .optional(),
     }),
@@ -74,16 +85,39 @@ export const vapiMessageSchema = z
   .meta({ description: "A Vapi server message; fields beyond these are kept in the archived payload" });
 
 /**
- * The conversation from Vapi's messages (`{role, message, time, secondsFromStart}`): the
- * assistant's system prompt is not something anybody said.
+ * What Vapi's messages (`artifact.messages[]`) hold besides the conversation: the assistant's
+ * system prompt, and the tool calls the agent made and their results (`tool_calls`,
+ * `tool_call_result`; the SDK's ToolCallMessage and ToolCallResultMessage).
+ */
+const NOT_SPOKEN = /^(system|tool|function)/;
+
+/**
+ * The conversation from Vapi's messages (`{role, message, time, secondsFromStart}`): only what was
+ * said (the user's and the agent's, `bot`, turns; a turn without text is left out by transcriptTurns).
  */
 function vapiTurns(messages: readonly unknown[]): TranscriptTurn[] {
   return transcriptTurns(
     messages.flatMap((item) => {
       const { role, message, secondsFromStart } = objectAt(item);
-      return role === "system" ? [] : [{ role, message, time_in_call_secs: secondsFromStart }];
+      return typeof role === "string" && NOT_SPOKEN.test(role) ? [] : [{ role, message, time_in_call_secs: secondsFromStart }];
     }),
   );
+}
+
+/**
+ * Vapi's structured outputs (`artifact.structuredOutputs`, keyed by the output's id, each
+ * `{name, result}`) as the fields the agent collected: an object result gives its properties, a
+ * bare result (an output whose schema is a string or a number) is the field its output's name says
+ * (`Emergency type` is `emergency_type`). Spread, not assigned, so a `__proto__` key is just a key.
+ */
+function structuredOutputFields(outputs: Fields): Fields {
+  let fields: Fields = {};
+  for (const output of Object.values(outputs)) {
+    const { name, result } = objectAt(output);
+    if (result !== null && typeof result === "object" && !Array.isArray(result)) fields = { ...fields, ...(result as Fields) };
+    else if (typeof name === "string" && result !== undefined) fields = { ...fields, [normaliseIdentifier(name)]: result };
+  }
+  return fields;
 }
 
 /** The headers of Vapi's HMAC credential with its defaults (sha256, hex, `{timestamp}.{body}`); for tests and the bench. */
@@ -157,6 +191,18 @@ export const vapi: PlatformAdapter = {
     const endedAt = instantAt(message.endedAt ?? call.endedAt);
     const span = startedAt && endedAt && endedAt >= startedAt ? (endedAt.getTime() - startedAt.getTime()) / 1000 : null;
     const messages = [artifact.messages, message.messages].find(Array.isArray) ?? [];
+    const transcript = vapiTurns(messages);
+    const recording = objectAt(artifact.recording);
+    // The stable links first (mono, then stereo); the presigned ones expire, so they stand in only when refused or absent.
+    const link = linkAt(
+      artifact.recordingUrl,
+      objectAt(recording.mono).combinedUrl,
+      message.recordingUrl,
+      artifact.stereoRecordingUrl,
+      recording.stereoUrl,
+      message.stereoRecordingUrl,
+    );
+    const presigned = linkAt(artifact.presignedMonoUrl, artifact.presignedStereoUrl);
     const endedReason = typeof message.endedReason === "string" ? message.endedReason : typeof call.endedReason === "string" ? call.endedReason : "";
     const failed = NEVER_CONNECTED.test(endedReason);
     const summary = textAt(analysis.summary ?? message.summary, TEXT_LIMITS.summary);
@@ -172,22 +218,18 @@ export const vapi: PlatformAdapter = {
           callSuccessful: !failed && successful(analysis.successEvaluation),
           durationSecs:
             secondsIn(numberAt(message.durationSeconds)) ?? secondsIn(numberAt(message.durationMs), 0.001) ?? secondsIn(span) ?? 0,
-          transcriptLength: messages.length,
-          transcript: vapiTurns(messages),
-          ...collectedFields(objectAt(analysis.structuredData)),
+          transcriptLength: transcript.length,
+          transcript,
+          // The analysis plan's structured data, and (Vapi's recommended successor) the structured outputs where it says nothing.
+          ...collectedFields({ ...structuredOutputFields(objectAt(artifact.structuredOutputs)), ...objectAt(analysis.structuredData) }),
           // As ElevenLabs' failed calls: nobody spoke, so nothing to triage first.
           ...(failed ? { severity: "moderate" as const } : {}),
           status: failed ? "failed" : "active",
           callerPhone: normalisePhone(objectAt(call.customer).number) ?? normalisePhone(objectAt(message.customer).number),
           failureReason: failed ? failureReasonOf(endedReason) : null,
           platform: "vapi",
-          recordingUrl: linkAt(
-            artifact.recordingUrl,
-            objectAt(objectAt(artifact.recording).mono).combinedUrl,
-            message.recordingUrl,
-            artifact.stereoRecordingUrl,
-            message.stereoRecordingUrl,
-          ),
+          recordingUrl: link ?? presigned,
+          recordingFallbackUrl: link === null ? null : presigned,
           hasAnalysis: true,
         },
       },

@@ -1,12 +1,12 @@
 import { createHash } from "node:crypto";
-import { SESSION_COOKIE } from "./access/auth-limits";
-import { type Permission, type Requirement, ROLE_PERMISSIONS, ROLES } from "./access/roles";
+import { SESSION_COOKIE } from "../vocabulary";
+import { type Permission, type Requirement, ROLE_PERMISSIONS, ROLES } from "../access/roles";
 import { z } from "zod";
-import { errorStatus, type ErrorCode } from "./http/api-error";
-import type { DocumentedSchema, Endpoint, Operation } from "./http/endpoint";
-import { declaredMethods, endpoints } from "./http/endpoints";
-import type { ErrorFormat } from "./http/error-format";
-import { errorBodySchemas } from "./http/error-schemas";
+import { errorStatus, type ErrorCode } from "./api-error";
+import type { DocumentedSchema, Endpoint, Operation } from "./endpoint";
+import { declaredMethods, endpoints } from "./endpoints";
+import type { ErrorFormat } from "./error-format";
+import { errorBodySchemas } from "./error-schemas";
 
 /**
  * GET /api/openapi.json: an OpenAPI 3.1 document generated from the endpoint registry
@@ -73,7 +73,7 @@ function operationObject(endpoint: Endpoint, operation: Operation, components: C
     ...Object.entries(operation.query ?? {}).map(([name, parameter]) => ({
       name,
       in: "query",
-      required: false,
+      required: parameter.required ?? false,
       description: parameter.description,
       schema: jsonSchema(parameter.schema, "output"),
     })),

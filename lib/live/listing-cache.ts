@@ -1,19 +1,21 @@
 import { createHash } from "node:crypto";
+import { takeOwnWrite } from "../calls/write/own-writes";
 import { CircuitOpenError } from "../circuit-breaker";
 import { getDb } from "../db/client";
-import { currentCursor } from "../live/feed";
-import { getChangeTail } from "../live/tail";
 import { log } from "../log";
 import { processPart } from "../process-parts";
 import { getRedis, type RedisConnection, redisKey } from "../redis";
+import { currentCursor } from "./feed";
+import { getChangeTail } from "./tail";
 
 /**
  * Cache of listing pages and counts that is never stale after a write, on any instance: every
  * entry is keyed by the change feed's number as this instance knows it (lib/live/tail.ts follows
  * the feed in every instance, woken by PostgreSQL's NOTIFY at each commit), so a write anywhere
  * moves every instance to new keys within the time a notification takes. The instance that wrote
- * does not wait for its notification: its writers call bumpCallsVersion, and its next read first
- * reads the feed's number from the database (read-your-write).
+ * does not wait for its notification: the calls' door marks its writes
+ * (lib/calls/write/own-writes.ts), and its next read first reads the feed's number from the
+ * database (read-your-write).
  *
  * In-process by default. With REDIS_URL the entries live in Redis, shared by the instances (one
  * feed, one numbering). When Redis fails or hangs, reads go to the database (every Redis call is
@@ -39,13 +41,13 @@ interface MemoryState {
   weight: number;
   /** The feed number read from the database after this process's own latest write. */
   ownWrites: number;
-  /** This process wrote since `ownWrites` was read. */
-  wroteSince: boolean;
+  /** `ownWrites` is to be read again before the next read: this process wrote, or the last try failed. */
+  reread: boolean;
 }
 
 // One per process: the writers' routes must mark the very state the listing route reads.
 function memory(): MemoryState {
-  return processPart<MemoryState>("listing cache", () => ({ version: 0, entries: new Map(), weight: 0, ownWrites: 0, wroteSince: false }));
+  return processPart<MemoryState>("listing cache", () => ({ version: 0, entries: new Map(), weight: 0, ownWrites: 0, reread: false }));
 }
 
 /** A cache bound to the feed number current when the read began. */
@@ -130,9 +132,10 @@ function redisCache(redis: RedisConnection, version: number): VersionedCache {
  */
 async function currentVersion(): Promise<number> {
   const state = memory();
-  if (state.wroteSince) {
-    state.wroteSince = false;
+  if (takeOwnWrite()) state.reread = true;
+  if (state.reread) {
     state.ownWrites = await currentCursor(await getDb());
+    state.reread = false;
   }
   return Math.max(await getChangeTail().currentHead(), state.ownWrites);
 }
@@ -147,22 +150,13 @@ export async function openCallsCache(): Promise<VersionedCache> {
     version = await currentVersion();
   } catch (error) {
     log.warn({ err: error }, "change feed number unavailable; reading the database");
-    memory().wroteSince = true;
+    memory().reread = true;
     return noCache;
   }
   const redis = getRedis();
   if (!redis) return memoryCache(version);
   if (redis.breaker.isOpen) return noCache;
   return redisCache(redis, version);
-}
-
-/**
- * Every writer of the calls table calls this after its write committed and before it answers,
- * so that this instance's next listing shows the write without waiting for the feed's
- * notification. Other instances learn of it from the feed itself.
- */
-export async function bumpCallsVersion(): Promise<void> {
-  memory().wroteSince = true;
 }
 
 /** A short, stable key for a filter set (and page). */

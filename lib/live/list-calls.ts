@@ -1,9 +1,9 @@
-import { cacheKey, CACHE_TTL_SECONDS, openCallsCache, type VersionedCache } from "./cache";
-import { type CallFilters, listQueryFrom, type ListQueryValues } from "./filters";
-import { countCalls, findCallsPage } from "./query";
-import { toCallRecord } from "./record";
-import type { CallList } from "./schema";
-import { withCallStore } from "./store";
+import { type CallFilters, listQueryFrom, type ListQueryValues } from "../calls/filters";
+import { countCalls, findCallsPage } from "../calls/query";
+import { toCallRecord } from "../calls/record";
+import type { CallList } from "../calls/schema";
+import { withCallStore } from "../calls/store";
+import { cacheKey, CACHE_TTL_SECONDS, openCallsCache, type VersionedCache } from "./listing-cache";
 
 const isUnfiltered = (filters: CallFilters) => Object.values(filters).every((value) => value === undefined);
 

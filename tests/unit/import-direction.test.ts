@@ -1,0 +1,113 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { checkImportDirection, type Import, type ImportDirection, type Layers, readImports, specifiersOf } from "../support/import-graph";
+
+/**
+ * Folders import one way (docs/architecture.md, "Layers"): a unit (a folder of lib/, a file at
+ * lib/'s top, app/, components/, proxy.ts, instrumentation.ts) imports only units of its own layer
+ * or lower ones, and no units import each other round a cycle, type-only imports included. A new
+ * folder takes its place here and in the diagram.
+ */
+
+const ROOT = path.resolve(__dirname, "../..");
+
+const LAYERS: Layers = [
+  // Pure data and rules every layer speaks: no configuration, no I/O.
+  { name: "vocabulary", units: ["lib/vocabulary", "lib/domain-error", "lib/storable-text", "lib/query-parameters", "lib/scenarios"] },
+  // The environment, the log and the process's parts.
+  { name: "process", units: ["lib/config", "lib/log", "lib/process-parts", "lib/circuit-breaker", "lib/drain-loop", "lib/redis"] },
+  // Stores and transports, free of any domain.
+  { name: "infrastructure", units: ["lib/db", "lib/storage", "lib/net", "lib/rate-limit", "lib/webhook"] },
+  // One folder per concern; among them, too, imports go one way (no cycle).
+  {
+    name: "domain",
+    units: [
+      "lib/access", "lib/audit", "lib/geocoding", "lib/calls", "lib/notes", "lib/incidents", "lib/live", "lib/reports",
+      "lib/simulation", "lib/exercises", "lib/eido", "lib/subscriptions", "lib/intake", "lib/reconcile", "lib/health",
+    ],
+  },
+  // The HTTP layer (registry, protection, errors as HTTP, the OpenAPI document) and the dashboard's UI.
+  { name: "interfaces", units: ["lib/http", "components"] },
+  // Routes, pages and the process's entry points.
+  { name: "entry points", units: ["app", "proxy", "instrumentation"] },
+];
+
+const SCANNED = ["app", "components", "lib", "proxy.ts", "instrumentation.ts"];
+const SKIPPED = ["lib/db/generated/", "lib/geocoding/generated/"];
+
+const show = ({ from, to, typeOnly }: Import) => `${from} -> ${to}${typeOnly ? " (type)" : ""}`;
+
+/** The findings as lines a reader can act on. */
+function describeFindings({ unplaced, upward, cycles }: ImportDirection): string[] {
+  return [
+    ...unplaced.map((file) => `not in any layer: ${file}`),
+    ...upward.map((entry) => `upward: ${show(entry)}`),
+    ...cycles.flatMap(({ units, backward }) => [`cycle among ${units.join(", ")}, closed by:`, ...backward.map((entry) => `  ${show(entry)}`)]),
+  ];
+}
+
+describe("import direction", () => {
+  it("reads every kind of import, and marks the type-only ones", () => {
+    const source = [
+      'import { a } from "./a";',
+      'import type { B } from "@/lib/b";',
+      'import { type C, type D } from "../c";',
+      'import { type E, f } from "./e";',
+      'export { g } from "./g";',
+      'export type { H } from "./h";',
+      'const i = await import("./i");',
+      'type J = typeof import("./j");',
+      'const k = require("./k");',
+      'import { z } from "zod";',
+    ].join("\n");
+    expect(specifiersOf("x.ts", source)).toEqual([
+      { specifier: "./a", typeOnly: false },
+      { specifier: "@/lib/b", typeOnly: true },
+      { specifier: "../c", typeOnly: true },
+      { specifier: "./e", typeOnly: false },
+      { specifier: "./g", typeOnly: false },
+      { specifier: "./h", typeOnly: true },
+      { specifier: "./i", typeOnly: false },
+      { specifier: "./j", typeOnly: true },
+      { specifier: "./k", typeOnly: false },
+      { specifier: "zod", typeOnly: false },
+    ]);
+  });
+
+  it("finds an upward import, a cycle (even of types), and a file outside every layer", () => {
+    const layers: Layers = [
+      { name: "low", units: ["lib/config"] },
+      { name: "domain", units: ["lib/a", "lib/b", "lib/c"] },
+    ];
+    const imports: Import[] = [
+      { from: "lib/a/x.ts", to: "lib/config.ts", typeOnly: false },
+      { from: "lib/config.ts", to: "lib/a/y.ts", typeOnly: false },
+      { from: "lib/a/x.ts", to: "lib/b/x.ts", typeOnly: false },
+      { from: "lib/b/x.ts", to: "lib/c/x.ts", typeOnly: false },
+      { from: "lib/c/x.ts", to: "lib/a/y.ts", typeOnly: true },
+      { from: "lib/a/x.ts", to: "lib/a/y.ts", typeOnly: false },
+      { from: "lib/d.ts", to: "lib/config.ts", typeOnly: false },
+    ];
+    const found = checkImportDirection(imports, layers);
+    expect(found.unplaced).toEqual(["lib/d.ts"]);
+    expect(found.upward).toEqual([{ from: "lib/config.ts", to: "lib/a/y.ts", typeOnly: false }]);
+    expect(found.cycles).toEqual([
+      {
+        units: ["lib/a", "lib/b", "lib/c", "lib/config"],
+        backward: [
+          { from: "lib/config.ts", to: "lib/a/y.ts", typeOnly: false },
+          { from: "lib/c/x.ts", to: "lib/a/y.ts", typeOnly: true },
+        ],
+      },
+    ]);
+    // One way, the same units pass.
+    const oneWay = imports.filter((entry) => entry.from !== "lib/config.ts" && entry.from !== "lib/c/x.ts" && entry.from !== "lib/d.ts");
+    expect(checkImportDirection(oneWay, layers)).toEqual({ unplaced: [], upward: [], cycles: [] });
+  });
+
+  it("holds for app/, components/ and lib/: every import goes down or sideways, none round a cycle", () => {
+    const imports = readImports(ROOT, SCANNED, SKIPPED);
+    expect(imports.length).toBeGreaterThan(1000);
+    expect(describeFindings(checkImportDirection(imports, LAYERS))).toEqual([]);
+  });
+});
