@@ -5,15 +5,16 @@
 
 import type { Permission, Role } from "@/lib/access/roles";
 import type { ApiKeyView, CreatedApiKey, UserView, WhoAmI } from "@/lib/access/schema";
-import type { Acknowledgement } from "@/lib/alerts/acknowledgement-schema";
-import type { AlertIncident, Alerts } from "@/lib/alerts/schema";
+import type { Acknowledgement } from "@/lib/acknowledgements/schema";
 import type { AuditPage } from "@/lib/audit/schema";
 import type { CallDetail, CallList as CallsPage, CallRecord, CallUpdate, CallUpdated } from "@/lib/calls/schema";
 import type { GisLayerName } from "@/lib/geocoding/centre/fields";
 import type { GisLayerView } from "@/lib/geocoding/centre/schema";
 import type { MapPlaces } from "@/lib/geocoding/map-places-schema";
 import type { IncidentDetail } from "@/lib/incidents/schema";
-import type { Board, CallChange, ChangePage, FeedChange, HourlySeries, IncidentMapView, IncidentQueuePage, LiveIncident } from "@/lib/live/schema";
+import type {
+  AlertIncident, Alerts, Board, CallChange, ChangePage, FeedChange, HourlySeries, IncidentMapView, IncidentQueuePage, LiveIncident,
+} from "@/lib/live/schema";
 import type { ExerciseVisibility } from "@/lib/live/visibility";
 import type { Note, NotesPage } from "@/lib/notes/schema";
 import type { SimulationResult as SimulateResult } from "@/lib/simulation/result";

@@ -6,8 +6,7 @@ import {
 } from "../access/schema";
 import { writeAcknowledgementSchema } from "../access/write-answer";
 import { auditPageSchema, auditQueryParameters } from "../audit/schema";
-import { acknowledgementSchema } from "../alerts/acknowledgement-schema";
-import { ALERTS_LISTED, alertsQueryParameters, alertsSchema } from "../alerts/schema";
+import { acknowledgementSchema } from "../acknowledgements/schema";
 import {
   callDetailSchema, callFilterParameters, callListSchema, callUpdatedSchema, callUpdateSchema, incidentUpdateSchema, listQueryParameters, parseCallUpdate,
   parseIncidentUpdate,
@@ -31,7 +30,7 @@ import {
   NOTE_MAX_BODY_BYTES, NOTE_MAX_CHARACTERS, noteRequestSchema, noteSchema, notesPageSchema, notesQueryParameters, parseNoteRequest,
 } from "../notes/schema";
 import {
-  boardSchema, changePageSchema, changesQueryParameters, exerciseVisibilityParameters, hourlySeriesSchema,
+  ALERTS_LISTED, alertsQueryParameters, alertsSchema, boardSchema, changePageSchema, changesQueryParameters, exerciseVisibilityParameters, hourlySeriesSchema,
   incidentMapViewSchema, incidentQueuePageSchema, incidentQueueQueryParameters, mapQueryParameters, mapViewSchema,
   queuePageSchema, queueQueryParameters, streamQueryParameters,
 } from "../live/schema";

@@ -3,7 +3,7 @@ import { Prisma } from "../db/generated/client";
 import { selectList } from "../calls/query";
 import { type ListedCall, toCallRecord } from "../calls/record";
 import { withCallStore } from "../calls/store";
-import { lastAcknowledgementChange, readAcknowledgementChanges } from "../alerts/changes";
+import { lastAcknowledgementChange, readAcknowledgementChanges } from "../acknowledgements/changes";
 import { lastNoteChange, readNoteChanges } from "../notes/changes";
 import type { CallChange, ChangePage, FeedChange } from "./schema";
 

@@ -77,7 +77,7 @@ test.describe("dispatcher dashboard", () => {
     // Waiting: in the first section, where rows carry no status badge.
     await expect(page.locator(`.section-waiting .queue-item[data-incident-id="${incidentId}"]`)).toBeVisible();
     await expect(item.locator(".status")).toHaveCount(0);
-    // A row's moves show while it is hovered (or focused, or open).
+    // A row's moves show while it is hovered (or focused).
     await item.hover();
     await item.getByRole("button", { name: "Dispatched", exact: true }).click();
     await expect(item.locator(".status")).toHaveText("Dispatched");

@@ -1,5 +1,5 @@
 import { writeAnswer } from "@/lib/access/write-answer";
-import { acknowledgeIncident } from "@/lib/alerts/acknowledge";
+import { acknowledgeIncident } from "@/lib/acknowledgements/acknowledge";
 import { apiRoute, json } from "@/lib/http/respond";
 
 export const dynamic = "force-dynamic";

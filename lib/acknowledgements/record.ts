@@ -1,4 +1,4 @@
-import type { Acknowledgement } from "./acknowledgement-schema";
+import type { Acknowledgement } from "./schema";
 
 /** An incident_acknowledgements row as the queries select it (ACKNOWLEDGEMENT_COLUMNS). */
 export interface AcknowledgementRow {

@@ -1,7 +1,7 @@
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import { ACKNOWLEDGEMENT_COLUMNS, type AcknowledgementRow, toAcknowledgement } from "./record";
-import type { Acknowledgement } from "./acknowledgement-schema";
+import type { Acknowledgement } from "./schema";
 
 /** Acknowledgements kept after change `after`, in change order, at most `limit` (lib/live/feed.ts merges them in). */
 export async function readAcknowledgementChanges(

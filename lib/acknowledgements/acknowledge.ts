@@ -7,7 +7,7 @@ import { withDatabase } from "../db/with-database";
 import { Prisma } from "../db/generated/client";
 import { notFound } from "../domain-error";
 import { ACKNOWLEDGEMENT_COLUMNS, type AcknowledgementRow, toAcknowledgement } from "./record";
-import type { Acknowledgement } from "./acknowledgement-schema";
+import type { Acknowledgement } from "./schema";
 
 /**
  * POST /api/incidents/{id}/acknowledge, the one door of `incident_acknowledgements`: a dispatcher

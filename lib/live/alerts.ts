@@ -3,7 +3,7 @@ import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import { withCallStore } from "../calls/store";
 import { OPEN_STATUSES } from "../calls/workflow";
-import { readLiveIncidents } from "../live/incidents";
+import { readLiveIncidents } from "./incidents";
 import { type AlertIncident, type Alerts, ALERTS_LISTED } from "./schema";
 
 /**
