@@ -24,6 +24,7 @@ import { SimulationForm } from "./SimulationForm";
 import { POLL_MS, useBoard, useQueueSection } from "./use-calls";
 import { type FeedMode, useChangeFeed } from "./use-change-feed";
 import { useAlerts } from "./use-alerts";
+import { useExerciseVisibility } from "./exercise-visibility";
 import { useCurrentExercise } from "./use-exercises";
 
 // Leaflet touches `window` when it loads: the map is drawn in the browser only. Its code starts
@@ -111,7 +112,9 @@ function DashboardView({ tileUrl }: { tileUrl: string }) {
   // Calls already on screen at load (each queued incident's latest) are not news when a change names them.
   const known = useMemo(() => new Set(loaded.map((incident) => incident.latest_call.conversation_id)), [loaded]);
   const feed = useChangeFeed(board.data?.cursor, known);
-  const alerts = useAlerts(useCurrentExercise().live?.id);
+  // The running or paused exercise's incidents alert while it is shown (not hidden by the header's switch).
+  const liveExercise = useCurrentExercise().live?.id;
+  const alerts = useAlerts(useExerciseVisibility() === "show" ? liveExercise : undefined);
   const error = feed.error ?? board.error ?? waitingQuery.error ?? dispatchedQuery.error;
   const [command, setCommand] = useState<MapCommand | null>(null);
   const send = useCallback((request: MapRequest) => setCommand((last) => ({ ...request, seq: (last?.seq ?? 0) + 1 }) as MapCommand), []);

@@ -54,11 +54,13 @@ test.describe("incidents on the dashboard", () => {
     // The simulator reports about 30% of calls as duplicates of an earlier call's event.
     expect(incidents.size).toBeLessThan(CALLS);
 
+    // The queue draws only the rows in view: a tall window draws every incident of the simulation.
+    await page.setViewportSize({ width: 1280, height: 2400 });
     await tilesOffline(page);
     await openDashboard(page);
     // The queue draws the rows in view: the latest received first puts this test's fresh incidents at the top.
     await showLatestFirst(page);
-    // Exercise calls (another spec's) would crowd the queue's window of 100: hide them.
+    // Exercise calls (another spec's) would crowd the top of the queue: hide them.
     await page.getByLabel("Hide exercise calls").check();
     const rows = page.locator(".queue-item").filter({ has: page.locator("[data-testid=caller-count]") });
     for (const id of incidents.keys()) await expect(page.locator(`.queue-item[data-incident-id="${id}"]`)).toBeVisible();
@@ -125,6 +127,7 @@ test.describe("incidents on the dashboard", () => {
     const grouped = calls.find((call) => calls.some((other) => other !== call && other.incident_id === call.incident_id))!;
     const before = await incident(request, grouped.incident_id);
 
+    await page.setViewportSize({ width: 1280, height: 2400 });
     await tilesOffline(page);
     await openDashboard(page);
     // The queue draws the rows in view: the latest received first puts this test's fresh incidents at the top.
