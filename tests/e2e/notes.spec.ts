@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { specCallEvent } from "../../lib/webhook/sample-events";
-import { openDashboard, showLatestFirst, tilesOffline } from "./dashboard-helpers";
+import { openDashboard, tilesOffline } from "./dashboard-helpers";
 
 /**
  * A critical webhook call that has waited longer than any other open one (other tests' sample
@@ -76,8 +76,7 @@ test.describe("incident notes and the keyboard", () => {
     await mostUrgentCall(request, callId, `e2e axe ${Date.now()}, 4 Bright Street`);
     await tilesOffline(page);
     await openDashboard(page);
-    // The queue draws the rows in view: the latest received first puts this test's fresh incidents at the top.
-    await showLatestFirst(page);
+    // The most urgent call: first in the default order.
     const item = page.locator(`.queue-item[data-latest-call-id="${callId}"]`);
     await item.locator(".queue-title").click();
     const detail = page.locator(".incident-detail");
