@@ -103,19 +103,19 @@ async function timed<T>(work: () => Promise<T>, runs = 30): Promise<{ p50_ms: nu
 
 async function measure(client: pg.Client, size: number) {
   const db = await getDb();
-  // The truth: open incidents, and the queue's head (most severe, then earliest first call).
+  // The truth: open incidents, and the queue's head (most severe, then earliest queue time).
   const { rows: [truth] } = await client.query<{ open: number; head: string }>(`
     SELECT (SELECT count(*)::int FROM incidents WHERE status IN ('active','dispatched','enroute')) AS open,
       (SELECT id FROM incidents WHERE status IN ('active','dispatched','enroute')
-        ORDER BY CASE severity WHEN 'critical' THEN 0 WHEN 'high' THEN 1 ELSE 2 END, first_call_at, id LIMIT 1) AS head`);
+        ORDER BY CASE severity WHEN 'critical' THEN 0 WHEN 'high' THEN 1 ELSE 2 END, queued_at, id LIMIT 1) AS head`);
   const first = await timed(() => readIncidentQueueFrom(db, undefined, 100));
   if (first.result.incidents[0]?.id !== truth.head) throw new Error(`queue head ${first.result.incidents[0]?.id}, SQL ${truth.head}`);
   let cursor = first.result.next ?? undefined;
   for (let page = 1; page < 20 && cursor; page++) cursor = (await readIncidentQueueFrom(db, cursor, 100)).next ?? undefined;
   const deep = await timed(() => readIncidentQueueFrom(db, cursor, 100));
-  const hidden = await timed(() => readIncidentQueueFrom(db, undefined, 100, "hide"));
+  const hidden = await timed(() => readIncidentQueueFrom(db, undefined, 100, { visibility: "hide" }));
   const count = await timed(() => countOpenIncidents(db, "show"));
-  if (count.result !== truth.open) throw new Error(`open incidents ${count.result}, SQL ${truth.open}`);
+  if (count.result.total !== truth.open) throw new Error(`open incidents ${count.result.total}, SQL ${truth.open}`);
   const countHidden = await timed(() => countOpenIncidents(db, "hide"));
   const board = await timed(() => readBoardFrom(db));
   const country = await timed(() => readIncidentMapFrom(db, COUNTRY), 10);

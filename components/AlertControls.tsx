@@ -1,13 +1,13 @@
 "use client";
 
 import { useState, useSyncExternalStore } from "react";
-import type { Alerts } from "./use-alerts";
+import type { AlertState } from "./use-alerts";
 
 const never = () => () => {};
 const permissionNow = (): NotificationPermission | "unsupported" => (typeof Notification === "undefined" ? "unsupported" : Notification.permission);
 
 /** The header's alert switches: the tone on or off (remembered), and asking once for notifications. */
-export function AlertControls({ alerts }: { alerts: Alerts }) {
+export function AlertControls({ alerts }: { alerts: AlertState }) {
   const initial = useSyncExternalStore(never, permissionNow, () => "unsupported" as const);
   const [asked, setAsked] = useState<NotificationPermission | null>(null);
   const permission = asked ?? initial;

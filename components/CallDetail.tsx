@@ -1,5 +1,6 @@
 "use client";
 
+import { implausibleTime } from "@/lib/calls/queue-time";
 import { useEffect, useRef } from "react";
 import type { CallRecord } from "./api";
 import { humanize } from "./call-status";
@@ -79,7 +80,14 @@ export function CallDetail({ id, onClose, onShowOnMap, focus, onCorrected }: {
           <h4>Transcript</h4>
           <Transcript turns={call.transcript} />
           <dl className="detail-fields">
-            <Field label="Time" value={formatTime(call.timestamp)} />
+            <Field
+              label="Time"
+              value={
+                implausibleTime(call.timestamp * 1000, Date.parse(call.created_at))
+                  ? `${formatTime(call.timestamp)} (as the platform sent it: implausible, so the queue orders and ages this call by its receipt, ${formatTime(call.created_at)})`
+                  : formatTime(call.timestamp)
+              }
+            />
             <Field label="Location" value={<span data-testid="detail-location">{call.location}</span>} />
             <Field
               label="Precision"

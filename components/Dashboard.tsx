@@ -15,16 +15,17 @@ import { ExerciseToggle } from "./ExerciseToggle";
 import { formatClock } from "./format";
 import { HistoryPanel } from "./HistoryPanel";
 import { IncidentDetail } from "./IncidentDetail";
-import { IncidentQueue } from "./IncidentQueue";
+import { IncidentQueue, queuePlace, queueSort, queueView, type SectionRows } from "./IncidentQueue";
 import { KeyboardHelp } from "./KeyboardHelp";
 import { PersonMenu, PersonProvider, useCan } from "./person";
 import { Providers, useNoticeContext } from "./providers";
 import { REGIONS } from "./regions";
 import { severitySvg } from "./SeverityIcon";
 import { SimulationForm } from "./SimulationForm";
-import { POLL_MS, useBoard, useIncidentQueue } from "./use-calls";
+import { POLL_MS, useBoard, useQueueSection } from "./use-calls";
 import { type FeedMode, useChangeFeed } from "./use-change-feed";
 import { useAlerts } from "./use-alerts";
+import { useExerciseVisibility } from "./exercise-visibility";
 import { useCurrentExercise } from "./use-exercises";
 
 // Leaflet touches `window` when it loads: the map is drawn in the browser only. Its code starts
@@ -83,21 +84,39 @@ function LiveStatus({ mode, updatedAt, error }: { mode: FeedMode; updatedAt: num
   );
 }
 
-/** A stable empty queue while it loads: the alerts effect runs only when the queue changes. */
-const NO_INCIDENTS: LiveIncident[] = [];
+/** A section's infinite query as the queue reads it. */
+function sectionRows(query: ReturnType<typeof useQueueSection>): SectionRows {
+  return {
+    pages: query.data?.pages,
+    hasNextPage: query.hasNextPage,
+    isFetchingNextPage: query.isFetchingNextPage,
+    fetchNextPage: query.fetchNextPage,
+    isPending: query.isPending,
+  };
+}
 
 function DashboardView({ basemap }: { basemap: Basemap }) {
   const canTrain = useCan("train");
   const [mapDrawn, setMapDrawn] = useState(false);
   const onMapDrawn = useCallback(() => setMapDrawn(true), []);
   const board = useBoard();
-  const queue = useIncidentQueue();
+  const sort = queueSort.useValue();
+  const place = queuePlace.useValue();
+  const waitingQuery = useQueueSection(queueView("waiting", sort, place), true);
+  const dispatchedQuery = useQueueSection(queueView("dispatched", sort, place), true);
+  const waiting = sectionRows(waitingQuery);
+  const dispatched = sectionRows(dispatchedQuery);
+  const waitingPages = waitingQuery.data?.pages;
+  const dispatchedPages = dispatchedQuery.data?.pages;
+  // The rows read so far: the merge menu's candidates, and the calls on screen at load.
+  const loaded = useMemo(() => [...(waitingPages ?? []), ...(dispatchedPages ?? [])].flatMap((page) => page.incidents), [waitingPages, dispatchedPages]);
   // Calls already on screen at load (each queued incident's latest) are not news when a change names them.
-  const known = useMemo(() => new Set(queue.data?.incidents.map((incident) => incident.latest_call.conversation_id)), [queue.data]);
+  const known = useMemo(() => new Set(loaded.map((incident) => incident.latest_call.conversation_id)), [loaded]);
   const feed = useChangeFeed(board.data?.cursor, known);
-  const exerciseShown = useCurrentExercise().live !== null;
-  const alerts = useAlerts(queue.data?.incidents ?? NO_INCIDENTS, feed.arrivals, exerciseShown);
-  const error = feed.error ?? board.error ?? queue.error;
+  // The running or paused exercise's incidents alert while it is shown (not hidden by the header's switch).
+  const liveExercise = useCurrentExercise().live?.id;
+  const alerts = useAlerts(useExerciseVisibility() === "show" ? liveExercise : undefined);
+  const error = feed.error ?? board.error ?? waitingQuery.error ?? dispatchedQuery.error;
   const [command, setCommand] = useState<MapCommand | null>(null);
   const send = useCallback((request: MapRequest) => setCommand((last) => ({ ...request, seq: (last?.seq ?? 0) + 1 }) as MapCommand), []);
   const [incidentId, setIncidentIdState] = useState<string | null>(null);
@@ -182,21 +201,23 @@ function DashboardView({ basemap }: { basemap: Basemap }) {
           </ul>
         </section>
         <IncidentQueue
-          incidents={queue.data?.incidents ?? []}
+          waiting={waiting}
+          dispatched={dispatched}
           openCalls={board.data?.open.total ?? 0}
           openIncidents={board.data?.open_incidents ?? 0}
-          bySeverity={board.data?.open.by_severity}
+          incidentsBySeverity={board.data?.open_incidents_by_severity}
+          callsBySeverity={board.data?.open.by_severity}
           arrivals={feed.arrivals}
-          alerts={alerts.alerts}
-          loading={queue.isPending || board.isPending}
+          alerts={alerts}
           selected={incidentId}
           onSelect={selectIncident}
+          onSelectAlert={selectIncident}
         />
         {incidentId !== null && (
           <IncidentDetail
             key={incidentId}
             id={incidentId}
-            candidates={queue.data?.incidents ?? []}
+            candidates={loaded}
             onClose={() => {
               returnFocus();
               setIncidentId(null);

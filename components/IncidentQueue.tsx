@@ -1,129 +1,268 @@
 "use client";
 
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { useEffect, useRef } from "react";
+import { SCENARIOS } from "@/lib/scenarios/scenario-list";
+import { isStreetLevel } from "@/lib/geocoding/precision";
 import { SEVERITIES, type Severity } from "@/lib/vocabulary";
-import type { LiveIncident } from "./api";
-import { humanize, isOpen, SEVERITY_LABEL, severityOf } from "./call-status";
-import { CallerLink } from "./CallerLink";
+import type { AlertIncident, IncidentQueuePage, LiveIncident, QueueSection, QueueSort, QueueView } from "./api";
+import { AlertStrip } from "./AlertStrip";
+import { humanize, SEVERITY_LABEL, severityOf } from "./call-status";
 import { callersLabel, formatWaiting } from "./format";
-import { SeverityBadge, severitySvg } from "./SeverityIcon";
+import { precisionLabel } from "./precision";
+import { severitySvg } from "./SeverityIcon";
 import { StatusBadge } from "./StatusBadge";
 import { IncidentStatusActions } from "./StatusActions";
+import { storedSetting } from "./stored-setting";
+import type { AlertState } from "./use-alerts";
 import { useNow } from "./use-now";
-import { precisionLabel } from "./precision";
-import { isStreetLevel } from "@/lib/geocoding/precision";
 
 /** How long an incident with a newly arrived call stays highlighted. */
 const NEW_FOR_MS = 30_000;
+/** A compact row's height before it is measured (px at the default font size). */
+const ROW_ESTIMATE_PX = 30;
+/** The next page is read when the list's end is this many rows away. */
+const READ_AHEAD_ROWS = 20;
 
-/**
- * The queue: the server's counts of every open call and open incident (the board) above the
- * server's most urgent open incidents (a window of GET /api/live/incidents): highest severity
- * first, then the longest waiting. Each row: its callers, severity, latest call's summary, wait.
- */
-export function IncidentQueue({ incidents, openCalls, openIncidents, bySeverity, arrivals, alerts, loading, selected, onSelect }: {
-  incidents: LiveIncident[];
-  openCalls: number;
-  openIncidents: number;
-  bySeverity: Record<Severity, number> | undefined;
-  /** When each call arrived while the page was open. */
+/** The queue's order and place filter, remembered by this browser. */
+export const queueSort = storedSetting<QueueSort>("mayday.queue.sort", ["priority", "received"], "priority");
+const PLACES = SCENARIOS.flatMap((scenario) => [scenario.id, ...scenario.areas.map((area) => `${scenario.id}/${area.name}`)]);
+export const queuePlace = storedSetting<string>("mayday.queue.place", ["", ...PLACES], "");
+
+/** The server's view of a section under the remembered order and place. */
+export function queueView(section: QueueSection, sort: QueueSort, place: string): QueueView {
+  const [scenario, area] = place === "" ? [undefined, undefined] : place.split("/");
+  return { section, sort, scenario, area };
+}
+
+/** What a section's infinite query holds: its pages, and how to read the next one. */
+export interface SectionRows {
+  pages: IncidentQueuePage[] | undefined;
+  hasNextPage: boolean;
+  isFetchingNextPage: boolean;
+  fetchNextPage: () => unknown;
+  isPending: boolean;
+}
+
+export const rowsOf = (rows: SectionRows): LiveIncident[] => rows.pages?.flatMap((page) => page.incidents) ?? [];
+
+interface RowProps {
   arrivals: Map<string, number>;
-  /** Whether an incident's new call alerts (use-alerts.ts): its entry flashes while the call is new. */
-  alerts: (incident: LiveIncident) => boolean;
-  loading: boolean;
+  alerts: AlertState;
   selected: string | null;
   onSelect: (incident: LiveIncident) => void;
+}
+
+/** One compact line: severity, type, the full address, callers, and how long it has waited (or since dispatched); its moves on hover or focus. */
+function QueueRow({ incident, now, arrivals, alerts, onSelect, section }: RowProps & { incident: LiveIncident; now: number; section: QueueSection }) {
+  const latest = incident.latest_call;
+  const seen = arrivals.get(latest.conversation_id) ?? 0;
+  const fresh = seen > 0 && now - seen < NEW_FOR_MS;
+  const alerting = alerts.alerting(incident.id);
+  // "Waiting" until the first dispatch, then "since dispatched".
+  const sinceDispatch = section === "dispatched" ? incident.dispatched_at : null;
+  const where = `${incident.location}${
+    incident.latitude === null ? " (not on the map)" : isStreetLevel(incident.location_precision) ? "" : ` (${precisionLabel(incident.location_precision)})`
+  }`;
+  return (
+    <>
+      <span className="sev-icon" title={SEVERITY_LABEL[severityOf(incident.severity)]} dangerouslySetInnerHTML={{ __html: severitySvg(incident.severity, 16) }} />
+      <button type="button" className="link-button queue-title" onClick={() => onSelect(incident)}>
+        <span className="sr-only">{SEVERITY_LABEL[severityOf(incident.severity)]}: </span>
+        {humanize(incident.emergency_type)}
+        <span className="sr-only">: show its calls{incident.latitude !== null ? " and its place on the map" : ""}</span>
+      </button>
+      <span className="queue-location" title={where}>{where}</span>
+      {latest.exercise_id && <span className="exercise-badge">Exercise</span>}
+      {(fresh || alerting) && <span className="new-badge">New</span>}
+      {/* The second section's status; in the first, a move made here that the server has yet to confirm. */}
+      {(section === "dispatched" || incident.status !== "active") && <StatusBadge status={incident.status} />}
+      <span className="caller-count" data-testid="caller-count" title="Calls about this incident">{callersLabel(incident.call_count)}</span>
+      <span className="waiting" title={sinceDispatch ? "Since it was dispatched" : "Waiting since its first call was received"}>
+        <span className="sr-only">{sinceDispatch ? "Since dispatched " : "Waiting "}</span>
+        {formatWaiting(now / 1000 - Date.parse(sinceDispatch ?? incident.queued_at) / 1000)}
+      </span>
+      <span className="row-actions">
+        <IncidentStatusActions id={incident.id} status={incident.status} training={incident.training} />
+      </span>
+    </>
+  );
+}
+
+/**
+ * One section of the queue, virtualised: only the rows in view are drawn, and the next keyset page
+ * is read as the end comes into view, so every open incident is reachable however many there are.
+ */
+function Section({ id, title, section, rows, total, collapsed, onToggle, ...rowProps }: RowProps & {
+  id: string;
+  title: string;
+  section: QueueSection;
+  rows: SectionRows;
+  total: number;
+  collapsed: boolean;
+  onToggle: () => void;
 }) {
   const now = useNow();
-  // An incident just moved to resolved on this page leaves at once, before the server's next answer.
-  const open = incidents.filter((incident) => isOpen(incident.status));
-  const isNew = (incident: LiveIncident) => {
-    const seen = arrivals.get(incident.latest_call.conversation_id) ?? 0;
-    return seen > 0 && now - seen < NEW_FOR_MS;
-  };
-  const newCount = open.filter(isNew).length;
+  const scroller = useRef<HTMLDivElement>(null);
+  const incidents = rowsOf(rows);
+  // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer measures on scroll: this component is left unmemoised on purpose
+  const virtualizer = useVirtualizer({
+    count: incidents.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_ESTIMATE_PX,
+    overscan: 10,
+    getItemKey: (index) => incidents[index].id,
+  });
+  const items = virtualizer.getVirtualItems();
+  const lastShown = items.at(-1)?.index ?? -1;
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = rows;
+  useEffect(() => {
+    if (hasNextPage && !isFetchingNextPage && lastShown >= incidents.length - READ_AHEAD_ROWS) void fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage, lastShown, incidents.length]);
+
+  return (
+    <section className={`queue-section section-${section}${collapsed ? " is-collapsed" : ""}${incidents.length === 0 ? " is-empty" : ""}`} aria-labelledby={`${id}-title`}>
+      <h3 className="queue-section-title" id={`${id}-title`}>
+        <button type="button" className="section-toggle" aria-expanded={!collapsed} aria-controls={id} onClick={onToggle}>
+          {title}
+        </button>
+        <span className="section-count" data-testid={`section-count-${section}`}>{total.toLocaleString()}</span>
+      </h3>
+      {!collapsed && (
+        <div className="queue-scroll" ref={scroller} id={id}>
+          {rows.isPending ? (
+            <p className="muted">Loading incidents…</p>
+          ) : incidents.length === 0 ? (
+            <p className="muted">None.</p>
+          ) : (
+            <ol className="queue-list" aria-label={`${title}: ${total.toLocaleString()} incidents`} style={{ height: virtualizer.getTotalSize() }}>
+              {items.map((item) => {
+                const incident = incidents[item.index];
+                const fresh = (rowProps.arrivals.get(incident.latest_call.conversation_id) ?? 0) > now - NEW_FOR_MS;
+                return (
+                  <li
+                    key={item.key}
+                    ref={virtualizer.measureElement}
+                    data-index={item.index}
+                    aria-setsize={total}
+                    aria-posinset={item.index + 1}
+                    className={`queue-item sev-${severityOf(incident.severity)}${fresh ? " is-new" : ""}${rowProps.alerts.alerting(incident.id) ? " is-alerting" : ""}${rowProps.selected === incident.id ? " is-selected" : ""}`}
+                    data-incident-id={incident.id}
+                    data-latest-call-id={incident.latest_call.conversation_id}
+                    style={{ transform: `translateY(${item.start}px)` }}
+                  >
+                    <QueueRow incident={incident} now={now} section={section} {...rowProps} />
+                  </li>
+                );
+              })}
+            </ol>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}
+
+const collapsedWaiting = storedSetting("mayday.queue.collapsed.waiting", ["0", "1"], "0");
+const collapsedDispatched = storedSetting("mayday.queue.collapsed.dispatched", ["0", "1"], "0");
+
+/**
+ * The queue (docs/dashboard.md, "Incident queue"): the server's counts of open incidents, in all
+ * and per severity (calls as the second figure), the "New" strip of alerts, then two sections, "Waiting" and "Dispatched /
+ * en route", each every open incident of its statuses in the server's order (priority then age, or
+ * time received), under a place filter, as compact rows in a virtualised list.
+ */
+export function IncidentQueue({ waiting, dispatched, openCalls, openIncidents, incidentsBySeverity, callsBySeverity, alerts, onSelectAlert, ...rowProps }: RowProps & {
+  waiting: SectionRows;
+  dispatched: SectionRows;
+  openCalls: number;
+  openIncidents: number;
+  incidentsBySeverity: Record<Severity, number> | undefined;
+  callsBySeverity: Record<Severity, number> | undefined;
+  onSelectAlert: (incident: AlertIncident) => void;
+}) {
+  const sort = queueSort.useValue();
+  const place = queuePlace.useValue();
+  const waitingCollapsed = collapsedWaiting.useValue() === "1";
+  const dispatchedCollapsed = collapsedDispatched.useValue() === "1";
+  const totalOf = (rows: SectionRows) => rows.pages?.[0]?.total ?? 0;
+  const newAlerts = alerts.list?.new.total ?? 0;
 
   return (
     <section className="panel queue" aria-labelledby="queue-title">
       <header className="panel-head">
         <h2 id="queue-title">Incident queue</h2>
         <span className="queue-totals">
-          <span className="queue-total" title="Open calls">{openCalls.toLocaleString()} open</span>
-          {" · "}
           <span className="incident-total" data-testid="incident-total" title="Open incidents">
             {openIncidents.toLocaleString()} {openIncidents === 1 ? "incident" : "incidents"}
           </span>
+          {" · "}
+          <span className="queue-total" title="Open calls">{openCalls.toLocaleString()} calls</span>
         </span>
       </header>
-      <ul className="severity-counts" aria-label="Open calls by severity">
+      <ul className="severity-counts" aria-label="Open incidents by severity, and their calls">
         {SEVERITIES.map((level) => (
           <li key={level} className={`count sev-${level}`}>
-            <span className="sev-icon" dangerouslySetInnerHTML={{ __html: severitySvg(level, 18) }} />
+            <span className="sev-icon" dangerouslySetInnerHTML={{ __html: severitySvg(level, 16) }} />
             <span className="count-label">{SEVERITY_LABEL[level]}</span>
-            <strong data-testid={`count-${level}`}>{(bySeverity?.[level] ?? 0).toLocaleString()}</strong>
+            <strong data-testid={`count-${level}`} title="Open incidents">{(incidentsBySeverity?.[level] ?? 0).toLocaleString()}</strong>
+            <span className="count-calls" data-testid={`calls-${level}`} title="Their open calls">
+              {(callsBySeverity?.[level] ?? 0).toLocaleString()} calls
+            </span>
           </li>
         ))}
       </ul>
+      <div className="queue-tools">
+        <label>
+          Order{" "}
+          <select value={sort} onChange={(event) => queueSort.set(event.target.value as QueueSort)} data-testid="queue-sort">
+            <option value="priority">Priority, then age</option>
+            <option value="received">Latest received</option>
+          </select>
+        </label>
+        <label>
+          Place{" "}
+          <select value={place} onChange={(event) => queuePlace.set(event.target.value)} data-testid="queue-place">
+            <option value="">Every place</option>
+            {SCENARIOS.map((scenario) => (
+              <optgroup key={scenario.id} label={scenario.name}>
+                <option value={scenario.id}>All of {scenario.name}</option>
+                {scenario.areas.map((area) => (
+                  <option key={area.name} value={`${scenario.id}/${area.name}`}>{area.name}</option>
+                ))}
+              </optgroup>
+            ))}
+          </select>
+        </label>
+      </div>
       <p className="sr-only" aria-live="polite">
-        {newCount > 0 ? `${newCount} ${newCount === 1 ? "incident has" : "incidents have"} a new call` : ""}
+        {newAlerts > 0 ? `${newAlerts} critical ${newAlerts === 1 ? "incident has" : "incidents have"} a new call not yet acknowledged` : ""}
       </p>
-      {loading ? (
-        <p className="muted">Loading incidents…</p>
-      ) : open.length === 0 ? (
-        <p className="muted">No open incidents.</p>
-      ) : (
-        <ol className="queue-list" aria-label="Open incidents, most urgent first">
-          {open.map((incident) => {
-            const fresh = isNew(incident);
-            const latest = incident.latest_call;
-            return (
-              <li
-                key={incident.id}
-                className={`queue-item sev-${severityOf(incident.severity)}${fresh ? " is-new" : ""}${fresh && alerts(incident) ? " is-alerting" : ""}${selected === incident.id ? " is-selected" : ""}`}
-                data-incident-id={incident.id}
-                data-latest-call-id={latest.conversation_id}
-              >
-                <div className="queue-row">
-                  <SeverityBadge severity={incident.severity} />
-                  <button type="button" className="link-button queue-title" onClick={() => onSelect(incident)}>
-                    {humanize(incident.emergency_type)}
-                    <span className="sr-only">: show its calls{incident.latitude !== null ? " and its place on the map" : ""}</span>
-                  </button>
-                  <span className="caller-count" data-testid="caller-count" title="Calls about this incident">
-                    {callersLabel(incident.call_count)}
-                  </span>
-                  {latest.exercise_id && <span className="exercise-badge">Exercise</span>}
-                  {fresh && <span className="new-badge">New</span>}
-                  <span className="waiting" title="Waiting since its first call">
-                    <span className="sr-only">Waiting </span>
-                    {formatWaiting(now / 1000 - Date.parse(incident.first_call_at) / 1000)}
-                  </span>
-                </div>
-                <div className="queue-meta">
-                  <StatusBadge status={incident.status} />
-                  <span className="queue-location">
-                    {incident.location}
-                    {incident.latitude === null ? (
-                      <span className="muted"> (not on the map)</span>
-                    ) : (
-                      !isStreetLevel(incident.location_precision) && (
-                        <span className="muted"> ({precisionLabel(incident.location_precision)})</span>
-                      )
-                    )}
-                  </span>
-                  <CallerLink className="queue-caller" phone={latest.caller_phone} testId="queue-caller" />
-                </div>
-                <p className="queue-summary" data-testid="latest-summary">{latest.summary}</p>
-                <IncidentStatusActions id={incident.id} status={incident.status} training={latest.exercise_id !== null} />
-              </li>
-            );
-          })}
-        </ol>
-      )}
-      {openIncidents > open.length && open.length > 0 && (
-        <p className="muted queue-more">
-          Showing the {open.length} most urgent of {openIncidents.toLocaleString()} open incidents.
-        </p>
-      )}
+      <AlertStrip alerts={alerts} onSelect={onSelectAlert} />
+      <div className="queue-sections">
+        <Section
+          id="queue-waiting"
+          title="Waiting"
+          section="waiting"
+          rows={waiting}
+          total={totalOf(waiting)}
+          collapsed={waitingCollapsed}
+          onToggle={() => collapsedWaiting.set(waitingCollapsed ? "0" : "1")}
+          alerts={alerts}
+          {...rowProps}
+        />
+        <Section
+          id="queue-dispatched"
+          title="Dispatched / en route"
+          section="dispatched"
+          rows={dispatched}
+          total={totalOf(dispatched)}
+          collapsed={dispatchedCollapsed}
+          onToggle={() => collapsedDispatched.set(dispatchedCollapsed ? "0" : "1")}
+          alerts={alerts}
+          {...rowProps}
+        />
+      </div>
     </section>
   );
 }

@@ -12,6 +12,7 @@ const DASHBOARD_KEYS: readonly { keys: string; does: string }[] = [
   { keys: "o", does: "In the open incident: open its first call" },
   { keys: "c", does: "In the open incident: correct its first (or open) call's location; saving returns to the queue" },
   { keys: "m", does: "In the open incident: choose an incident to merge into it" },
+  { keys: "a", does: "Acknowledge the focused or open incident's alert (for every dispatcher)" },
   { keys: "n", does: "Write a note on the open incident (Ctrl+Enter keeps it)" },
   { keys: "/", does: "Search the history by location" },
   { keys: "?", does: "Show or hide these keys" },
@@ -35,7 +36,8 @@ const STATUS_KEYS: Record<string, string> = { d: "dispatched", e: "enroute", r: 
  * is in the queue, so they still scroll the page elsewhere), moves the focused entry's or the open
  * incident's incident along the workflow (d, e, r; f asks first) by pressing its own status
  * button, which is there only when the workflow and the person's role allow the move; focuses the
- * open incident's note (n) or the history's location search (/) and shows the list of keys (?).
+ * open incident's note (n) or the history's location search (/), acknowledges the focused or open
+ * incident's alert (a) and shows the list of keys (?).
  * Enter on a queue entry is its button's own; o, c and m are the open incident's (IncidentDetail).
  */
 export function KeyboardHelp() {
@@ -83,6 +85,16 @@ export function KeyboardHelp() {
           return at >= 0 ? move(1) : undefined;
         case "ArrowUp":
           return at >= 0 ? move(-1) : undefined;
+        case "a": {
+          // The focused row's, alert's or open incident's acknowledgement, through its button in the "New" strip.
+          const scope = (document.activeElement as HTMLElement | null)?.closest<HTMLElement>(".queue-item, .alert-entry, .incident-detail");
+          const id = scope?.dataset.incidentId;
+          const button = id ? document.querySelector<HTMLButtonElement>(`.alert-strip .action-acknowledge[data-incident-id="${CSS.escape(id)}"]`) : null;
+          if (!button) return;
+          event.preventDefault();
+          button.click();
+          return;
+        }
         case "n":
           return focusField('.incident-notes textarea[name="note"]');
         case "/":

@@ -5,13 +5,16 @@
 
 import type { Permission, Role } from "@/lib/access/roles";
 import type { ApiKeyView, CreatedApiKey, UserView, WhoAmI } from "@/lib/access/schema";
+import type { Acknowledgement } from "@/lib/acknowledgements/schema";
 import type { AuditPage } from "@/lib/audit/schema";
 import type { CallDetail, CallList as CallsPage, CallRecord, CallUpdate, CallUpdated } from "@/lib/calls/schema";
 import type { GisLayerName } from "@/lib/geocoding/centre/fields";
 import type { GisLayerView } from "@/lib/geocoding/centre/schema";
 import type { MapPlaces } from "@/lib/geocoding/map-places-schema";
 import type { IncidentDetail } from "@/lib/incidents/schema";
-import type { Board, CallChange, ChangePage, FeedChange, HourlySeries, IncidentMapView, IncidentQueuePage, LiveIncident } from "@/lib/live/schema";
+import type {
+  AlertIncident, Alerts, Board, CallChange, ChangePage, FeedChange, HourlySeries, IncidentMapView, IncidentQueuePage, LiveIncident,
+} from "@/lib/live/schema";
 import type { ExerciseVisibility } from "@/lib/live/visibility";
 import type { Note, NotesPage } from "@/lib/notes/schema";
 import type { SimulationResult as SimulateResult } from "@/lib/simulation/result";
@@ -22,7 +25,7 @@ import type { CallStatus } from "@/lib/vocabulary";
 // The response shapes are the API's own zod schemas (type-only imports: nothing server-side is
 // bundled), so the dashboard cannot drift from what the API sends.
 export type {
-  Board, CallChange, CallDetail, CallRecord, CallsPage, CallUpdate, CallUpdated, ChangePage, FeedChange, HourlySeries, IncidentDetail, IncidentMapView,
+  Acknowledgement, AlertIncident, Alerts, Board, CallChange, CallDetail, CallRecord, CallsPage, CallUpdate, CallUpdated, ChangePage, FeedChange, HourlySeries, IncidentDetail, IncidentMapView,
   IncidentQueuePage, LiveIncident, Note, NotesPage, SimulateResult, ApiKeyView, AuditPage, CreatedApiKey, UserView, WhoAmI, DeliveryPage, SubscriptionView,
   SubscriptionWithSecret,
 };
@@ -132,9 +135,28 @@ export function getBoard(exercises: ExerciseVisibility): Promise<Board> {
   return request(exercises === "hide" ? `${BOARD_URL}?${query(exercisesQuery(exercises))}` : BOARD_URL);
 }
 
-/** The most urgent open incidents, each with its latest call. */
-export function getIncidentQueue(limit: number, exercises: ExerciseVisibility): Promise<IncidentQueuePage> {
-  return request(`/api/live/incidents?${query({ limit, ...exercisesQuery(exercises) })}`);
+export type QueueSection = "waiting" | "dispatched";
+export type QueueSort = "priority" | "received";
+/** Which incidents the queue shows: one section, its order, and a scenario (and area) or all. */
+export interface QueueView {
+  section: QueueSection;
+  sort: QueueSort;
+  scenario?: string;
+  area?: string;
+}
+
+/** One keyset page of a queue section, each incident with its latest call; `after` is the previous page's `next`. */
+export function getIncidentQueue(view: QueueView, after: string | undefined, limit: number, exercises: ExerciseVisibility): Promise<IncidentQueuePage> {
+  return request(`/api/live/incidents?${query({ limit, ...view, after, ...exercisesQuery(exercises) })}`);
+}
+
+/** The alerts: new critical calls not yet acknowledged, and reminders (`exercise`: the exercise shown, whose incidents alert too). */
+export function getAlerts(exercise: string | undefined): Promise<Alerts> {
+  return request(`/api/live/alerts${exercise ? `?${query({ exercise })}` : ""}`);
+}
+
+export function acknowledgeIncident(id: string): Promise<Acknowledgement> {
+  return request(`/api/incidents/${encodeURIComponent(id)}/acknowledge`, { method: "POST" });
 }
 
 export function getIncident(id: string): Promise<IncidentDetail> {

@@ -1,9 +1,10 @@
 "use client";
 
-import { useCallback, useEffect, useRef } from "react";
-import type { LiveIncident } from "./api";
-import { humanize, isOpen } from "./call-status";
+import { useCallback, useEffect, useMemo, useRef } from "react";
+import type { AlertIncident, Alerts } from "./api";
+import { humanize } from "./call-status";
 import { storedSetting } from "./stored-setting";
+import { useAlertList } from "./use-calls";
 
 /** The mute switch, remembered by this browser ("1": muted). */
 const mute = storedSetting("mayday.alerts.muted", ["0", "1"], "0");
@@ -27,52 +28,65 @@ function playTone(): void {
   }
 }
 
-function notify(incident: LiveIncident, exercise: boolean): void {
+function notify(incident: AlertIncident, reminder: boolean): void {
   if (!document.hidden || typeof Notification === "undefined" || Notification.permission !== "granted") return;
-  const what = incident.call_count === 1 ? "a new critical incident" : `a new caller (${incident.call_count} in all)`;
-  new Notification(`${exercise ? "Exercise: " : ""}${humanize(incident.emergency_type)}, ${what}`, {
+  const what = reminder
+    ? "still waiting for a dispatch"
+    : incident.call_count === 1
+      ? "a new critical incident"
+      : `a new caller (${incident.call_count} in all)`;
+  new Notification(`${incident.latest_call.exercise_id ? "Exercise: " : ""}${humanize(incident.emergency_type)}, ${what}`, {
     body: `${incident.location}\n${incident.latest_call.summary}`,
     tag: incident.id,
   });
 }
 
-export interface Alerts {
+export interface AlertState {
   muted: boolean;
   toggleMute: () => void;
-  /** Whether a new call of this incident alerts: its queue entry flashes while the call is new. */
-  alerts: (incident: LiveIncident) => boolean;
+  /** The server's alerts (new critical calls, reminders); undefined while they load. */
+  list: Alerts | undefined;
+  /** Whether the incident has a new critical call nobody has acknowledged: its queue entry flashes. */
+  alerting: (incidentId: string) => boolean;
 }
 
+const key = (incident: AlertIncident) => `${incident.id}@${incident.alert_at}`;
+
 /**
- * Alerts for what a dispatcher must not miss (docs/dashboard.md, "Alerts"): an open critical
- * incident whose latest call arrived while the page was open (a new critical incident, or a new
- * caller about one) sounds a tone unless muted, flashes its queue entry and, while the tab is in
- * the background and the person allowed it, shows a browser notification. An exercise's incident
- * alerts only while its exercise runs or is paused (the banner is shown), and says so.
+ * Alerts for what a dispatcher must not miss (docs/dashboard.md, "Alerts"), from the server's
+ * alerts (GET /api/live/alerts), which read every open incident, not the rows on screen: an open
+ * critical incident with a call nobody has acknowledged (a new critical incident, or a new caller
+ * about one) and an incident waiting undispatched past its severity's threshold. Each new one that
+ * appears while the page is open sounds a tone unless muted (a reminder is silent) and, while the
+ * tab is in the background and the person allowed it, shows a browser notification; the "New" strip lists them
+ * until someone acknowledges. An exercise's incidents alert only while its exercise is shown.
  */
-export function useAlerts(incidents: readonly LiveIncident[], arrivals: ReadonlyMap<string, number>, exerciseShown: boolean): Alerts {
+export function useAlerts(exercise: string | undefined): AlertState {
   const muted = mute.useValue() === "1";
-  const alerted = useRef(new Set<string>());
-
+  const answer = useAlertList(exercise);
+  const heard = useRef<Set<string> | null>(null);
   const toggleMute = useCallback(() => mute.set(mute.read() === "1" ? "0" : "1"), []);
-
-  const alerts = useCallback(
-    (incident: LiveIncident) =>
-      incident.severity === "critical" && isOpen(incident.status) && (incident.latest_call.exercise_id === null || exerciseShown),
-    [exerciseShown],
-  );
+  const list = answer.data;
 
   useEffect(() => {
+    if (!list) return;
+    const entries = [...list.new.incidents.map((incident) => ({ incident, reminder: false })), ...list.reminders.incidents.map((incident) => ({ incident, reminder: true }))];
+    // What was already alerting when the page opened is listed, not sounded.
+    const first = heard.current === null;
+    const known = (heard.current ??= new Set());
     let tone = false;
-    for (const incident of incidents) {
-      const call = incident.latest_call;
-      if (!arrivals.has(call.conversation_id) || alerted.current.has(call.conversation_id) || !alerts(incident)) continue;
-      alerted.current.add(call.conversation_id);
-      tone = true;
-      notify(incident, call.exercise_id !== null);
+    for (const { incident, reminder } of entries) {
+      if (known.has(key(incident))) continue;
+      known.add(key(incident));
+      if (first) continue;
+      // A reminder shows and notifies; only a new critical call sounds.
+      tone ||= !reminder;
+      notify(incident, reminder);
     }
     if (tone && mute.read() !== "1") playTone();
-  }, [incidents, arrivals, alerts]);
+  }, [list]);
 
-  return { muted, toggleMute, alerts };
+  const newIds = useMemo(() => new Set(list?.new.incidents.map((incident) => incident.id)), [list]);
+  const alerting = useCallback((incidentId: string) => newIds.has(incidentId), [newIds]);
+  return { muted, toggleMute, list, alerting };
 }

@@ -1,10 +1,10 @@
 "use client";
 
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import {
-  ApiRequestError, getBoard, getCall, getHourly, getIncident, getIncidentMap, getIncidentQueue, listCalls, mergeIncidents,
-  splitIncident, updateCall, updateIncidentStatus,
-  type CallDetail, type CallFilters, type CallUpdate, type CallRecord, type CallsPage, type IncidentDetail, type LiveIncident, type Viewport,
+  acknowledgeIncident, ApiRequestError, getAlerts, getBoard, getCall, getHourly, getIncident, getIncidentMap, getIncidentQueue, listCalls,
+  mergeIncidents, splitIncident, updateCall, updateIncidentStatus,
+  type CallDetail, type QueueView, type CallFilters, type CallUpdate, type CallRecord, type CallsPage, type IncidentDetail, type LiveIncident, type Viewport,
 } from "./api";
 import type { CallStatus } from "@/lib/vocabulary";
 import { STATUS_LABEL } from "./call-status";
@@ -18,20 +18,50 @@ import { useNotify } from "./providers";
 
 /** How often the polling fallback reads the change feed. */
 export const POLL_MS = 5_000;
-/** Queue rows (incidents) drawn at once; the counts above them cover every open call and incident. */
-export const QUEUE_WINDOW = 100;
+/** Incidents per keyset page of a queue section: the list reads the next page as its end comes into view. */
+export const QUEUE_PAGE = 100;
+/** Reminders fall due with time, not with a change: the alerts are also read on this timer. */
+const ALERTS_EVERY_MS = 30_000;
 
 export function useBoard() {
   const exercises = useExerciseVisibility();
   return useQuery({ queryKey: ["live", "board", exercises], queryFn: () => getBoard(exercises), placeholderData: keepPreviousData });
 }
 
-export function useIncidentQueue() {
+/**
+ * One section of the incident queue, every open incident reachable: the server's keyset pages,
+ * read one after another as the list scrolls (no cap); the change feed reads the loaded pages again.
+ */
+export function useQueueSection(view: QueueView, enabled: boolean) {
   const exercises = useExerciseVisibility();
-  return useQuery({
-    queryKey: ["live", "incidents", QUEUE_WINDOW, exercises],
-    queryFn: () => getIncidentQueue(QUEUE_WINDOW, exercises),
+  return useInfiniteQuery({
+    queryKey: ["live", "incidents", view, exercises],
+    queryFn: ({ pageParam }) => getIncidentQueue(view, pageParam, QUEUE_PAGE, exercises),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (page) => page.next ?? undefined,
     placeholderData: keepPreviousData,
+    enabled,
+  });
+}
+
+/** The alerts (GET /api/live/alerts): read again on every change and acknowledgement, and on a timer for reminders. */
+export function useAlertList(exercise: string | undefined) {
+  return useQuery({
+    queryKey: ["alerts", exercise ?? null],
+    queryFn: () => getAlerts(exercise),
+    refetchInterval: ALERTS_EVERY_MS,
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** Acknowledges an incident's alert for every dispatcher; the notice says when the server refused. */
+export function useAcknowledge() {
+  const client = useQueryClient();
+  const notify = useNotify();
+  return useMutation({
+    mutationFn: (id: string) => acknowledgeIncident(id),
+    onError: (error, id) => notify(`Incident ${id} was not acknowledged: ${error instanceof ApiRequestError ? error.message : "unexpected error"}`),
+    onSettled: () => client.invalidateQueries({ queryKey: ["alerts"] }),
   });
 }
 
@@ -147,6 +177,7 @@ function patchIncident(data: unknown, id: string, patch: Partial<LiveIncident>):
   if (!data || typeof data !== "object") return data;
   let next = data as Record<string, unknown>;
   if (next.id === id) next = { ...next, ...patch };
+  if (Array.isArray(next.pages)) next = { ...next, pages: (next.pages as unknown[]).map((page) => patchIncident(page, id, patch)) };
   for (const field of ["incidents", "markers"]) {
     if (Array.isArray(next[field])) {
       next = { ...next, [field]: (next[field] as LiveIncident[]).map((row) => (row.id === id ? { ...row, ...patch } : row)) };

@@ -24,14 +24,15 @@ export type FeedMode = "connecting" | "live" | "polling";
  * minute costs it (the queue window is about 10 KB gzipped, the board 1.3 KB, the map 3 KB, a
  * history page 4 KB) and the most it adds to a change's delay on screen.
  */
-const REFRESH_MS = { board: 1_000, picture: 2_000, details: 2_000, history: 5_000, notes: 250 } as const;
+const REFRESH_MS = { board: 1_000, alerts: 1_000, picture: 2_000, details: 2_000, history: 5_000, notes: 250 } as const;
 type Family = keyof typeof REFRESH_MS;
 /** What a call's change marks stale. */
-const CALL_FAMILIES: Family[] = ["board", "picture", "details", "history"];
+const CALL_FAMILIES: Family[] = ["board", "alerts", "picture", "details", "history"];
 
 /** What each family is: the react-query keys it reads again. */
 const FAMILIES: Record<Family, InvalidateQueryFilters[]> = {
   board: [{ queryKey: ["live", "board"] }],
+  alerts: [{ queryKey: ["alerts"] }],
   picture: [{ queryKey: ["live"], predicate: (query) => query.queryKey[1] !== "board" }],
   details: [{ queryKey: ["call"] }, { queryKey: ["incident"] }],
   history: [{ queryKey: ["calls"] }],
@@ -98,7 +99,8 @@ export function useChangeFeed(startCursor: number | undefined, known: ReadonlySe
       if (feedChanges.length === 0) return;
       cursor = Math.max(cursor, feedChanges.at(-1)!.change);
       const changes = feedChanges.filter((change): change is CallChange => "call" in change);
-      if (changes.length < feedChanges.length) refreshFamily("notes");
+      if (feedChanges.some((change) => "note" in change)) refreshFamily("notes");
+      if (feedChanges.some((change) => "acknowledgement" in change)) refreshFamily("alerts");
       if (changes.length === 0) return;
       const fresh = changes.filter(({ call }) => {
         const first = !seen.has(call.conversation_id) && !knownRef.current.has(call.conversation_id);

@@ -150,6 +150,10 @@ export const envSchema = z.object({
   HEALTH_CHECK_INTERVAL_MS: z.coerce.number().int().min(0).max(300_000).default(5_000),
   /** The live map also shows calls resolved or failed within this many hours (faded). */
   LIVE_MAP_CLOSED_HOURS: z.coerce.number().int().min(0).max(168).default(6),
+  /** Minutes an incident may wait undispatched before its reminder alerts, per severity (docs/dashboard.md, "Alerts"). */
+  ALERT_REMIND_CRITICAL_MIN: z.coerce.number().int().min(1).max(1440).default(2),
+  ALERT_REMIND_HIGH_MIN: z.coerce.number().int().min(1).max(1440).default(5),
+  ALERT_REMIND_MODERATE_MIN: z.coerce.number().int().min(1).max(1440).default(15),
   /** Incident grouping's distance and time window, per emergency type (docs/incidents.md). */
   INCIDENT_GROUPING: incidentGrouping,
   /** false: calls are stored without being grouped, each in an incident of its own (docs/incidents.md). */

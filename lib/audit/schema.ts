@@ -13,6 +13,7 @@ export const AUDIT_ACTIONS = [
   "incident.merged",
   "incident.split",
   "incident.note_added",
+  "incident.acknowledged",
   "simulation.run",
   "exercise.created",
   "exercise.started",

@@ -1,4 +1,5 @@
 import { csvLine, type CsvValue } from "../calls/csv";
+import { EXERCISE_END } from "../calls/write/write-calls";
 import { notFound } from "../domain-error";
 import { DISPATCHED_STATUSES, dispatchIntervals } from "../reports/intervals";
 import type { Debrief, ExerciseState } from "./schema";
@@ -34,12 +35,14 @@ export async function computeDebrief(id: string, clock: Clock = {}): Promise<Deb
     timed AS (
       SELECT c.id, c.severity, c.occurred_at, p.abandoned,
         (SELECT min(h.changed_at) FROM call_status_changes h WHERE h.call_id = c.id AND h.status = ANY($3::text[])) AS dispatched_at,
-        (SELECT min(h.changed_at) FROM call_status_changes h WHERE h.call_id = c.id AND h.status = ANY($4::text[])) AS left_queue_at
+        (SELECT min(h.changed_at) FROM call_status_changes h WHERE h.call_id = c.id AND h.status = ANY($4::text[])
+          AND h.changed_by IS DISTINCT FROM $5) AS left_queue_at
       FROM exercise_calls p JOIN calls c ON c.id = p.call_id
       WHERE p.exercise_id = $1
     )
     ${select}`;
-  const parameters = [id, now, DISPATCHED_STATUSES, OUT_OF_QUEUE];
+  // The exercise's end closes its open calls (docs/exercises.md): not a departure from the queue, the call waited until as_of.
+  const parameters = [id, now, DISPATCHED_STATUSES, OUT_OF_QUEUE, EXERCISE_END];
   const [summary] = await db.$queryRawUnsafe<SummaryRow[]>(
     exerciseCalls(`,
     queue_events AS (

@@ -58,7 +58,7 @@ function groupByExercise(releases: readonly Release[]): Map<string, Release[]> {
 /** Releases one batch of due calls at `now`: how many were claimed, and released. */
 async function releaseBatch(db: Db, now: Date): Promise<{ claimed: number; released: number }> {
   return writeCalls(
-    async ({ tx, insertSimulatedRows }) => {
+    async ({ tx, insertSimulatedRows, closeExerciseCalls }) => {
       const due = await tx.$queryRaw<DueCall[]>`
         SELECT c.exercise_id, c.seq, c.abandoned, c.record, c.location_precision AS precision, c.location_source AS source,
           c.location_uncertainty_m AS uncertainty_m, ${elapsedMsAt(now)}::float8 AS elapsed_ms
@@ -112,11 +112,14 @@ async function releaseBatch(db: Db, now: Date): Promise<{ claimed: number; relea
           WHERE c.exercise_id = r.exercise_id AND c.seq = r.seq`;
       }
       // Running exercises past their end with every call out are complete; ended at their exact end.
-      await tx.$executeRaw`
+      const completed = await tx.$queryRaw<{ id: string }[]>`
         UPDATE exercises e SET state = 'completed', elapsed_ms = e.duration_minutes * 60000.0, running_since = NULL,
           ended_at = e.running_since + (e.duration_minutes * 60000.0 - e.elapsed_ms) / e.speed * interval '1 millisecond'
         WHERE e.state = 'running' AND ${elapsedMsAt(now)} >= e.duration_minutes * 60000.0
-          AND NOT EXISTS (SELECT 1 FROM exercise_calls c WHERE c.exercise_id = e.id AND c.released_at IS NULL)`;
+          AND NOT EXISTS (SELECT 1 FROM exercise_calls c WHERE c.exercise_id = e.id AND c.released_at IS NULL)
+        RETURNING e.id`;
+      // Their calls leave the live picture with them (docs/exercises.md, "When an exercise ends").
+      for (const { id } of completed) await closeExerciseCalls(id);
       return { claimed: due.length, released };
     },
     { db, timeout: 30_000 },

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { accessEndpoints } from "../access/endpoints";
+import { acknowledgementEndpoints } from "../acknowledgements/endpoints";
 import { auditEndpoints } from "../audit/endpoints";
 import { callEndpoints } from "../calls/endpoints";
 import type { Endpoint, Method } from "../contract/endpoint";
@@ -28,6 +29,7 @@ export const endpoints = {
   ...liveEndpoints,
   ...geocodingEndpoints,
   ...incidentEndpoints,
+  ...acknowledgementEndpoints,
   ...eidoEndpoints,
   ...noteEndpoints,
   ...simulationEndpoints,

@@ -20,7 +20,10 @@ export async function changeIncidentStatus(
   const from = incident.status as CallStatus;
   if (from === status) return;
   if (!canTransition(from, status)) throw invalidTransition(from, status);
-  await writes.tx.$executeRaw`UPDATE incidents SET status = ${status}, updated_at = CURRENT_TIMESTAMP WHERE id = ${incident.id}`;
+  // The first dispatch is kept: the queue's timer says "since dispatched" from then (docs/dashboard.md, "Times").
+  await writes.tx.$executeRaw`UPDATE incidents SET status = ${status}, updated_at = CURRENT_TIMESTAMP,
+    dispatched_at = CASE WHEN ${status} IN ('dispatched', 'enroute') THEN COALESCE(dispatched_at, CURRENT_TIMESTAMP) ELSE dispatched_at END
+    WHERE id = ${incident.id}`;
   const movable = STATUSES.filter((callStatus) => canTransition(callStatus, status));
   await writes.setIncidentCallsStatus(incident.id, movable, status, actor);
   await recordAudit(writes.tx, actor, {

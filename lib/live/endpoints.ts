@@ -3,7 +3,7 @@ import { callFilterParameters } from "../calls/schema";
 import type { Endpoint } from "../contract/endpoint";
 import { rateLimitPolicies } from "../contract/rate-limit-policies";
 import {
-  boardSchema, changePageSchema, changesQueryParameters, exerciseVisibilityParameters, hourlySeriesSchema, incidentMapViewSchema,
+  ALERTS_LISTED, alertsQueryParameters, alertsSchema, boardSchema, changePageSchema, changesQueryParameters, exerciseVisibilityParameters, hourlySeriesSchema, incidentMapViewSchema,
   incidentQueuePageSchema, incidentQueueQueryParameters, mapQueryParameters, mapViewSchema, queuePageSchema,
   queueQueryParameters, streamQueryParameters,
 } from "./schema";
@@ -115,11 +115,30 @@ export const liveEndpoints = {
       GET: {
         operationId: "getIncidentQueue",
         permission: "read",
-        summary: "Open incidents in urgency order (severity, then longest waiting), each with its latest call, keyset-paginated",
+        summary: "Open incidents, by section, in urgency order (severity, then longest waiting) or by time received, each with its latest call, keyset-paginated without a cap",
         query: { ...incidentQueueQueryParameters, ...exerciseVisibilityParameters },
         responses: {
           200: { description: "One page of the incident queue", body: { name: "IncidentQueuePage", schema: incidentQueuePageSchema } },
         },
+        errors: ["INVALID_PARAMETER", "DATABASE_ERROR"],
+      },
+    },
+  },
+
+  liveAlerts: {
+    path: "/api/live/alerts",
+    errorFormat: "calls",
+    protection: { rateLimit: rateLimitPolicies.calls },
+    methods: {
+      GET: {
+        operationId: "getAlerts",
+        permission: "read",
+        summary: "What must not be missed: open critical incidents with unacknowledged new calls, and incidents waiting undispatched past their threshold",
+        description:
+          "Read from every open incident, however far down the queue it ranks; the dashboard reads it again when the change feed moves " +
+          `(acknowledgements included) and on a timer for reminders. At most ${ALERTS_LISTED} of each kind are listed, \`total\` counts them all.`,
+        query: alertsQueryParameters,
+        responses: { 200: { description: "The alerts", body: { name: "Alerts", schema: alertsSchema } } },
         errors: ["INVALID_PARAMETER", "DATABASE_ERROR"],
       },
     },

@@ -3,6 +3,7 @@ import { Prisma } from "../db/generated/client";
 import { selectList } from "../calls/query";
 import { type ListedCall, toCallRecord } from "../calls/to-call-record";
 import { withCallStore } from "../calls/with-call-store";
+import { lastAcknowledgementChange, readAcknowledgementChanges } from "../acknowledgements/changes";
 import { lastNoteChange, readNoteChanges } from "../notes/changes";
 import type { CallChange, ChangePage, FeedChange } from "./schema";
 
@@ -14,7 +15,8 @@ import type { CallChange, ChangePage, FeedChange } from "./schema";
  * number below n. Each call row holds only its latest number, so "calls with a number above n, in
  * number order" is a gapless, resumable feed in which each call appears once, at its latest state.
  * Incident notes take numbers from the same sequence under the same lock (migration
- * incident_notes), so the feed is the two tables' rows merged in number order. Incidents and
+ * incident_notes), and so do acknowledgements of incidents' alerts (migration
+ * incident_acknowledgements), so the feed is the three tables' rows merged in number order. Incidents and
  * incident merges are numbered from it too (migration incident_events), for outbound events only:
  * they count in the head, not in the feed's pages.
  */
@@ -32,7 +34,11 @@ export async function readChangesFrom(db: Db, after: number, limit: number): Pro
     WHERE c.change_number > ${after}
     ORDER BY c.change_number
     LIMIT ${limit + 1}`);
-  const merged: FeedChange[] = [...rows.map(toCallChange), ...(await readNoteChanges(db, after, limit + 1))].sort((a, b) => a.change - b.change);
+  const merged: FeedChange[] = [
+    ...rows.map(toCallChange),
+    ...(await readNoteChanges(db, after, limit + 1)),
+    ...(await readAcknowledgementChanges(db, after, limit + 1)),
+  ].sort((a, b) => a.change - b.change);
   const changes = merged.slice(0, limit);
   return { changes, cursor: changes.at(-1)?.change ?? after, has_more: merged.length > limit };
 }
@@ -43,10 +49,11 @@ export function readChanges(after: number, limit: number): Promise<ChangePage> {
 }
 
 /**
- * The feed's head as SQL: the newest number a call, a note, an incident or an incident merge took
- * (0 before any; incidents and merges are numbered for outbound events, migration incident_events).
+ * The feed's head as SQL: the newest number a call, a note, an acknowledgement, an incident or an
+ * incident merge took (0 before any; incidents and merges are numbered for outbound events,
+ * migration incident_events).
  */
-export const feedHead = Prisma.sql`GREATEST((SELECT COALESCE(max(change_number), 0) FROM calls), ${lastNoteChange},
+export const feedHead = Prisma.sql`GREATEST((SELECT COALESCE(max(change_number), 0) FROM calls), ${lastNoteChange}, ${lastAcknowledgementChange},
   (SELECT COALESCE(max(change_number), 0) FROM incidents), (SELECT COALESCE(max(change_number), 0) FROM incident_merges))`;
 
 /** The newest committed change number (0 before any change): every change up to it is readable. */

@@ -4,7 +4,7 @@ import { Prisma } from "../db/generated/client";
 import { withCallStore } from "../calls/with-call-store";
 import { OPEN_STATUSES } from "../calls/workflow";
 import type { Precision } from "../geocoding/types";
-import type { CallStatus } from "../vocabulary";
+import { type CallStatus, SEVERITIES, type Severity, severityOrFallback } from "../vocabulary";
 import { decodeQueueKey, encodeQueueKey } from "./queue";
 import type { IncidentQueuePage, LiveIncident } from "./schema";
 import { andIncidentShown, type ExerciseVisibility } from "./visibility";
@@ -31,6 +31,8 @@ interface IncidentRow {
   latitude: number | null;
   longitude: number | null;
   locationPrecision: string | null;
+  queuedAt: Date;
+  dispatchedAt: Date | null;
   firstCallAt: Date;
   lastCallAt: Date;
   callCount: number;
@@ -50,7 +52,7 @@ export async function readLiveIncidents(db: Db, ids: readonly string[]): Promise
   if (ids.length === 0) return new Map();
   const rows = await db.$queryRaw<IncidentRow[]>(Prisma.sql`
     SELECT i.id, i.emergency_type AS "emergencyType", i.severity, i.status, i.location, i.latitude, i.longitude,
-      i.location_precision AS "locationPrecision", i.first_call_at AS "firstCallAt", i.last_call_at AS "lastCallAt", i.call_count AS "callCount",
+      i.location_precision AS "locationPrecision", i.queued_at AS "queuedAt", i.dispatched_at AS "dispatchedAt", i.first_call_at AS "firstCallAt", i.last_call_at AS "lastCallAt", i.call_count AS "callCount",
       ${trainingOnlySql(Prisma.sql`i.id`)} AS training,
       l.conversation_id AS "latestId", l.occurred_at AS "latestAt", l.summary AS "latestSummary",
       l.caller_phone AS "latestPhone", l.exercise_id AS "latestExercise"
@@ -78,6 +80,8 @@ export async function readLiveIncidents(db: Db, ids: readonly string[]): Promise
         last_call_at: row.lastCallAt.toISOString(),
         call_count: row.callCount,
         training: row.training,
+        queued_at: row.queuedAt.toISOString(),
+        dispatched_at: row.dispatchedAt?.toISOString() ?? null,
         latest_call: {
           conversation_id: row.latestId,
           timestamp: Math.floor(row.latestAt.getTime() / 1000),
@@ -90,38 +94,84 @@ export async function readLiveIncidents(db: Db, ids: readonly string[]): Promise
   );
 }
 
+/** The queue's sections (docs/dashboard.md, "Incident queue"): waiting for a first dispatch, and dispatched or en route. */
+export const QUEUE_SECTIONS = { waiting: ["active"], dispatched: ["dispatched", "enroute"] } as const satisfies Record<string, readonly CallStatus[]>;
+export type QueueSection = keyof typeof QUEUE_SECTIONS;
+/** priority: severity, then the longest waiting (earliest first call); received: the latest first call first. */
+export type QueueSort = "priority" | "received";
+
+export interface QueueOptions {
+  visibility?: ExerciseVisibility;
+  /** One section's statuses; absent: every open status. */
+  section?: QueueSection;
+  sort?: QueueSort;
+  /** Only incidents with a call of this scenario (and of this area of it). */
+  scenario?: string;
+  area?: string;
+}
+
+/** ` AND` an incident has a call of the scenario (and area): one probe of its calls, whatever is stored elsewhere. */
+function andInPlace({ scenario, area }: QueueOptions): Prisma.Sql {
+  if (scenario === undefined && area === undefined) return Prisma.empty;
+  const conditions = [
+    ...(scenario === undefined ? [] : [Prisma.sql`f.scenario = ${scenario}`]),
+    ...(area === undefined ? [] : [Prisma.sql`f.area = ${area}`]),
+  ];
+  return Prisma.sql` AND EXISTS (SELECT 1 FROM calls f WHERE f.incident_id = i.id AND ${Prisma.join(conditions, " AND ")})`;
+}
+
 /**
- * The incident queue: open incidents, critical, high, then moderate, the longest waiting (earliest
- * first call) first, ties by id; keyset pages. One branch per (severity, open status) reads its
- * index forwards and stops after a page; the database merges the branches.
+ * The incident queue: open incidents (of one section, or all), keyset pages without a cap, in the
+ * server's one order, on the queue's time (queued_at: the earliest call's platform time, or its
+ * receipt when that time is implausible, prisma/functions/call_queue_time.sql). By priority:
+ * critical, high, then moderate, the longest waiting first, ties by id; one branch per
+ * (severity, status) reads its index (severity, status, queued_at, id) forwards and stops after a
+ * page. By time received: the latest first; one branch per status on (status, queued_at, id),
+ * read backwards.
+ * The database merges the branches; a page never reads more than a page per branch, however deep
+ * it is or however many calls are stored. `total` counts the section's incidents under the same
+ * filters (open incidents only).
  */
-export async function readIncidentQueueFrom(
-  db: Db,
-  after: string | undefined,
-  limit: number,
-  visibility: ExerciseVisibility = "show",
-): Promise<IncidentQueuePage> {
-  const shown = andIncidentShown(visibility, "i");
+export async function readIncidentQueueFrom(db: Db, after: string | undefined, limit: number, options: QueueOptions = {}): Promise<IncidentQueuePage> {
+  const { visibility = "show", section, sort = "priority" } = options;
+  const statuses: readonly CallStatus[] = section === undefined ? OPEN_STATUSES : QUEUE_SECTIONS[section];
+  const shown = Prisma.sql`${andIncidentShown(visibility, "i")}${andInPlace(options)}`;
   const key = after === undefined ? undefined : decodeQueueKey(after);
   const branches: Prisma.Sql[] = [];
-  for (const { rank, severity } of RANKED) {
-    if (key && rank < key.rank) continue;
-    const keyset =
-      key && rank === key.rank
-        ? Prisma.sql`AND (i.first_call_at, i.id) > (${new Date(key.occurredMs)}, ${key.id})`
-        : Prisma.empty;
-    for (const status of OPEN_STATUSES) {
+  if (sort === "received") {
+    const keyset = key ? Prisma.sql`AND (i.queued_at, i.id) < (${new Date(key.occurredMs)}, ${key.id})` : Prisma.empty;
+    for (const status of statuses) {
       branches.push(Prisma.sql`(
-        SELECT i.id, ${rank}::int AS rank, i.first_call_at FROM incidents i
-        WHERE i.severity = ${severity} AND i.status = ${status} ${keyset}${shown}
-        ORDER BY i.first_call_at, i.id
+        SELECT i.id, 0 AS rank, i.queued_at FROM incidents i
+        WHERE i.status = ${status} ${keyset}${shown}
+        ORDER BY i.queued_at DESC, i.id DESC
         LIMIT ${limit + 1})`);
     }
+  } else {
+    for (const { rank, severity } of RANKED) {
+      if (key && rank < key.rank) continue;
+      const keyset =
+        key && rank === key.rank
+          ? Prisma.sql`AND (i.queued_at, i.id) > (${new Date(key.occurredMs)}, ${key.id})`
+          : Prisma.empty;
+      for (const status of statuses) {
+        branches.push(Prisma.sql`(
+          SELECT i.id, ${rank}::int AS rank, i.queued_at FROM incidents i
+          WHERE i.severity = ${severity} AND i.status = ${status} ${keyset}${shown}
+          ORDER BY i.queued_at, i.id
+          LIMIT ${limit + 1})`);
+      }
+    }
   }
-  const page = await db.$queryRaw<{ id: string; rank: number; firstCallAt: Date }[]>(Prisma.sql`
-    SELECT id, rank, first_call_at AS "firstCallAt" FROM (${Prisma.join(branches, " UNION ALL ")}) AS branches
-    ORDER BY rank, first_call_at, id
-    LIMIT ${limit + 1}`);
+  const order = sort === "received" ? Prisma.sql`queued_at DESC, id DESC` : Prisma.sql`rank, queued_at, id`;
+  const [page, [{ total }]] = await Promise.all([
+    db.$queryRaw<{ id: string; rank: number; queuedAt: Date }[]>(Prisma.sql`
+      SELECT id, rank, queued_at AS "queuedAt" FROM (${Prisma.join(branches, " UNION ALL ")}) AS branches
+      ORDER BY ${order}
+      LIMIT ${limit + 1}`),
+    db.$queryRaw<{ total: bigint }[]>(Prisma.sql`
+      SELECT count(*)::bigint AS total FROM incidents i WHERE i.status IN (${Prisma.join([...statuses])})${shown}`),
+  ]);
   const shownRows = page.slice(0, limit);
   const incidents = await readLiveIncidents(db, shownRows.map((row) => row.id));
   const last = shownRows.at(-1);
@@ -130,20 +180,28 @@ export async function readIncidentQueueFrom(
     incidents: shownRows.flatMap((row) => incidents.get(row.id) ?? []),
     next:
       page.length > limit && last
-        ? encodeQueueKey({ rank: last.rank, occurredMs: last.firstCallAt.getTime(), id: last.id })
+        ? encodeQueueKey({ rank: last.rank, occurredMs: last.queuedAt.getTime(), id: last.id })
         : null,
+    total: Number(total),
   };
 }
 
 /** GET /api/live/incidents. */
-export function readIncidentQueue(after: string | undefined, limit: number, visibility: ExerciseVisibility): Promise<IncidentQueuePage> {
-  return withCallStore((db) => readIncidentQueueFrom(db, after, limit, visibility));
+export function readIncidentQueue(after: string | undefined, limit: number, options: QueueOptions): Promise<IncidentQueuePage> {
+  return withCallStore((db) => readIncidentQueueFrom(db, after, limit, options));
 }
 
-/** The board's count of open incidents: an index-only count per open status (it grows with open incidents, not with stored calls). */
-export async function countOpenIncidents(db: Db, visibility: ExerciseVisibility): Promise<number> {
-  const [row] = await db.$queryRaw<{ open: bigint }[]>(Prisma.sql`
-    SELECT count(*)::bigint AS open FROM incidents i
-    WHERE i.status IN (${Prisma.join(OPEN_STATUSES.map((status) => Prisma.sql`${status}`))})${andIncidentShown(visibility, "i")}`);
-  return Number(row.open);
+/**
+ * The board's counts of open incidents, in all and per severity (what the queue lists and its
+ * tiles count): an index-only count over the open statuses (it grows with open incidents, not
+ * with stored calls).
+ */
+export async function countOpenIncidents(db: Db, visibility: ExerciseVisibility): Promise<{ total: number; bySeverity: Record<Severity, number> }> {
+  const rows = await db.$queryRaw<{ severity: string; open: bigint }[]>(Prisma.sql`
+    SELECT i.severity, count(*)::bigint AS open FROM incidents i
+    WHERE i.status IN (${Prisma.join(OPEN_STATUSES.map((status) => Prisma.sql`${status}`))})${andIncidentShown(visibility, "i")}
+    GROUP BY i.severity`);
+  const bySeverity = Object.fromEntries(SEVERITIES.map((level) => [level, 0])) as Record<Severity, number>;
+  for (const row of rows) bySeverity[severityOrFallback(row.severity)] += Number(row.open);
+  return { total: rows.reduce((sum, row) => sum + Number(row.open), 0), bySeverity };
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { acknowledgementSchema } from "../acknowledgements/schema";
 import { callRecordSchema } from "../calls/schema";
 import { incidentRecordSchema, incidentTrainingSchema } from "../incidents/schema";
 import { noteSchema } from "../notes/schema";
@@ -68,6 +69,30 @@ export const incidentQueueQueryParameters = {
     label: "Invalid limit",
     message: "limit must be an integer from 1 to 500",
   }),
+  section: queryParameter({
+    schema: z.enum(["waiting", "dispatched"]),
+    description: "`waiting`: active incidents (no unit dispatched yet); `dispatched`: dispatched or en route. Absent: every open incident.",
+    label: "Invalid parameter",
+    message: "section must be waiting or dispatched",
+  }),
+  sort: queryParameter({
+    schema: z.enum(["priority", "received"]).default("priority"),
+    description: "`priority` (default): severity, then the longest waiting first; `received`: the latest first call first.",
+    label: "Invalid parameter",
+    message: "sort must be priority or received",
+  }),
+  scenario: queryParameter({
+    schema: z.string().regex(/^[a-z0-9_]{1,64}$/),
+    description: "Only incidents with a call of this scenario (simulated and exercise calls carry one).",
+    label: "Invalid parameter",
+    message: "scenario must be a scenario id",
+  }),
+  area: queryParameter({
+    schema: z.string().trim().min(1).max(100),
+    description: "Only incidents with a call of this area (a scenario's area name).",
+    label: "Invalid parameter",
+    message: "area must be 1 to 100 characters",
+  }),
 };
 
 export const mapQueryParameters = {
@@ -110,8 +135,14 @@ export const noteChangeSchema = z.object({
 });
 export type NoteChange = z.infer<typeof noteChangeSchema>;
 
-/** One entry of the change feed: a call at its latest state, or an incident's note. */
-export const feedChangeSchema = z.union([callChangeSchema, noteChangeSchema]);
+export const acknowledgementChangeSchema = z.object({
+  change: changeNumber,
+  acknowledgement: acknowledgementSchema.meta({ description: "An incident's alert acknowledged by a dispatcher at this change" }),
+});
+export type AcknowledgementChange = z.infer<typeof acknowledgementChangeSchema>;
+
+/** One entry of the change feed: a call at its latest state, an incident's note, or an incident's acknowledgement. */
+export const feedChangeSchema = z.union([callChangeSchema, noteChangeSchema, acknowledgementChangeSchema]);
 export type FeedChange = z.infer<typeof feedChangeSchema>;
 
 export const isCallChange = (change: FeedChange): change is CallChange => "call" in change;
@@ -119,7 +150,8 @@ export const isCallChange = (change: FeedChange): change is CallChange => "call"
 export const changePageSchema = z.object({
   changes: z.array(feedChangeSchema).meta({
     description:
-      "Changes after the cursor, in change order: calls (`call`, each once, at its latest change) and incident notes (`note`)",
+      "Changes after the cursor, in change order: calls (`call`, each once, at its latest change), incident notes (`note`) " +
+      "and acknowledgements of incidents' alerts (`acknowledgement`)",
   }),
   cursor: changeNumber.meta({ description: "Pass as `after` for the next page (the last change here, or `after` when empty)" }),
   has_more: z.boolean(),
@@ -154,6 +186,7 @@ export const boardSchema = z.object({
   by_type: z.array(z.object({ emergency_type: z.string(), open: z.int(), total: z.int() })),
   total_calls: z.int(),
   open_incidents: z.int().meta({ description: "Open incidents (active, dispatched or enroute), exact" }),
+  open_incidents_by_severity: perSeverity.meta({ description: "Open incidents per severity (the incident's highest), exact: what the queue lists" }),
   oldest_open: z
     .object(
       Object.fromEntries(SEVERITIES.map((level) => [level, z.int().nullable()])) as Record<
@@ -180,6 +213,12 @@ export type QueuePage = z.infer<typeof queuePageSchema>;
 
 export const liveIncidentSchema = incidentRecordSchema.extend({
   training: incidentTrainingSchema,
+  queued_at: z.string().meta({
+    description:
+      "ISO 8601 UTC time the queue orders and ages it by: its earliest call's time as the platform sent it, or the time " +
+      "that call was received when the platform's is implausible (before 2000, more than a day before receipt, or after it)",
+  }),
+  dispatched_at: z.string().nullable().meta({ description: "ISO 8601 UTC time it was first moved to dispatched or en route (null: never)" }),
   latest_call: z
     .object({
       conversation_id: z.string(),
@@ -195,10 +234,11 @@ export type LiveIncident = z.infer<typeof liveIncidentSchema>;
 export const incidentQueuePageSchema = z.object({
   incidents: z.array(liveIncidentSchema).meta({
     description:
-      "Open incidents, most urgent first: critical, high, then moderate; within each the longest waiting " +
-      "(earliest first call) first",
+      "Open incidents in the asked order: by priority, critical, high, then moderate, within each the longest waiting " +
+      "(earliest `queued_at`) first; by time received, the latest `queued_at` first",
   }),
   next: z.string().nullable().meta({ description: "Pass as `after` for the next page; null at the end" }),
+  total: z.int().meta({ description: "Open incidents of the section under the same filters, on every page" }),
 });
 export type IncidentQueuePage = z.infer<typeof incidentQueuePageSchema>;
 
@@ -237,3 +277,42 @@ export const incidentMapViewSchema = z.object({
   shown_calls: z.int().meta({ description: "Calls of those incidents" }),
 });
 export type IncidentMapView = z.infer<typeof incidentMapViewSchema>;
+
+// ---- Alerts (docs/dashboard.md, "Alerts") ----------------------------------------------------
+
+/** Entries of each kind an answer lists; `total` counts them all, the queue reaches every one. */
+export const ALERTS_LISTED = 50;
+
+export const alertIncidentSchema = liveIncidentSchema.extend({
+  alert_at: z.int().meta({
+    description: "Unix seconds: the newest unacknowledged call's receipt (new), or when the wait passed its threshold (reminder)",
+  }),
+  new_calls: z.int().meta({ description: "Calls received since the incident was last acknowledged (0 for a reminder)" }),
+});
+export type AlertIncident = z.infer<typeof alertIncidentSchema>;
+
+const alertListSchema = (what: string) =>
+  z.object({
+    total: z.int().meta({ description: `Every ${what}` }),
+    incidents: z.array(alertIncidentSchema).meta({ description: `The first ${ALERTS_LISTED} of them` }),
+  });
+
+export const alertsSchema = z.object({
+  new: alertListSchema("open critical incident with a call received after its latest acknowledgement (newest first)"),
+  reminders: alertListSchema(
+    "incident waiting undispatched (active) longer than its severity's threshold since its first call or its latest acknowledgement (longest first)",
+  ),
+  thresholds_min: z
+    .object({ critical: z.int(), high: z.int(), moderate: z.int() })
+    .meta({ description: "Minutes an incident of each severity may wait undispatched before it is reminded (ALERT_REMIND_<SEVERITY>_MIN)" }),
+});
+export type Alerts = z.infer<typeof alertsSchema>;
+
+export const alertsQueryParameters = {
+  exercise: queryParameter({
+    schema: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
+    description: "The training exercise shown: its incidents alert; other exercises' incidents never do.",
+    label: "Invalid parameter",
+    message: "exercise must be an exercise id",
+  }),
+};

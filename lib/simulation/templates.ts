@@ -1,13 +1,14 @@
 import { pick, type RandomSource } from "./random";
 
-/** The three documented summary templates (docs/interface.md), word for word. */
+/**
+ * The three documented summary templates (docs/interface.md), word for word. They say what the
+ * caller reported and what the agent did, as a voice agent's summary does, never that help was
+ * dispatched: a simulated call arrives before any dispatcher has acted on it.
+ */
 export const SUMMARY_TEMPLATES: readonly ((description: string, address: string) => string)[] = [
-  (description, address) =>
-    `Caller reported ${description} at ${address}. Emergency services have been dispatched to the scene.`,
-  (description, address) =>
-    `911 dispatch received report of ${description} at ${address}. First responders en route with ETA 5-7 minutes.`,
-  (description, address) =>
-    `Emergency call regarding ${description} at ${address}. Fire and EMS units notified and responding.`,
+  (description, address) => `Caller reported ${description} at ${address}. The caller asked for emergency help and stayed on the line.`,
+  (description, address) => `A caller described ${description} at ${address}. The agent confirmed the address and a callback number.`,
+  (description, address) => `Emergency call regarding ${description} at ${address}. The agent told the caller help is being requested.`,
 ];
 
 export function templateSummary(random: RandomSource, description: string, address: string): string {

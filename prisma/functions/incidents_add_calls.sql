@@ -1,23 +1,24 @@
 -- Grows incidents by calls just added to them (inserted, or moved in), incrementally: counts,
--- highest severity, first and last call, centroid, best precision; creates an incident a call names that does
+-- highest severity, first and last call, the queue's time (call_queue_time), centroid, best precision; creates an incident a call names that does
 -- not exist yet (a call in its own incident), and a placeholder's first call fills it in.
 CREATE OR REPLACE FUNCTION "incidents_add_calls"(call_ids TEXT[]) RETURNS void LANGUAGE plpgsql
 SET plan_cache_mode = force_generic_plan AS $$
 BEGIN
   INSERT INTO incidents AS i (id, emergency_type, severity, status, location, location_key, latitude, longitude,
-                              location_precision, first_call_at, last_call_at, call_count, located_count, simulation, exercise_id, waiting)
+                              location_precision, first_call_at, last_call_at, queued_at, call_count, located_count, simulation, exercise_id, waiting)
   SELECT d.incident_id, d.first_type, (ARRAY['moderate', 'high', 'critical'])[d.severity_rank],
     CASE WHEN d.first_status = 'failed' THEN 'failed' ELSE 'active' END,
     d.first_location, incident_location_key(d.first_location),
     CASE WHEN d.located_count = 0 THEN NULL ELSE d.latitude_sum / d.located_count END,
     CASE WHEN d.located_count = 0 THEN NULL ELSE d.longitude_sum / d.located_count END,
-    d.location_precision, d.first_call_at, d.last_call_at, d.call_count, d.located_count, d.first_simulation, d.first_exercise_id, d.waiting
+    d.location_precision, d.first_call_at, d.last_call_at, d.queued_at, d.call_count, d.located_count, d.first_simulation, d.first_exercise_id, d.waiting
   FROM (
       SELECT c.incident_id,
         count(*)::int AS call_count,
         max(CASE c.severity WHEN 'critical' THEN 3 WHEN 'high' THEN 2 ELSE 1 END) AS severity_rank,
         min(c.occurred_at) AS first_call_at,
         max(c.occurred_at) AS last_call_at,
+        min(call_queue_time(c.occurred_at, c.created_at)) AS queued_at,
         count(*) FILTER (WHERE c.latitude IS NOT NULL AND c.longitude IS NOT NULL)::int AS located_count,
         coalesce(sum(c.latitude) FILTER (WHERE c.latitude IS NOT NULL AND c.longitude IS NOT NULL), 0) AS latitude_sum,
         coalesce(sum(c.longitude) FILTER (WHERE c.latitude IS NOT NULL AND c.longitude IS NOT NULL), 0) AS longitude_sum,
@@ -38,6 +39,7 @@ BEGIN
       CASE WHEN i.call_count = 0 THEN 1 WHEN i.severity = 'critical' THEN 3 WHEN i.severity = 'high' THEN 2 ELSE 1 END)],
     first_call_at = CASE WHEN i.call_count = 0 THEN EXCLUDED.first_call_at ELSE least(i.first_call_at, EXCLUDED.first_call_at) END,
     last_call_at = CASE WHEN i.call_count = 0 THEN EXCLUDED.last_call_at ELSE greatest(i.last_call_at, EXCLUDED.last_call_at) END,
+    queued_at = CASE WHEN i.call_count = 0 THEN EXCLUDED.queued_at ELSE least(i.queued_at, EXCLUDED.queued_at) END,
     located_count = i.located_count + EXCLUDED.located_count,
     latitude = CASE WHEN i.located_count + EXCLUDED.located_count = 0 THEN NULL
       ELSE (coalesce(i.latitude, 0) * i.located_count + coalesce(EXCLUDED.latitude, 0) * EXCLUDED.located_count)

@@ -112,9 +112,10 @@ test.describe("at 1280 x 800", () => {
     await tilesOffline(page);
     await openDashboard(page);
     const { incidentId: realIncident } = await queuedIncident(page, request, REAL_CALL);
-    // A training incident the queue shows (other specs' real calls may rank above the simulations').
-    const shown = (await (await request.get("/api/live/incidents?limit=100")).json()) as { incidents: { id: string; training: boolean }[] };
+    // A training incident among the waiting section's first rows (other specs' real calls may rank above the simulations').
+    const shown = (await (await request.get("/api/live/incidents?section=waiting&limit=12")).json()) as { incidents: { id: string; training: boolean }[] };
     const trainingId = shown.incidents.find((incident) => incident.training)!.id;
+    await page.getByTestId("queue-sort").selectOption("priority");
     const training = page.locator(`.queue-list .queue-item[data-incident-id="${trainingId}"]`);
     await training.locator(".queue-title").click();
     const detail = page.locator(".incident-detail");
@@ -148,8 +149,8 @@ test.describe("at 1280 x 800", () => {
 test("a trainer sees the status actions of a simulated incident, which the server lets them move", async ({ browser, request }) => {
   const trainer = { name: "Tess Trainer", email: `tess-${Date.now()}@centre.example.org`, password, role: "trainer" };
   expect((await request.post("/api/users", { data: trainer })).status()).toBe(201);
-  // A training incident among the queue's first rows (the simulations above).
-  const queue = (await (await request.get("/api/live/incidents?limit=50")).json()) as { incidents: { id: string; training: boolean; status: string }[] };
+  // A training incident among the waiting section's first rows (the simulations above).
+  const queue = (await (await request.get("/api/live/incidents?section=waiting&limit=12")).json()) as { incidents: { id: string; training: boolean; status: string }[] };
   const incidentId = queue.incidents.find((incident) => incident.training && incident.status === "active")!.id;
   const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
   const page = await context.newPage();

@@ -3,7 +3,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { ADMIN_STATE } from "../../playwright.config";
 import { serverUrl } from "../setup/test-database";
 import { specCallEvent } from "@/lib/webhook/sample-events";
-import { openDashboard, saveScreenshot, tilesOffline } from "./dashboard-helpers";
+import { openDashboard, saveScreenshot, showLatestFirst, tilesOffline } from "./dashboard-helpers";
 import { startSecondInstance } from "./second-instance";
 
 // Places the embedded gazetteer knows, about 5 km apart.
@@ -13,6 +13,8 @@ const CALL = `e2e-correct-${Date.now()}`;
 
 /** The call's detail, opened from its incident's row in the queue. */
 async function openCallDetail(page: Page): Promise<void> {
+  // The queue draws the rows in view: the latest received first puts this fresh call's incident at the top.
+  await showLatestFirst(page);
   const item = page.locator(`.queue-item[data-latest-call-id="${CALL}"]`);
   await item.getByRole("button", { name: /show its calls/ }).click();
   await page.locator(`.incident-call[data-call-id="${CALL}"]`).getByRole("button", { name: "Open call" }).click();

@@ -51,6 +51,11 @@ export async function saveScreenshot(page: Page, name: string, fullPage = false)
   await page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage });
 }
 
+/** The queue in order of time received, the latest first (the order is remembered by the browser). */
+export async function showLatestFirst(page: Page): Promise<void> {
+  await page.getByTestId("queue-sort").selectOption("received");
+}
+
 /** The incident a call is grouped into now. */
 export async function incidentOf(request: APIRequestContext, callId: string): Promise<string> {
   return ((await callStatus(request, callId)) as unknown as { incident_id: string }).incident_id;
@@ -65,7 +70,10 @@ export async function queuedIncident(page: Page, request: APIRequestContext, cal
   let incidentId = "";
   await expect(async () => {
     const first = await incidentOf(request, callId);
-    await expect(page.locator(`.queue-item[data-incident-id="${first}"]`)).toBeVisible({ timeout: 3_000 });
+    const row = page.locator(`.queue-item[data-incident-id="${first}"]`);
+    // The queue draws only the rows in view: a fresh incident is at the top when the latest received come first.
+    if (!(await row.isVisible())) await showLatestFirst(page);
+    await expect(row).toBeVisible({ timeout: 3_000 });
     expect(await incidentOf(request, callId)).toBe(first);
     incidentId = first;
   }).toPass({ timeout: 30_000 });

@@ -1,7 +1,8 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
 import {
-  callStatus, openDashboard, openWithOneCall, queuedIncident, saveScreenshot, simulateCalls, TILE_PATTERN, tilesOffline, tilesOnline,
+  callStatus, incidentOf, openDashboard, openWithOneCall, queuedIncident, saveScreenshot, showLatestFirst, simulateCalls, TILE_PATTERN, tilesOffline,
+  tilesOnline,
 } from "./dashboard-helpers";
 import { specCallEvent } from "@/lib/webhook/sample-events";
 import { parseCsv } from "../support/csv";
@@ -73,9 +74,14 @@ test.describe("dispatcher dashboard", () => {
 
   test("an incident advances through its statuses from the queue and from its map popup, its call with it", async ({ page, request }) => {
     const { id, incidentId, item } = await openWithOneCall(page, request, "nashville_tornado", "e2e-advance", 11);
-    await expect(item.locator(".status")).toHaveText("Active");
+    // Waiting: in the first section, where rows carry no status badge.
+    await expect(page.locator(`.section-waiting .queue-item[data-incident-id="${incidentId}"]`)).toBeVisible();
+    await expect(item.locator(".status")).toHaveCount(0);
+    // A row's moves show while it is hovered (or focused).
+    await item.hover();
     await item.getByRole("button", { name: "Dispatched", exact: true }).click();
     await expect(item.locator(".status")).toHaveText("Dispatched");
+    await item.hover();
     await item.getByRole("button", { name: "En route", exact: true }).click();
     await expect(item.locator(".status")).toHaveText("En route");
     await expect.poll(async () => (await callStatus(request, id)).status).toBe("enroute");
@@ -105,12 +111,14 @@ test.describe("dispatcher dashboard", () => {
     await expect(item).toContainText("Structure fire");
     await expect(item).toContainText("(not on the map)");
     await expect(item.getByRole("button", { name: /on the map/ })).toHaveCount(0);
+    await item.hover();
     await expect(item.getByRole("button", { name: "Dispatched", exact: true })).toBeVisible();
   });
 
   test("a move the server refuses is rolled back with the server's message", async ({ page, request }) => {
     const { incidentId, item } = await openWithOneCall(page, request, "la_wildfire", "e2e-refused", 12);
-    await expect(item.locator(".status")).toHaveText("Active");
+    const waiting = page.locator(`.section-waiting .queue-item[data-incident-id="${incidentId}"]`);
+    await expect(waiting).toBeVisible();
 
     // Another dispatcher closes the incident while this page still shows it open: hold this page's
     // refreshes (the pushed change only marks them stale) so its view stays the stale one.
@@ -126,10 +134,13 @@ test.describe("dispatcher dashboard", () => {
     const { message, error_code } = await refusal.json();
     expect(error_code).toBe("INVALID_TRANSITION");
 
+    await item.hover();
     await item.getByRole("button", { name: "Dispatched", exact: true }).click();
     const notice = page.locator(".notice", { hasText: incidentId });
     await expect(notice).toContainText(message);
-    await expect(item.locator(".status")).toHaveText("Active");
+    // Rolled back: waiting again.
+    await expect(waiting).toBeVisible();
+    await expect(waiting.locator(".status")).toHaveCount(0);
     await saveScreenshot(page, "refused-move");
 
     release();
@@ -273,13 +284,15 @@ test.describe("dispatcher dashboard", () => {
     await page.route("**/api/live/board*", async (route) => {
       const response = await route.fetch();
       const board = await response.json();
-      board.open.by_severity = { critical: 138_580, high: 38_580, moderate: 238_580 };
+      board.open_incidents_by_severity = { critical: 138_580, high: 38_580, moderate: 238_580 };
+      board.open.by_severity = { critical: 238_580, high: 138_580, moderate: 338_580 };
       await route.fulfill({ response, json: board });
     });
     for (const width of [1280, 1440, 1920]) {
       await page.setViewportSize({ width, height: 900 });
       await openDashboard(page);
       await expect(page.getByTestId("count-moderate")).toHaveText("238,580");
+      await expect(page.getByTestId("calls-moderate")).toHaveText("338,580 calls");
       // A chip is cut when its content overflows it, or it overflows the queue panel.
       const clipped = await page.locator(".severity-counts li").evaluateAll((chips) => {
         const panel = chips[0].closest("section")!.getBoundingClientRect();
@@ -318,7 +331,10 @@ test.describe("dispatcher dashboard", () => {
   test("the dashboard is keyboard operable", async ({ page, request }) => {
     const { incidentId, item } = await openWithOneCall(page, request, "la_wildfire", "e2e-keyboard", 18);
     const dispatch = item.getByRole("button", { name: "Dispatched", exact: true });
-    await dispatch.focus();
+    // From the row's title, Tab reaches its moves (shown while the row holds the focus).
+    await item.locator(".queue-title").focus();
+    await page.keyboard.press("Tab");
+    await expect(dispatch).toBeFocused();
     await page.keyboard.press("Enter");
     await expect(item.locator(".status")).toHaveText("Dispatched");
     await item.getByRole("button", { name: /on the map/ }).focus();
@@ -360,19 +376,24 @@ test.describe("dispatcher dashboard", () => {
     await openDashboard(page);
     await expect(page.getByTestId("feed-mode")).toHaveText("Live");
 
+    // The latest received first: the new incidents' rows are drawn at the top of the waiting section.
+    await showLatestFirst(page);
     await post("e2e-alert-1", "e2e alert one, 1 Bell Street");
-    await expect(page.locator('.queue-item[data-latest-call-id="e2e-alert-1"]')).toHaveClass(/is-alerting/, { timeout: 15_000 });
+    const first = await incidentOf(request, "e2e-alert-1");
+    await expect(page.locator(`.alert-strip .alert-entry[data-incident-id="${first}"]`)).toBeVisible({ timeout: 15_000 });
+    await expect(page.locator('.queue-item[data-latest-call-id="e2e-alert-1"]')).toHaveClass(/is-alerting/);
     await expect.poll(notes).toBe(2);
-    // A moderate incident is highlighted as new, silently.
+    // A moderate incident is highlighted as new, silently, and never enters the strip.
     await post("e2e-alert-moderate", "e2e alert moderate, 3 Bell Street", "Moderate");
     await expect(page.locator('.queue-item[data-latest-call-id="e2e-alert-moderate"]')).toHaveClass(/is-new/, { timeout: 15_000 });
     await expect(page.locator('.queue-item[data-latest-call-id="e2e-alert-moderate"]')).not.toHaveClass(/is-alerting/);
+    await expect(page.locator(`.alert-strip .alert-entry[data-incident-id="${await incidentOf(request, "e2e-alert-moderate")}"]`)).toHaveCount(0);
     expect(await notes()).toBe(2);
 
     await page.getByRole("button", { name: "Alert sound on" }).click();
     await expect(page.getByRole("button", { name: "Alert sound off" })).toHaveAttribute("aria-pressed", "false");
     await post("e2e-alert-2", "e2e alert two, 2 Bell Street");
-    await expect(page.locator('.queue-item[data-latest-call-id="e2e-alert-2"]')).toHaveClass(/is-alerting/, { timeout: 15_000 });
+    await expect(page.locator(`.alert-strip .alert-entry[data-incident-id="${await incidentOf(request, "e2e-alert-2")}"]`)).toBeVisible({ timeout: 15_000 });
     expect(await notes()).toBe(2);
 
     await page.reload();
@@ -405,6 +426,8 @@ test.describe("dispatcher dashboard", () => {
     const entryId = await entry.getAttribute("data-incident-id");
     const byId = page.locator(`.queue-item[data-incident-id="${entryId}"]`);
     await page.keyboard.press("d");
+    // Moved, once the server's queue is read again, to the second section.
+    await expect(page.locator(`.section-dispatched .queue-item[data-incident-id="${entryId}"]`)).toBeVisible();
     await expect(byId.locator(".status")).toHaveText("Dispatched");
     page.once("dialog", (dialog) => void dialog.dismiss());
     await byId.locator(".queue-title").focus();

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { openDashboard, tilesOffline } from "./dashboard-helpers";
+import { openDashboard, showLatestFirst, tilesOffline } from "./dashboard-helpers";
 import { specCallEvent } from "@/lib/webhook/sample-events";
 
 /** The queue's "<N> open" label as a number. */
@@ -28,6 +28,8 @@ test.describe("live dashboard", () => {
       if (req.resourceType() === "document") documents += 1;
     });
     await openDashboard(page);
+    // The queue draws the rows in view: the latest received first puts this test's fresh incidents at the top.
+    await showLatestFirst(page);
     await expect(page.getByTestId("feed-mode")).toHaveText("Live");
     await expect.poll(() => openCount(page)).toBe(await serverOpenCount(request));
     const before = await openCount(page);
@@ -39,7 +41,7 @@ test.describe("live dashboard", () => {
     await expect(item.locator(".new-badge")).toBeVisible();
     await expect.poll(() => openCount(page)).toBe(before + 1);
     expect(await openCount(page)).toBe(await serverOpenCount(request));
-    await expect(page.getByTestId("count-critical")).toHaveText(String((await (await request.get("/api/live/board")).json()).open.by_severity.critical));
+    await expect(page.getByTestId("count-critical")).toHaveText(String((await (await request.get("/api/live/board")).json()).open_incidents_by_severity.critical));
     expect(documents).toBe(1);
   });
 
@@ -47,6 +49,8 @@ test.describe("live dashboard", () => {
     await tilesOffline(page);
     await page.route(/\/api\/calls\/stream/, (route) => route.abort("connectionrefused"));
     await openDashboard(page);
+    // The queue draws the rows in view: the latest received first puts this test's fresh incidents at the top.
+    await showLatestFirst(page);
     await expect(page.getByTestId("feed-mode")).toHaveText("Polling");
     await postCall(request, "e2e-live-polled");
     await expect(page.locator('.queue-item[data-latest-call-id="e2e-live-polled"]')).toBeVisible({ timeout: 15_000 });

@@ -8,7 +8,9 @@ import { openDashboard, tilesOffline } from "./dashboard-helpers";
  * calls are of 2026): the most urgent incident, the queue's first.
  */
 async function mostUrgentCall(request: APIRequestContext, id: string, location: string): Promise<void> {
-  const event = specCallEvent(id, { location, eventTimestamp: Date.UTC(2020, 0, 1) / 1000 });
+  // Received now, made 23 hours ago: the oldest plausible time (a day or more before receipt would be
+  // queued by its receipt, docs/dashboard.md "Times"), so it ranks first.
+  const event = specCallEvent(id, { location, eventTimestamp: Math.floor(Date.now() / 1000) - 23 * 3600 });
   event.data.analysis.data_collection_results.severity.value = "Critical";
   const response = await request.post("/api/voiceagent-webhook", { data: event });
   expect(response.status(), await response.text()).toBe(200);
@@ -74,6 +76,7 @@ test.describe("incident notes and the keyboard", () => {
     await mostUrgentCall(request, callId, `e2e axe ${Date.now()}, 4 Bright Street`);
     await tilesOffline(page);
     await openDashboard(page);
+    // The most urgent call: first in the default order.
     const item = page.locator(`.queue-item[data-latest-call-id="${callId}"]`);
     await item.locator(".queue-title").click();
     const detail = page.locator(".incident-detail");

@@ -8,6 +8,7 @@ import { POST as pauseRoute } from "@/app/api/exercises/[id]/pause/route";
 import { POST as resumeRoute } from "@/app/api/exercises/[id]/resume/route";
 import { POST as stopRoute } from "@/app/api/exercises/[id]/stop/route";
 import { POST as createExerciseRoute } from "@/app/api/exercises/route";
+import { POST as acknowledgeRoute } from "@/app/api/incidents/[id]/acknowledge/route";
 import { POST as addNoteRoute } from "@/app/api/incidents/[id]/notes/route";
 import { POST as mergeRoute } from "@/app/api/incidents/[id]/merge/route";
 import { PATCH as patchIncidentRoute } from "@/app/api/incidents/[id]/route";
@@ -112,6 +113,7 @@ describe("the audit trail", () => {
     expect((await send(splitRoute, "POST", `/api/incidents/${first.incident_id}/split`, dispatcher, { call_id: "conv_audit_2" }, first.incident_id)).status).toBe(200);
     expect((await send(patchIncidentRoute, "PATCH", `/api/incidents/${first.incident_id}`, dispatcher, { status: "enroute" }, first.incident_id)).status).toBe(200);
     expect((await send(addNoteRoute, "POST", `/api/incidents/${first.incident_id}/notes`, dispatcher, { text: "Engine 12 sent" }, first.incident_id)).status).toBe(201);
+    expect((await send(acknowledgeRoute, "POST", `/api/incidents/${first.incident_id}/acknowledge`, dispatcher, undefined, first.incident_id)).status).toBe(201);
     // Corrections of what the agent heard: one call's severity, then the incident's type.
     const corrected = await send(patchCallRoute, "PATCH", `/api/calls/conv_audit_2`, dispatcher, { severity: "moderate" }, "conv_audit_2");
     expect(corrected.status).toBe(200);
@@ -185,6 +187,7 @@ describe("the audit trail", () => {
       after: { emergency_type: "gas_leak", calls_corrected: 1 },
     });
     expect(one("call.viewed").actor.name).toBe("Dana Ruiz");
+    expect(one("incident.acknowledged")).toMatchObject({ actor: { name: "Dana Ruiz" }, target: { kind: "incident", id: first.incident_id } });
     expect(one("incident.note_added")).toMatchObject({ actor: { name: "Dana Ruiz" }, target: { kind: "incident", id: first.incident_id }, after: { text: "Engine 12 sent" } });
     expect(one("call.recording_played").actor.name).toBe("Dana Ruiz");
     expect(one("simulation.run")).toMatchObject({ actor: { name: "Theo Park" }, after: { stored: 3 } });
@@ -206,7 +209,7 @@ describe("the audit trail", () => {
     // Filters: by actor, by action, by target.
     expect((await trail(`&actor=${dispatcher.user.id}&from=${encodeURIComponent(startedAt)}`)).map((event) => event.action).sort()).toEqual(
       [
-        "call.corrected", "call.instruction_written", "call.recording_played", "call.status_changed", "call.viewed", "incident.corrected", "incident.merged",
+        "call.corrected", "call.instruction_written", "call.recording_played", "call.status_changed", "call.viewed", "incident.acknowledged", "incident.corrected", "incident.merged",
         "incident.note_added", "incident.split", "incident.status_changed",
       ],
     );

@@ -187,6 +187,41 @@ describe("controls", () => {
     await expect(resumeExercise(exercise.id, testAdmin, clock)).rejects.toMatchObject({ code: "INVALID_TRANSITION" });
   });
 
+  it("an ended exercise's open calls close by its end, stopped or completed: gone from the live picture and the default counts", async () => {
+    const db = await getDb();
+    const openOf = async (exerciseId: string) =>
+      (await db.$queryRaw<{ calls: number; incidents: number }[]>`
+        SELECT count(*)::int AS calls, count(DISTINCT incident_id)::int AS incidents FROM calls
+        WHERE exercise_id = ${exerciseId} AND status IN ('active', 'dispatched', 'enroute')`)[0];
+    const board = async () => boardSchema.parse(await (await boardRoute(apiRequest("http://localhost/api/live/board"))).json());
+
+    const clock = manualClock();
+    const stopped = await createExercise(request({ num_calls: 60, duration_minutes: 30, speed: 10, seed: 34, start: true }), testAdmin, clock);
+    await runFor(clock, 10 * MINUTE, { speed: 10, stepMs: 30_000 });
+    const before = await openOf(stopped.id);
+    expect(before.calls).toBeGreaterThan(10);
+    const boardBefore = await board();
+
+    await stopExercise(stopped.id, testAdmin, clock);
+    expect(await openOf(stopped.id)).toEqual({ calls: 0, incidents: 0 });
+    const boardAfter = await board();
+    expect(boardAfter.open.total).toBe(boardBefore.open.total - before.calls);
+    expect(boardAfter.open_incidents).toBe(boardBefore.open_incidents - before.incidents);
+    const closings = await db.$queryRaw<{ status: string; by: string; name: string; n: number }[]>`
+      SELECT h.status, h.changed_by AS by, h.changed_by_name AS name, count(*)::int AS n FROM call_status_changes h
+      JOIN calls c ON c.id = h.call_id WHERE c.exercise_id = ${stopped.id} AND h.changed_by = 'exercise:end' GROUP BY 1, 2, 3`;
+    expect(closings).toEqual([{ status: "failed", by: "exercise:end", name: "Exercise ended", n: before.calls }]);
+    // The end's closing is no dispatch in the debrief: every answered call stays never dispatched.
+    const debrief = await computeDebrief(stopped.id);
+    expect(debrief.dispatch_times.reduce((sum, row) => sum + row.dispatched, 0)).toBe(0);
+    expect(debrief.never_dispatched).toBe(debrief.released - debrief.abandoned);
+
+    const completed = await createExercise(request({ num_calls: 20, duration_minutes: 10, speed: 10, seed: 35, start: true }), testAdmin, clock);
+    await runFor(clock, 11 * MINUTE, { speed: 10, stepMs: 30_000 });
+    expect((await getExercise(completed.id, clock)).state).toBe("completed");
+    expect(await openOf(completed.id)).toEqual({ calls: 0, incidents: 0 });
+  });
+
   it("plans the same due times and content for the same seed", async () => {
     const db = await getDb();
     const plan = async (seed: number) => {
@@ -272,6 +307,7 @@ describe("debrief", () => {
       firsts AS (
         SELECT DISTINCT ON (h.call_id) h.call_id, h.changed_at
         FROM call_status_changes h WHERE h.status IN ('dispatched', 'enroute', 'resolved', 'failed')
+          AND h.changed_by <> 'exercise:end'
         ORDER BY h.call_id, h.changed_at
       ),
       answered AS (
@@ -354,8 +390,9 @@ describe("a dispatcher hides exercise calls (exercises=hide on the live endpoint
   it("the hidden board, queue, map and chart equal SQL over non-exercise calls; shown, they include both; a webhook call stays", async () => {
     const clock = manualClock();
     const exercise = await createExercise(request({ num_calls: 40, duration_minutes: 30, speed: 60, seed: 23, start: true }), testAdmin, clock);
-    await runFor(clock, 30 * MINUTE, { speed: 60, stepMs: 60_000 });
-    expect((await tally(exercise.id)).calls).toBe(40);
+    // Still running: its calls stay open (an ended exercise's are closed, docs/exercises.md).
+    await runFor(clock, 20 * MINUTE, { speed: 60, stepMs: 60_000 });
+    expect((await tally(exercise.id)).calls).toBeGreaterThan(20);
     const realIds = ["conv_hide_real_1", "conv_hide_real_2", "conv_hide_real_3"];
     for (const id of realIds) {
       const response = await webhookRoute(webhookRequest(specCallEvent(id, { location: "Mission District, San Francisco" })), undefined);

@@ -43,7 +43,7 @@ async function expectedQueue(hideExercises: boolean) {
     WHERE i.status = ANY(${OPEN}::text[])
       AND (NOT ${hideExercises} OR NOT EXISTS (
         SELECT 1 FROM calls c WHERE c.incident_id = i.id AND c.simulation AND c.table_name = ${EXERCISE_TABLE_NAME}))
-    ORDER BY CASE i.severity WHEN 'critical' THEN 0 WHEN 'high' THEN 1 ELSE 2 END, i.first_call_at, i.id`;
+    ORDER BY CASE i.severity WHEN 'critical' THEN 0 WHEN 'high' THEN 1 ELSE 2 END, i.queued_at, i.id`;
 }
 
 describe("live incidents: queue, board count and map", () => {

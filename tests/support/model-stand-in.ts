@@ -18,7 +18,7 @@ export interface SeenRequest {
 /** The two sentences a well-behaved model writes for a prompt naming `Address: ...`. */
 export function modelSummaryFor(prompt: string): string {
   const address = /Address: (.+)/.exec(prompt)?.[1] ?? "an unknown address";
-  return `Caller at ${address} reported an emergency needing urgent help. Fire and EMS units have been dispatched.`;
+  return `Caller at ${address} reported an emergency needing urgent help. The agent kept the caller on the line.`;
 }
 
 function promptOf(path: string, body: Record<string, unknown>): string {

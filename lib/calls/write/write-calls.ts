@@ -10,7 +10,8 @@ import { moveCall, moveIncidentCalls, placeCalls } from "./incident";
 import { lockChangeFeed } from "./lock";
 import { type Placement, type ReceivedCall, upsertFailedCall, upsertReceivedCalls } from "./received";
 import { insertSimulatedRows, type SimulatedRow } from "./simulated";
-import { setCallStatus, setIncidentCallsStatus } from "./write-status";
+import { OPEN_STATUSES } from "../workflow";
+import { closeExerciseCalls, setCallStatus, setIncidentCallsStatus } from "./write-status";
 import { bumpCallsVersion } from "./own-writes";
 import { inTurn } from "./turns";
 import type { WebhookCall } from "../../webhook/payload";
@@ -28,6 +29,7 @@ export type { LocatedPoint, Placement, ReceivedCall } from "./received";
 export type { SimulatedRow } from "./simulated";
 export type { CallCorrection, CorrectedValue } from "./write-corrections";
 export { CHANGE_FEED_LOCK } from "./lock";
+export { EXERCISE_END } from "./write-status";
 
 /** What a transaction of writeCalls may do to calls, the feed's lock taken before the first write. */
 /** A call locked for a change: what its writers decide on. */
@@ -47,6 +49,8 @@ export interface CallWrites {
   /** The call, locked for the rest of the transaction; undefined when there is none. */
   lockCall(conversationId: string): Promise<LockedCall | undefined>;
   setCallStatus(call: { id: string; status: CallStatus }, status: CallStatus, actor: Actor): Promise<void>;
+  /** Closes an ended exercise's open calls (failed, by its end); answers how many. */
+  closeExerciseCalls(exerciseId: string): Promise<number>;
   /** Moves the incident's calls that are in one of `from` to `status`; answers how many moved. */
   setIncidentCallsStatus(incidentId: string, from: readonly CallStatus[], status: CallStatus, actor: Actor): Promise<number>;
   /** Corrects one call's type, severity or location (keeping the agent's values), with a call_corrections row per field changed. */
@@ -99,6 +103,7 @@ export async function writeCalls<T>(work: (writes: CallWrites) => Promise<T>, op
           },
           setCallStatus: (call, status, actor) => writing(() => setCallStatus(tx, call, status, actor)),
           setIncidentCallsStatus: (id, from, status, actor) => writing(() => setIncidentCallsStatus(tx, id, from, status, actor)),
+          closeExerciseCalls: (exerciseId) => writing(() => closeExerciseCalls(tx, exerciseId, OPEN_STATUSES)),
           correctCall: (callId, correction, actor) =>
             writing(() => correctCalls(tx, Prisma.sql`id = ${callId}`, correction, actor)),
           correctIncidentCalls: (incidentId, correction, actor) =>

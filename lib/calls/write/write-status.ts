@@ -16,6 +16,27 @@ export async function setCallStatus(tx: Tx, call: { id: string; status: CallStat
     SELECT id, ${call.status}, ${status}, clock_timestamp(), ${actorRef(actor)}, ${actor.name} FROM moved`;
 }
 
+/**
+ * An ended exercise's calls still open, closed by the exercise's end (docs/exercises.md, "When an
+ * exercise ends"): `failed`, not `resolved`, which the debrief would count as a dispatch; each with
+ * its history row naming the end, not a person. They leave the live picture and its counts, and
+ * their incidents close with them (incidents_close_with_calls).
+ */
+export async function closeExerciseCalls(tx: Tx, exerciseId: string, open: readonly CallStatus[]): Promise<number> {
+  return tx.$executeRaw`
+    WITH moved AS (
+      UPDATE calls c SET status = 'failed', updated_at = CURRENT_TIMESTAMP
+      FROM (SELECT id, status FROM calls WHERE exercise_id = ${exerciseId} AND status = ANY(${open}::text[]) FOR UPDATE) o
+      WHERE c.id = o.id
+      RETURNING c.id, o.status AS from_status
+    )
+    INSERT INTO call_status_changes (call_id, from_status, status, changed_at, changed_by, changed_by_name)
+    SELECT id, from_status, 'failed', clock_timestamp(), ${EXERCISE_END}, 'Exercise ended' FROM moved`;
+}
+
+/** The history rows' `changed_by` of calls closed by their exercise's end. */
+export const EXERCISE_END = "exercise:end";
+
 /** Moves an incident's calls that are in one of `from` to `status`, each with its history row. */
 export async function setIncidentCallsStatus(tx: Tx, incidentId: string, from: readonly CallStatus[], status: CallStatus, actor: Actor): Promise<number> {
   return tx.$executeRaw`

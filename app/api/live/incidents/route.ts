@@ -4,5 +4,13 @@ import { readIncidentQueue } from "@/lib/live/incidents";
 export const dynamic = "force-dynamic";
 
 export const GET = apiRoute("liveIncidents", "GET", async ({ query }) =>
-  json(await readIncidentQueue(query.after, query.limit!, query.exercises!)),
+  json(
+    await readIncidentQueue(query.after, query.limit!, {
+      visibility: query.exercises,
+      section: query.section,
+      sort: query.sort,
+      scenario: query.scenario,
+      area: query.area,
+    }),
+  ),
 );

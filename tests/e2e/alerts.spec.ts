@@ -1,0 +1,181 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { specCallEvent } from "../../lib/webhook/sample-events";
+import { incidentOf, openDashboard, simulateCalls, tilesOffline } from "./dashboard-helpers";
+
+/**
+ * Alerts from the server, not from the rows drawn (docs/dashboard.md, "Alerts" and "Incident
+ * queue"): a new critical incident ranked below any fixed page of the queue enters every
+ * dashboard's "New" strip with a tone; one dispatcher's acknowledgement clears it on another's
+ * screen; the queue's compact rows fit at least 12 in view at 1440 x 900.
+ */
+test.describe.configure({ mode: "serial" });
+
+const password = "a long enough password";
+const LATE = `e2e-alert-late-${Date.now()}`;
+
+async function expectNoAxeViolations(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  expect(results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
+}
+
+/** Web Audio recorded, not heard: each tone is two notes. */
+async function recordTones(page: Page): Promise<() => Promise<number>> {
+  await page.addInitScript(() => {
+    const recorder = window as unknown as { __notes: number; AudioContext: unknown };
+    recorder.__notes = 0;
+    recorder.AudioContext = class {
+      currentTime = 0;
+      destination = {};
+      createOscillator() {
+        return { frequency: { value: 0 }, connect: (next: unknown) => next, start: () => void (recorder.__notes += 1), stop: () => undefined };
+      }
+      createGain() {
+        return { gain: { value: 0 }, connect: (next: unknown) => next };
+      }
+      resume() {
+        return Promise.resolve();
+      }
+    };
+  });
+  return () => page.evaluate(() => (window as unknown as { __notes: number }).__notes);
+}
+
+/** Where the incident ranks in the server's queue (priority order, every page read). */
+async function rankOf(request: APIRequestContext, incidentId: string): Promise<number> {
+  let rank = 0;
+  for (let after: string | null = ""; after !== null; ) {
+    const page = (await (await request.get(`/api/live/incidents?limit=500${after ? `&after=${encodeURIComponent(after)}` : ""}`)).json()) as {
+      incidents: { id: string }[];
+      next: string | null;
+    };
+    const at = page.incidents.findIndex((incident) => incident.id === incidentId);
+    if (at >= 0) return rank + at;
+    rank += page.incidents.length;
+    after = page.next;
+  }
+  return -1;
+}
+
+test.beforeAll(async ({ request }) => {
+  // Open incidents, a third of them critical, all received before the late call: it ranks below them.
+  for (const [index, scenario] of ["la_wildfire", "earthquake_sf"].entries()) {
+    await simulateCalls(request, { scenario, num_calls: 200, table_name: "e2e-alerts", seed: 5100 + index, duplicate_share: 0 });
+  }
+});
+
+test.afterAll(async ({ request }) => {
+  // Later specs find their own calls near the top: this spec's load leaves the queue.
+  const page = (await (await request.get("/api/calls?table_name=e2e-alerts&limit=1000")).json()) as { calls: { incident_id: string }[] };
+  const incidents = new Set([...page.calls.map((call) => call.incident_id), await incidentOf(request, LATE)]);
+  for (const id of incidents) await request.patch(`/api/incidents/${id}`, { data: { status: "resolved" } });
+});
+
+test("a new critical incident ranked below any fixed page sounds and enters the New strip; another dispatcher sees it acknowledged", async ({ page, request, browser }) => {
+  test.setTimeout(120_000);
+  const dispatcher = { name: "Dana Dispatcher", email: `dana-${Date.now()}@centre.example.org`, password, role: "dispatcher" };
+  expect((await request.post("/api/users", { data: dispatcher })).status()).toBe(201);
+  const other = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+  try {
+    const watcher = await other.newPage();
+    expect((await watcher.request.post("/api/session", { data: { email: dispatcher.email, password } })).status()).toBe(200);
+    const tones = await recordTones(page);
+    for (const screen of [page, watcher]) {
+      await tilesOffline(screen);
+      await openDashboard(screen);
+      await expect(screen.getByTestId("feed-mode")).toHaveText("Live");
+    }
+
+    const event = specCallEvent(LATE, { location: "e2e late alert, 9 Lantern Row", eventTimestamp: Math.floor(Date.now() / 1000) });
+    expect((await request.post("/api/voiceagent-webhook", { data: event })).status()).toBe(200);
+    const incidentId = await incidentOf(request, LATE);
+    expect(await rankOf(request, incidentId)).toBeGreaterThan(100);
+
+    // On both screens, from the server's alerts: in the strip, and a tone on the first.
+    const entry = page.locator(`.alert-strip .alert-entry[data-incident-id="${incidentId}"]`);
+    const watched = watcher.locator(`.alert-strip .alert-entry[data-incident-id="${incidentId}"]`);
+    await expect(entry).toBeVisible({ timeout: 15_000 });
+    await expect(watched).toBeVisible({ timeout: 15_000 });
+    await expect(entry).toContainText("New");
+    await expect.poll(tones).toBe(2);
+    await expectNoAxeViolations(page);
+
+    // By keyboard: the entry opens its incident, `a` acknowledges it for everyone.
+    await entry.locator(".alert-open").focus();
+    await page.keyboard.press("Enter");
+    await expect(page.locator(`.incident-detail[data-incident-id="${incidentId}"]`)).toBeFocused();
+    await page.keyboard.press("a");
+    await expect(entry).toHaveCount(0, { timeout: 15_000 });
+    await expect(watched).toHaveCount(0, { timeout: 15_000 });
+
+    const audit = (await (await request.get("/api/audit?action=incident.acknowledged&limit=5")).json()) as {
+      events: { target: { id: string } | null; actor: { name: string } }[];
+    };
+    expect(audit.events.some((row) => row.target?.id === incidentId)).toBe(true);
+  } finally {
+    await other.close();
+  }
+});
+
+test.describe("at 1440 x 900", () => {
+  test.use({ viewport: { width: 1440, height: 900 } });
+
+  test("compact rows: at least 12 incidents in view in the queue", async ({ page }) => {
+    await tilesOffline(page);
+    await openDashboard(page);
+    await expect(page.locator(".queue-list .queue-item").first()).toBeVisible();
+    const inView = await page.evaluate(() => {
+      const rows = [...document.querySelectorAll(".queue-item")];
+      return rows.filter((row) => {
+        const box = row.getBoundingClientRect();
+        const scroller = row.closest(".queue-scroll")!.getBoundingClientRect();
+        return box.height > 0 && box.top >= scroller.top - 1 && box.bottom <= scroller.bottom + 1 && box.bottom <= window.innerHeight;
+      }).length;
+    });
+    expect(inView).toBeGreaterThanOrEqual(12);
+    await expectNoAxeViolations(page);
+  });
+});
+
+test("a call stamped 1970 by its platform is not first in the queue, and its detail says why", async ({ page, request }) => {
+  const id = `e2e-epoch-${Date.now()}`;
+  const event = specCallEvent(id, { location: "e2e epoch call, 1 Unix Way", eventTimestamp: 0 });
+  expect((await request.post("/api/voiceagent-webhook", { data: event })).status()).toBe(200);
+  const incidentId = await incidentOf(request, id);
+  await tilesOffline(page);
+  await openDashboard(page);
+  const first = page.locator(".section-waiting .queue-item").first();
+  await expect(first).toBeVisible();
+  expect(await first.getAttribute("data-incident-id")).not.toBe(incidentId);
+  const queue = (await (await request.get("/api/live/incidents?section=waiting&limit=1")).json()) as { incidents: { id: string }[] };
+  expect(queue.incidents[0].id).not.toBe(incidentId);
+  // Its own detail keeps the platform's time and says the queue uses the receipt.
+  await page.getByTestId("queue-sort").selectOption("received");
+  const row = page.locator(`.queue-item[data-incident-id="${incidentId}"]`);
+  await expect(row).toBeVisible({ timeout: 15_000 });
+  await expect(row.locator(".waiting")).not.toContainText(/\d{3,} h/);
+  await row.locator(".queue-title").click();
+  await page.locator(`.incident-call[data-call-id="${id}"]`).getByRole("button", { name: "Open call" }).click();
+  await expect(page.locator(".call-detail")).toContainText("implausible");
+  await request.patch(`/api/incidents/${incidentId}`, { data: { status: "resolved" } });
+});
+
+test("an exercise's calls leave the default counts when it ends", async ({ page, request }) => {
+  const openIncidents = async () => ((await (await request.get("/api/live/board")).json()) as { open_incidents: number }).open_incidents;
+  const shown = async () => Number((await page.getByTestId("incident-total").textContent())!.replace(/\D/g, ""));
+  await tilesOffline(page);
+  await openDashboard(page);
+  const before = await openIncidents();
+  await expect.poll(shown).toBe(before);
+  const created = await request.post("/api/exercises", {
+    data: { scenario: "nashville_tornado", duration_minutes: 10, num_calls: 30, speed: 60, start: true },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+  await expect.poll(openIncidents, { timeout: 30_000 }).toBeGreaterThan(before);
+  await expect.poll(shown, { timeout: 15_000 }).toBeGreaterThan(before);
+  expect((await request.post(`/api/exercises/${id}/stop`)).status()).toBe(200);
+  // Closed by the exercise's end: the default counts and the queue are as before, on the server and on screen.
+  expect(await openIncidents()).toBe(before);
+  await expect.poll(shown, { timeout: 15_000 }).toBe(before);
+});
