@@ -386,7 +386,7 @@ describe("retell specifics", () => {
 
   it("acknowledges other events without a record (call_started and transcript_updated are live events: live-calls.test.ts)", async () => {
     const id = nextId("retell-transfer");
-    const raw = JSON.stringify(retellCallEvent("transfer_started", id));
+    const raw = JSON.stringify({ ...retellCallEvent("call_started", id), event: "transfer_started" });
     expect(await post("retell", raw)).toEqual({ status: 200, body: { status: "success", message: "Event ignored" } });
     expect((await storedCalls(`retell:${id}`)).calls).toHaveLength(0);
   });
