@@ -372,7 +372,10 @@ describe("live tools: one call record whatever the order of events", () => {
       expect(call).toMatchObject({ onLine: true, emergencyType: "unknown", location: "", awaitingAnalysis: true, liveLocatedAt: null });
       expect(await getCall(conversationId)).toMatchObject({ on_line: true, transcript: [] });
       await postLive(platform, callId, { kind: "turn", n: 1 });
+      // Each turn is a change of the call on the feed, so an open call detail shows it (use-change-feed.ts).
+      const before = (await stored(conversationId)).calls[0].changeNumber;
       await postLive(platform, callId, { kind: "turn", n: 2 });
+      expect((await stored(conversationId)).calls[0].changeNumber).toBeGreaterThan(before);
       await postLive(platform, callId, { kind: "turn", n: 2 });
       expect(await storedTurns(conversationId)).toEqual([liveTurn(1), liveTurn(2)]);
       const detail = await getCall(conversationId);
