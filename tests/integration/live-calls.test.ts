@@ -166,7 +166,8 @@ async function postLive(platform: LivePlatform, callId: string, state: LiveState
     body = {
       message:
         state.kind === "turn"
-          ? { type: "transcript", transcriptType: "final", role: state.n % 2 ? "user" : "assistant", transcript: liveTurn(state.n), timestamp: CALL_START_MS + state.n * 1_000, call }
+          // Both forms of the type: `transcript`, and the finals-only subscription's own name.
+          ? { type: state.n % 2 ? "transcript" : "transcript[transcriptType='final']", transcriptType: "final", role: state.n % 2 ? "user" : "assistant", transcript: liveTurn(state.n), timestamp: CALL_START_MS + state.n * 1_000, call }
           : { type: "status-update", status: state.kind === "started" ? "in-progress" : "ended", timestamp: Date.now(), call },
     };
   } else {

@@ -129,8 +129,8 @@ const LIVE_STATUSES: Readonly<Record<string, boolean>> = { "in-progress": false,
 
 /**
  * A live event among Vapi's server messages (docs/webhook.md, "Live events"), or null: a
- * `status-update` `in-progress` or `ended`, or a final `transcript` (the type is
- * `transcript[transcriptType="final"]` when the assistant asks for finals only), one more turn,
+ * `status-update` `in-progress` or `ended`, or a final `transcript` (the type may be
+ * `transcript[transcriptType='final']` when the assistant asks for finals only), one more turn,
  * timed from the call's `startedAt` by the message's `timestamp` (Unix ms) when both are there.
  * Partial transcripts and other statuses are archived and acknowledged, as before.
  */
@@ -142,7 +142,8 @@ function vapiLiveEvent(type: string, message: Fields, call: Fields, conversation
     if (status === undefined) return null;
     ended = status;
   } else if (type === "transcript" || type.startsWith("transcript[")) {
-    if (message.transcriptType !== "final") return null;
+    const final = message.transcriptType === "final" || (message.transcriptType === undefined && type.includes("final"));
+    if (!final) return null;
     const startedAt = instantAt(call.startedAt);
     const sentAt = instantAt(message.timestamp);
     const time = startedAt && sentAt && sentAt >= startedAt ? (sentAt.getTime() - startedAt.getTime()) / 1000 : undefined;
