@@ -56,6 +56,8 @@ function ReportBody({ query }: { query: IntervalsQuery }) {
           <dt>p50</dt><dd>{seconds(data.overall.p50_seconds)}</dd>
           <dt>p90</dt><dd>{seconds(data.overall.p90_seconds)}</dd>
           <dt>Within {TARGET_SECONDS} s</dt><dd>{share(data.overall.within_60s_share)}</dd>
+          <dt>Located live</dt><dd>{data.overall.located}</dd>
+          <dt>Location known p50</dt><dd>{seconds(data.overall.location_p50_seconds)}</dd>
         </dl>
         <p><a href={intervalsCsvUrl(query)} download>Download CSV</a></p>
         <IntervalsChart groups={data.by_severity} />
@@ -64,14 +66,14 @@ function ReportBody({ query }: { query: IntervalsQuery }) {
         <h2 id="groups-title">By emergency type and severity</h2>
         <table>
           <thead>
-            <tr><th>Type</th><th>Severity</th><th>Calls</th><th>Dispatched</th><th>p50</th><th>p90</th><th>Within {TARGET_SECONDS} s</th></tr>
+            <tr><th>Type</th><th>Severity</th><th>Calls</th><th>Dispatched</th><th>p50</th><th>p90</th><th>Within {TARGET_SECONDS} s</th><th>Location known p50</th></tr>
           </thead>
           <tbody>
             {data.by_type_and_severity.map((group) => (
               <tr key={`${group.emergency_type}/${group.severity}`}>
                 <td>{humanize(group.emergency_type)}</td><td>{humanize(group.severity)}</td><td>{group.calls}</td>
                 <td>{group.dispatched}</td><td>{seconds(group.p50_seconds)}</td><td>{seconds(group.p90_seconds)}</td>
-                <td>{share(group.within_60s_share)}</td>
+                <td>{share(group.within_60s_share)}</td><td>{seconds(group.location_p50_seconds)}</td>
               </tr>
             ))}
           </tbody>

@@ -67,13 +67,18 @@ export async function computeDebrief(id: string, clock: Clock = {}): Promise<Deb
 
   // The report's rule (lib/reports/intervals.ts), so the debrief and GET /api/reports/intervals agree.
   const { by_severity: bySeverity } = await dispatchIntervals(db, { calls: "exercise", exerciseId: id });
-  const dispatchTimes = bySeverity.map(({ severity, dispatched, p50_seconds, p90_seconds, max_seconds }) => ({
-    severity,
-    dispatched,
-    p50_seconds,
-    p90_seconds,
-    max_seconds,
-  }));
+  const dispatchTimes = bySeverity.map(
+    ({ severity, dispatched, p50_seconds, p90_seconds, max_seconds, located, location_p50_seconds, location_p90_seconds }) => ({
+      severity,
+      dispatched,
+      p50_seconds,
+      p90_seconds,
+      max_seconds,
+      located,
+      location_p50_seconds,
+      location_p90_seconds,
+    }),
+  );
 
   const perMinute = await db.$queryRaw<Debrief["calls_per_minute"]>`
     WITH e AS (SELECT duration_minutes FROM exercises WHERE id = ${id})
@@ -114,6 +119,9 @@ export function debriefCsv(debrief: Debrief): string {
     rows.push(["dispatch_p50_seconds", times.severity, "", times.p50_seconds]);
     rows.push(["dispatch_p90_seconds", times.severity, "", times.p90_seconds]);
     rows.push(["dispatch_max_seconds", times.severity, "", times.max_seconds]);
+    rows.push(["located_live", times.severity, "", times.located]);
+    rows.push(["location_known_p50_seconds", times.severity, "", times.location_p50_seconds]);
+    rows.push(["location_known_p90_seconds", times.severity, "", times.location_p90_seconds]);
   }
   for (const { minute, planned, actual } of debrief.calls_per_minute) {
     rows.push(["calls_planned", "", minute, planned]);

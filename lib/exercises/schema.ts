@@ -92,6 +92,9 @@ const dispatchTimesSchema = z.object({
   p50_seconds: z.number().nullable(),
   p90_seconds: z.number().nullable(),
   max_seconds: z.number().nullable(),
+  located: z.number().int().meta({ description: "Calls whose location the agent reported while the caller was on the line" }),
+  location_p50_seconds: z.number().nullable().meta({ description: "Median seconds from the call to its first live report with a location (\"location known\")" }),
+  location_p90_seconds: z.number().nullable(),
 });
 
 export const debriefSchema = z.object({

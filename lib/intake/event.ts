@@ -1,15 +1,32 @@
+import type { LiveTranscript } from "../calls/write/live";
+import type { Platform } from "../vocabulary";
 import type { AudioEvent, WebhookCall } from "../webhook/payload";
+
+/**
+ * A live event (docs/webhook.md, "Live events"): the platform says the call is in progress or
+ * ended, or sends its transcript so far, before the post-call event. It makes or updates the
+ * same live call record as the agent's tools (lib/calls/write/live.ts).
+ */
+export interface LiveCallEvent {
+  conversationId: string;
+  platform: Platform;
+  agentId: string;
+  callerPhone: string | null;
+  ended: boolean;
+  transcript: LiveTranscript | null;
+}
 
 /**
  * What a platform's event asks intake to record, whichever platform sent it (lib/intake/platforms
  * maps each platform's own form onto this): a call, a call that never connected (ElevenLabs'
- * call_initiation_failure, which only adds its reason to a call already stored), a recording, or
- * an event of another type, archived and acknowledged.
+ * call_initiation_failure, which only adds its reason to a call already stored), a recording, a
+ * live event of a call in progress, or an event of another type, archived and acknowledged.
  */
 export type IntakeEvent =
   | { kind: "call"; call: WebhookCall }
   | { kind: "failure"; call: WebhookCall }
   | { kind: "audio"; event: AudioEvent }
+  | { kind: "live"; call: LiveCallEvent }
   | { kind: "other"; type: string };
 
 /** An event read from its raw body: what to record, and the key its raw bytes are archived under. */

@@ -1,3 +1,4 @@
+import { NOTHING_REPORTED, storeLiveCall } from "../calls/write/live";
 import { storeFailedCall } from "../calls/write/write-calls";
 import { withCallStore } from "../calls/with-call-store";
 import { DomainError } from "../domain-error";
@@ -26,6 +27,8 @@ export type IntakeOutcome =
   /** Stored without new coordinates: the geocoder failed (`cause`), and the call waits for the grouper. */
   | { kind: "stored_unlocated"; conversationId: string; payloadKey: string; cause: unknown }
   | { kind: "recording"; conversationId: string; payloadKey: string; recordingKey: string }
+  /** A live event: the call on the line (or ended) and its transcript so far; `changed` false once the post-call event came. */
+  | { kind: "live"; conversationId: string; payloadKey: string; changed: boolean }
   | { kind: "ignored"; type: string; payloadKey: string };
 
 export const storageError = (cause: unknown) =>
@@ -80,6 +83,15 @@ async function recordOther(parsed: Exclude<IntakeEvent, { kind: "call" }>, paylo
       await storeFailedCall(call, payloadKey, arrivedSigned(payloadKey));
       log.info({ conversationId: call.conversationId, payloadKey, reason: call.failureReason }, "webhook failed call stored");
       return { kind: "stored", conversationId: call.conversationId, payloadKey, geocode: null };
+    }
+    case "live": {
+      const { call } = parsed;
+      // A live event never makes a call without the platform's credential (none of Vapi's or Retell's is unsigned).
+      if (!arrivedSigned(payloadKey)) return { kind: "ignored", type: `${call.platform} live event`, payloadKey };
+      // No location, so nothing to place: the call waits for a report or the analysis (lib/calls/write/live.ts).
+      const written = await storeLiveCall({ ...NOTHING_REPORTED, ...call }, undefined);
+      log.info({ conversationId: call.conversationId, payloadKey, ended: call.ended, turns: call.transcript?.turns.length ?? 0, changed: written !== undefined }, "live event");
+      return { kind: "live", conversationId: call.conversationId, payloadKey, changed: written !== undefined };
     }
     case "other":
       log.info({ type: parsed.type, payloadKey }, "webhook event of an unknown type archived");

@@ -16,7 +16,9 @@ import { type IntervalFigures, type IntervalsReport, intervalsQueryParameters, t
  *   dispatcher skip ahead);
  * - a call created failed (it never connected, or its caller hung up before an answer: an
  *   exercise's abandoned calls) never waited for a dispatcher and is left out;
- * - percentiles are PostgreSQL's percentile_cont over the dispatched calls' seconds.
+ * - percentiles are PostgreSQL's percentile_cont over the dispatched calls' seconds;
+ * - "location known": from the arrival to the first live report that said where
+ *   (`live_located_at`, lib/calls/write/live.ts), for the calls reported live with a location.
  */
 export const DISPATCHED_STATUSES = ["dispatched", "enroute", "resolved"] as const satisfies readonly CallStatus[];
 /** NFPA 1225's target: 90 % of calls dispatched within 60 seconds. */
@@ -57,13 +59,17 @@ interface GroupRow {
   p90_seconds: number | null;
   max_seconds: number | null;
   within_60s: number;
+  located: number;
+  location_p50_seconds: number | null;
+  location_p90_seconds: number | null;
 }
 
 /** The figures of the scope's calls, overall, per severity and per type and severity, in one statement. */
 export async function dispatchIntervals(db: Pick<Db, "$queryRaw">, scope: IntervalScope): Promise<IntervalGroups> {
   const rows = await db.$queryRaw<GroupRow[]>`
     WITH timed AS (
-      SELECT c.emergency_type, c.severity, EXTRACT(EPOCH FROM h.dispatched_at - c.occurred_at)::float8 AS seconds
+      SELECT c.emergency_type, c.severity, EXTRACT(EPOCH FROM h.dispatched_at - c.occurred_at)::float8 AS seconds,
+        EXTRACT(EPOCH FROM c.live_located_at - c.occurred_at)::float8 AS location_seconds
       FROM calls c
       -- One probe of the call's history (call_id, changed_at) for both facts.
       CROSS JOIN LATERAL (
@@ -78,7 +84,10 @@ export async function dispatchIntervals(db: Pick<Db, "$queryRaw">, scope: Interv
       percentile_cont(0.5) WITHIN GROUP (ORDER BY seconds) AS p50_seconds,
       percentile_cont(0.9) WITHIN GROUP (ORDER BY seconds) AS p90_seconds,
       max(seconds) AS max_seconds,
-      count(*) FILTER (WHERE seconds <= ${DISPATCH_TARGET_SECONDS})::int AS within_60s
+      count(*) FILTER (WHERE seconds <= ${DISPATCH_TARGET_SECONDS})::int AS within_60s,
+      count(location_seconds)::int AS located,
+      percentile_cont(0.5) WITHIN GROUP (ORDER BY location_seconds) AS location_p50_seconds,
+      percentile_cont(0.9) WITHIN GROUP (ORDER BY location_seconds) AS location_p90_seconds
     FROM timed
     GROUP BY GROUPING SETS ((emergency_type, severity), (severity), ())
     ORDER BY level DESC, severity, emergency_type`;
@@ -90,6 +99,9 @@ export async function dispatchIntervals(db: Pick<Db, "$queryRaw">, scope: Interv
     max_seconds: row?.max_seconds ?? null,
     within_60s: row?.within_60s ?? 0,
     within_60s_share: row && row.calls > 0 ? row.within_60s / row.calls : null,
+    located: row?.located ?? 0,
+    location_p50_seconds: row?.location_p50_seconds ?? null,
+    location_p90_seconds: row?.location_p90_seconds ?? null,
   });
   return {
     overall: figures(rows.find((row) => row.level === 3)),
@@ -122,7 +134,10 @@ export async function intervalsReport(values: QueryValues<typeof intervalsQueryP
   };
 }
 
-const FIGURE_COLUMNS = ["calls", "dispatched", "p50_seconds", "p90_seconds", "max_seconds", "within_60s", "within_60s_share"] as const;
+const FIGURE_COLUMNS = [
+  "calls", "dispatched", "p50_seconds", "p90_seconds", "max_seconds", "within_60s", "within_60s_share",
+  "located", "location_p50_seconds", "location_p90_seconds",
+] as const;
 
 /** The report as CSV: one line per group (emergency_type and severity empty where the group spans them). */
 export function intervalsCsv(report: IntervalsReport): string {

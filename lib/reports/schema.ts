@@ -48,6 +48,9 @@ export const intervalFiguresSchema = z.object({
   max_seconds: seconds,
   within_60s: z.int().meta({ description: "Calls dispatched within 60 seconds of arrival" }),
   within_60s_share: z.number().nullable().meta({ description: "within_60s / calls (NFPA 1225: 90 % within 60 s); null without calls" }),
+  located: z.int().meta({ description: "Calls whose location the voice agent reported while the caller was on the line (a live report_emergency with a location)" }),
+  location_p50_seconds: seconds.meta({ description: "Median seconds from arrival to the first live report with a location (\"location known\"), of the located calls; null when none" }),
+  location_p90_seconds: seconds.meta({ description: "90th percentile of the same" }),
 });
 export type IntervalFigures = z.infer<typeof intervalFiguresSchema>;
 

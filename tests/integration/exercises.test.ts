@@ -345,7 +345,11 @@ describe("debrief", () => {
         max(EXTRACT(EPOCH FROM d.changed_at - c.occurred_at))::float8 AS max
       FROM calls c JOIN dispatched d ON d.call_id = c.id WHERE c.exercise_id = ${exercise.id} GROUP BY c.severity ORDER BY c.severity`;
     expect(debrief.dispatch_times.filter((entry) => entry.dispatched > 0)).toEqual(
-      perSeverity.map((row) => ({ severity: row.severity, dispatched: row.dispatched, p50_seconds: row.p50, p90_seconds: row.p90, max_seconds: row.max })),
+      perSeverity.map((row) => ({
+        severity: row.severity, dispatched: row.dispatched, p50_seconds: row.p50, p90_seconds: row.p90, max_seconds: row.max,
+        // The exercise's calls are not live calls: no location known before the call is stored.
+        located: 0, location_p50_seconds: null, location_p90_seconds: null,
+      })),
     );
 
     const perMinute = await db.$queryRaw<{ minute: number; calls: number }[]>`

@@ -147,6 +147,49 @@ async function postCall(platform: Platform, callId: string, location: string): P
   return (await (platform === "vapi" ? vapiPost : retellPost)(request, undefined)).status;
 }
 
+/** A live event's state: the call started, one more transcript turn (the n-th), or ended. */
+type LiveState = { kind: "started" } | { kind: "turn"; n: number } | { kind: "ended" };
+const LIVE_PLATFORMS = ["vapi", "retell"] as const;
+type LivePlatform = (typeof LIVE_PLATFORMS)[number];
+const CALL_START_MS = Date.now() - 60_000;
+const liveTurn = (n: number) => `live turn ${n}: the smoke is getting thicker`;
+
+/**
+ * A live event on the platform's webhook route, signed as the platform signs it: Vapi's
+ * status-update and final transcript messages (one turn each), Retell's call_started and
+ * transcript_updated (the conversation so far: turns 1 to n).
+ */
+async function postLive(platform: LivePlatform, callId: string, state: LiveState): Promise<{ status: number; message: unknown }> {
+  let body: unknown;
+  if (platform === "vapi") {
+    const call = { id: callId, assistantId: "asst_911", customer: { number: "+16155550142" }, startedAt: new Date(CALL_START_MS).toISOString() };
+    body = {
+      message:
+        state.kind === "turn"
+          // Both forms of the type: `transcript`, and the finals-only subscription's own name.
+          ? { type: state.n % 2 ? "transcript" : "transcript[transcriptType='final']", transcriptType: "final", role: state.n % 2 ? "user" : "assistant", transcript: liveTurn(state.n), timestamp: CALL_START_MS + state.n * 1_000, call }
+          : { type: "status-update", status: state.kind === "started" ? "in-progress" : "ended", timestamp: Date.now(), call },
+    };
+  } else {
+    const turns = state.kind === "turn" ? Array.from({ length: state.n }, (_, index) => ({ role: index % 2 ? "agent" : "user", content: liveTurn(index + 1), words: [{ word: "live", start: index, end: index + 0.5 }] })) : [];
+    body = {
+      event: state.kind === "started" ? "call_started" : "transcript_updated",
+      call: {
+        call_id: callId, agent_id: "agent_retell_911", direction: "inbound", from_number: "+16155550177",
+        call_status: state.kind === "ended" ? "ended" : "ongoing", start_timestamp: CALL_START_MS, transcript_object: turns,
+      },
+    };
+  }
+  const raw = JSON.stringify(body);
+  const headers = platform === "vapi" ? vapiHmacHeaders(VAPI_SECRET, raw) : { "x-retell-signature": retellSignatureHeader(RETELL_KEY, raw) };
+  const request = new Request(`http://localhost/api/voiceagent-webhook/${platform}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: raw });
+  const response = await (platform === "vapi" ? vapiPost : retellPost)(request, undefined);
+  return { status: response.status, message: ((await response.json()) as { message?: unknown }).message };
+}
+
+const storedTurns = async (conversationId: string) =>
+  ((await getCall(conversationId)).transcript as { speaker: string; text: string }[]).map((turn) => turn.text);
+
 /** The analysis each sample post-call event carries (lib/webhook/sample-events.ts), as stored. */
 const ANALYSIS: Record<Platform, { type: string; severity: string }> = {
   vapi: { type: normaliseEmergencyType("structure fire"), severity: normaliseSeverity("critical") },
@@ -203,7 +246,8 @@ describe("live tools: one call record whatever the order of events", () => {
     | { kind: "report"; args: Record<string, unknown> }
     | { kind: "status" }
     | { kind: "post-call" }
-    | { kind: "correct" };
+    | { kind: "correct" }
+    | { kind: "live"; state: LiveState };
   const events = fc
     .record({
       platform: fc.constantFrom(...PLATFORMS),
@@ -212,18 +256,29 @@ describe("live tools: one call record whatever the order of events", () => {
       statuses: fc.nat({ max: 1 }),
       postCalls: fc.integer({ min: 1, max: 2 }),
       correct: fc.boolean(),
+      started: fc.nat({ max: 2 }),
+      turns: fc.nat({ max: 3 }),
+      turnRepeats: fc.nat({ max: 1 }),
+      ended: fc.nat({ max: 1 }),
     })
-    .chain(({ platform, reports, repeats, statuses, postCalls, correct }) => {
+    .chain(({ platform, reports, repeats, statuses, postCalls, correct, started, turns, turnRepeats, ended }) => {
+      // ElevenLabs sends nothing live but the tool calls.
+      const live: Event[] = platform === "elevenlabs" ? [] : [
+        ...Array<Event>(started).fill({ kind: "live", state: { kind: "started" } }),
+        ...Array.from({ length: turns }, (_, index) => Array<Event>(1 + turnRepeats).fill({ kind: "live", state: { kind: "turn", n: index + 1 } })).flat(),
+        ...Array<Event>(ended).fill({ kind: "live", state: { kind: "ended" } }),
+      ];
       const list: Event[] = [
         ...reports.flatMap((args, index) => Array<Event>(1 + (repeats[index] ?? 0)).fill({ kind: "report", args })),
         ...Array<Event>(statuses).fill({ kind: "status" }),
         ...Array<Event>(postCalls).fill({ kind: "post-call" }),
         ...(correct ? [{ kind: "correct" } as Event] : []),
+        ...live,
       ];
       return fc.record({ platform: fc.constant(platform), order: fc.shuffledSubarray(list, { minLength: list.length, maxLength: list.length }) });
     });
 
-  it("tool calls and post-call events of one call, in any order and repeated: one record, one incident, the analysis and any correction kept", async () => {
+  it("tool calls, live events and post-call events of one call, in any order and repeated: one record, one incident, the analysis, its transcript and any correction kept", async () => {
     await fc.assert(
       fc.asyncProperty(events, async ({ platform, order }) => {
         const callId = nextId(`live${platform}`);
@@ -243,6 +298,9 @@ describe("live tools: one call record whatever the order of events", () => {
               break;
             case "post-call":
               expect(await postCall(platform, callId, location)).toBe(200);
+              break;
+            case "live":
+              expect((await postLive(platform as LivePlatform, callId, event.state)).status).toBe(200);
               break;
             case "correct": {
               // Before the call exists there is nothing to correct (404); after, the dispatcher's type stands.
@@ -265,6 +323,10 @@ describe("live tools: one call record whatever the order of events", () => {
         expect(call.summary).not.toContain("live details");
         expect(call.onLine).toBe(false);
         expect(call.postCallAt).not.toBeNull();
+        // The post-call transcript replaced the live one.
+        const turns = await storedTurns(conversationId);
+        expect(turns.length).toBeGreaterThan(1);
+        expect(turns.some((text) => text.startsWith("live turn"))).toBe(false);
         // One placement: the call made one incident (its location is its own), and is in it.
         expect(await incidentCount()).toBe(incidentsBefore + 1);
         expect(await (await getDb()).incident.count({ where: { id: call.incidentId } })).toBe(1);
@@ -300,6 +362,92 @@ describe("live tools: one call record whatever the order of events", () => {
     await callTool("retell", callId, "report_emergency", { emergency_type: "flooding", location: "elsewhere" });
     const [after] = (await stored(conversationId)).calls;
     expect(after).toMatchObject({ emergencyType: ANALYSIS.retell.type, location });
+  });
+
+  it("live events put the call on the line with its transcript so far; ended takes it off for good; the post-call transcript replaces the live one", async () => {
+    for (const platform of LIVE_PLATFORMS) {
+      const callId = nextId(`liveevents${platform}`);
+      const conversationId = conversationOf(platform, callId);
+      expect(await postLive(platform, callId, { kind: "started" })).toEqual({ status: 200, message: "Webhook received" });
+      let [call] = (await stored(conversationId)).calls;
+      expect(call).toMatchObject({ onLine: true, emergencyType: "unknown", location: "", awaitingAnalysis: true, liveLocatedAt: null });
+      expect(await getCall(conversationId)).toMatchObject({ on_line: true, transcript: [] });
+      await postLive(platform, callId, { kind: "turn", n: 1 });
+      // Each turn is a change of the call on the feed, so an open call detail shows it (use-change-feed.ts).
+      const before = (await stored(conversationId)).calls[0].changeNumber;
+      await postLive(platform, callId, { kind: "turn", n: 2 });
+      expect((await stored(conversationId)).calls[0].changeNumber).toBeGreaterThan(before);
+      await postLive(platform, callId, { kind: "turn", n: 2 });
+      expect(await storedTurns(conversationId)).toEqual([liveTurn(1), liveTurn(2)]);
+      const detail = await getCall(conversationId);
+      expect(detail.transcript).toMatchObject([{ speaker: "user" }, { speaker: "agent" }]);
+      // Retell's late, shorter snapshot changes nothing; Vapi's repeated turn is not added again.
+      await postLive(platform, callId, { kind: "turn", n: 1 });
+      expect(await storedTurns(conversationId)).toEqual([liveTurn(1), liveTurn(2)]);
+      // The agent's report on the same record, then ended: off the line, and a later event leaves it off.
+      await callTool(platform, callId, "report_emergency", { emergency_type: "fire", location: `${counter} Ember Row ${runId}` });
+      await postLive(platform, callId, { kind: "ended" });
+      await postLive(platform, callId, { kind: "turn", n: 3 });
+      [call] = (await stored(conversationId)).calls;
+      expect(call).toMatchObject({ onLine: false, emergencyType: "fire" });
+      expect(call.liveEndedAt).not.toBeNull();
+      expect(call.liveLocatedAt).not.toBeNull();
+      expect(await postCall(platform, callId, call.location)).toBe(200);
+      expect(await storedTurns(conversationId)).toEqual(["911, what is your emergency?", "There is a fire on our street."]);
+      // After the post-call event a live event changes nothing.
+      await postLive(platform, callId, { kind: "turn", n: 4 });
+      expect(await storedTurns(conversationId)).toEqual(["911, what is your emergency?", "There is a fire on our street."]);
+      expect((await stored(conversationId)).calls).toHaveLength(1);
+    }
+  });
+
+  it("a partial Vapi transcript and a ringing status are archived and acknowledged, storing nothing", async () => {
+    const callId = nextId("vapipartial");
+    for (const message of [
+      { type: "transcript", transcriptType: "partial", role: "user", transcript: "there is" },
+      { type: "status-update", status: "ringing" },
+    ]) {
+      const raw = JSON.stringify({ message: { ...message, call: { id: callId } } });
+      const request = new Request("http://localhost/api/voiceagent-webhook/vapi", {
+        method: "POST", headers: { "content-type": "application/json", ...vapiHmacHeaders(VAPI_SECRET, raw) }, body: raw,
+      });
+      const response = await vapiPost(request, undefined);
+      expect(await response.json()).toEqual({ status: "success", message: "Event ignored" });
+    }
+    expect((await stored(conversationOf("vapi", callId))).calls).toHaveLength(0);
+  });
+
+  it("live events with a forged, stale or missing credential are refused with 401, storing nothing", async () => {
+    for (const platform of LIVE_PLATFORMS) {
+      for (const credential of ["missing", "forged", "stale"] as const) {
+        const callId = nextId(`liveforged${platform}`);
+        const raw = JSON.stringify(platform === "vapi"
+          ? { message: { type: "status-update", status: "in-progress", call: { id: callId } } }
+          : { event: "call_started", call: { call_id: callId } });
+        const request = new Request(`http://localhost/api/voiceagent-webhook/${platform}`, {
+          method: "POST", headers: { "content-type": "application/json", ...credentialHeaders(platform, raw, credential) }, body: raw,
+        });
+        expect((await (platform === "vapi" ? vapiPost : retellPost)(request, undefined)).status).toBe(401);
+        expect((await stored(conversationOf(platform, callId))).calls).toHaveLength(0);
+      }
+    }
+  });
+
+  it("an analysis with no location keeps the location the agent reported live, and its point", async () => {
+    for (const platform of PLATFORMS) {
+      const callId = nextId(`livekept${platform}`);
+      const conversationId = conversationOf(platform, callId);
+      const location = `${counter} Kestrel Avenue ${runId}`;
+      await callTool(platform, callId, "report_emergency", { emergency_type: "fire", location });
+      const [live] = (await stored(conversationId)).calls;
+      expect(await postCall(platform, callId, "")).toBe(200);
+      const [call] = (await stored(conversationId)).calls;
+      expect(call).toMatchObject({ location, latitude: live.latitude, longitude: live.longitude, originalLocation: null, emergencyType: ANALYSIS[platform].type });
+    }
+    // A call that was never live still takes the analysis as it is.
+    const callId = nextId("neverlive");
+    expect(await postCall("vapi", callId, "")).toBe(200);
+    expect((await stored(conversationOf("vapi", callId))).calls[0].location).toBe("");
   });
 
   it("first reports of one call racing each other make one record in one incident", async () => {

@@ -106,6 +106,7 @@ describe("GET /api/reports/intervals", () => {
     const empty = await report(`from=2001-01-01&to=2001-01-02`);
     expect(empty.body.overall).toEqual({
       calls: 0, dispatched: 0, p50_seconds: null, p90_seconds: null, max_seconds: null, within_60s: 0, within_60s_share: null,
+      located: 0, location_p50_seconds: null, location_p90_seconds: null,
     });
     expect(empty.body.by_type_and_severity).toEqual([]);
   });
@@ -129,13 +130,47 @@ describe("GET /api/reports/intervals", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/^text\/csv/);
     const lines = (await response.text()).trim().split("\r\n");
-    expect(lines[0]).toBe("emergency_type,severity,calls,dispatched,p50_seconds,p90_seconds,max_seconds,within_60s,within_60s_share");
+    expect(lines[0]).toBe(
+      "emergency_type,severity,calls,dispatched,p50_seconds,p90_seconds,max_seconds,within_60s,within_60s_share,located,location_p50_seconds,location_p90_seconds",
+    );
     expect(lines).toHaveLength(1 + body.by_type_and_severity.length + body.by_severity.length + 1);
     const first = body.by_type_and_severity[0];
     expect(lines).toContain(
-      [first.emergency_type, first.severity, first.calls, first.dispatched, first.p50_seconds, first.p90_seconds, first.max_seconds, first.within_60s, first.within_60s_share].join(","),
+      [first.emergency_type, first.severity, first.calls, first.dispatched, first.p50_seconds, first.p90_seconds, first.max_seconds, first.within_60s, first.within_60s_share, 0, "", ""].join(","),
     );
-    expect(lines.at(-1)).toBe(`,,${body.overall.calls},${body.overall.dispatched},${body.overall.p50_seconds},${body.overall.p90_seconds},${body.overall.max_seconds},${body.overall.within_60s},${body.overall.within_60s_share}`);
+    expect(lines.at(-1)).toBe(`,,${body.overall.calls},${body.overall.dispatched},${body.overall.p50_seconds},${body.overall.p90_seconds},${body.overall.max_seconds},${body.overall.within_60s},${body.overall.within_60s_share},0,,`);
+  });
+
+  it("gives \"location known\" from the call's start to its first live report with a location, beside the dispatch interval (a hand-made fixture)", async () => {
+    // Five real calls on 2002-02-02: four reported live with a location 10, 20, 30 and 45 s in, one never;
+    // the first three dispatched 40, 50 and 90 s in.
+    const db = await getDb();
+    const start = new Date("2002-02-02T10:00:00.000Z");
+    const fixture: [located: number | null, dispatched: number | null][] = [[10, 40], [20, 50], [30, 90], [45, null], [null, 70]];
+    for (const [index, [located, dispatched]] of fixture.entries()) {
+      const id = `${run}_located_${index}`;
+      const at = new Date(start.getTime() + index * 60_000);
+      const after = (seconds: number | null) => (seconds === null ? null : new Date(at.getTime() + seconds * 1000));
+      await db.$executeRaw`
+        INSERT INTO calls (id, conversation_id, occurred_at, agent_id, summary, call_successful, duration_secs, transcript_length,
+          emergency_type, location, severity, status, simulation, table_name, live_at, live_located_at, post_call_at)
+        VALUES (${id}, ${id}, ${at}, 'agent_live', 'Location known fixture', true, 120, 0, 'fire', 'somewhere', 'critical',
+          'active', false, 'calls', ${at}, ${after(located)}, ${after(120)})`;
+      await db.$executeRaw`INSERT INTO call_status_changes (call_id, from_status, status, changed_at, changed_by)
+        VALUES (${id}, NULL, 'active', ${at}, 'fixture')`;
+      if (dispatched !== null) {
+        await db.$executeRaw`INSERT INTO call_status_changes (call_id, from_status, status, changed_at, changed_by)
+          VALUES (${id}, 'active', 'dispatched', ${after(dispatched)}, 'fixture')`;
+      }
+    }
+    const { status, body } = await report("from=2002-02-02T00:00:00Z&to=2002-02-02T23:59:59Z");
+    expect(status).toBe(200);
+    // percentile_cont over 10, 20, 30, 45: p50 = 25, p90 = 30 + 0.7 x 15 = 40.5; dispatch over 40, 50, 70, 90: p50 60, p90 84.
+    expect(body.overall).toMatchObject({
+      calls: 5, dispatched: 4, p50_seconds: 60, p90_seconds: 84, max_seconds: 90, within_60s: 2,
+      located: 4, location_p50_seconds: 25, location_p90_seconds: 40.5,
+    });
+    expect(body.by_severity).toMatchObject([{ severity: "critical", located: 4, location_p50_seconds: 25 }]);
   });
 });
 
@@ -172,8 +207,8 @@ describe("the exercise debrief", () => {
     expect(debrief.dispatch_times.map((times) => times.severity)).toEqual(["critical", "high", "moderate"]);
     expect(debrief.dispatch_times.reduce((sum, times) => sum + times.dispatched, 0)).toBe(body.overall.dispatched);
     expect(debrief.dispatch_times).toEqual(
-      body.by_severity.map(({ severity, dispatched, p50_seconds, p90_seconds, max_seconds }) => ({
-        severity, dispatched, p50_seconds, p90_seconds, max_seconds,
+      body.by_severity.map(({ severity, dispatched, p50_seconds, p90_seconds, max_seconds, located, location_p50_seconds, location_p90_seconds }) => ({
+        severity, dispatched, p50_seconds, p90_seconds, max_seconds, located, location_p50_seconds, location_p90_seconds,
       })),
     );
   });

@@ -298,8 +298,8 @@ describe("vapi specifics", () => {
     expect(call).toMatchObject({ status: "failed", failureReason: "busy", summary: expect.stringContaining("customer-busy") });
   });
 
-  it("acknowledges other message types without a record", async () => {
-    const raw = JSON.stringify({ message: { type: "status-update", status: "in-progress", call: { id: nextId("vapi-status") } } });
+  it("acknowledges other message types without a record (status-update and final transcripts are live events: live-calls.test.ts)", async () => {
+    const raw = JSON.stringify({ message: { type: "speech-update", status: "started", role: "user", call: { id: nextId("vapi-speech") } } });
     expect(await post("vapi", raw)).toEqual({ status: 200, body: { status: "success", message: "Event ignored" } });
     expect((await store.get(archiveKey("vapi", raw)))?.toString()).toBe(raw);
   });
@@ -385,9 +385,9 @@ describe("retell specifics", () => {
     expect(call).toMatchObject({ status: "failed", failureReason: "no-answer", summary: expect.stringContaining("dial_no_answer") });
   });
 
-  it("acknowledges call_started and other events without a record", async () => {
-    const id = nextId("retell-started");
-    const raw = JSON.stringify(retellCallEvent("call_started", id));
+  it("acknowledges other events without a record (call_started and transcript_updated are live events: live-calls.test.ts)", async () => {
+    const id = nextId("retell-transfer");
+    const raw = JSON.stringify({ ...retellCallEvent("call_started", id), event: "transfer_started" });
     expect(await post("retell", raw)).toEqual({ status: 200, body: { status: "success", message: "Event ignored" } });
     expect((await storedCalls(`retell:${id}`)).calls).toHaveLength(0);
   });

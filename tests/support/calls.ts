@@ -37,7 +37,7 @@ export type CallInput = Omit<
   Call,
   | "createdAt" | "updatedAt" | "changeNumber" | "changedAt" | "incidentId" | "simulatedEvent" | "groupingPending" | "groupedAt" | "awaitingAnalysis"
   | "originalEmergencyType" | "originalSeverity" | "originalLocation" | "announcedChange" | "statusChange"
-  | "onLine" | "liveAt" | "liveSeenAt" | "postCallAt"
+  | "onLine" | "liveAt" | "liveSeenAt" | "postCallAt" | "liveEndedAt" | "liveLocatedAt"
 >;
 
 /**

@@ -2,11 +2,12 @@ import type { Db } from "../../db/client";
 import { Prisma } from "../../db/generated/client";
 import { uuid7 } from "../../db/uuid7";
 import { SEVERITY_FALLBACK, type Platform, type Severity } from "../../vocabulary";
+import type { TranscriptTurn } from "../../webhook/payload";
 import { withCallStore } from "../with-call-store";
 import { mergeTextIndexesSoon } from "../text-index-upkeep";
 import { lockChangeFeed } from "./lock";
 import { bumpCallsVersion } from "./own-writes";
-import type { LocatedPoint, Placement } from "./received";
+import { type LocatedPoint, type Placement, SEARCHED_TRANSCRIPT_LIMIT, transcriptText } from "./received";
 import { inTurn } from "./turns";
 
 /**
@@ -28,7 +29,32 @@ export interface LiveReport {
   point: LocatedPoint | null;
   /** The geocoder failed on `location`: the call waits for the grouper, a stored point stays. */
   geocoderFailed: boolean;
+  /** The platform said the call ended (Vapi's status-update `ended`): off the line, and it stays off. */
+  ended?: boolean;
+  /** The conversation so far, when the platform sent it live (lib/live-calls/events.ts). */
+  transcript?: LiveTranscript | null;
 }
+
+/**
+ * A live transcript: the whole conversation so far (Retell's transcript_updated, Vapi's live
+ * artifact), which replaces a stored one no longer than it (a late, shorter snapshot changes
+ * nothing), or one more final turn (Vapi's `transcript` without its artifact), added unless
+ * already there. The post-call event's transcript replaces either (./received.ts).
+ */
+export interface LiveTranscript {
+  turns: TranscriptTurn[];
+  whole: boolean;
+}
+
+/** A live event that carries no report: every reported field null. */
+export const NOTHING_REPORTED = {
+  emergencyType: null,
+  severity: null,
+  location: null,
+  details: null,
+  point: null,
+  geocoderFailed: false,
+} as const satisfies Partial<LiveReport>;
 
 /** What the statement did: the call's id, and whether it made the call; undefined when the call was not changed. */
 export interface LiveWrite {
@@ -68,20 +94,21 @@ export async function upsertLiveCall(db: Pick<Db, "$queryRaw">, report: LiveRepo
       ${report.location}::text AS location, ${report.details}::text AS details, ${report.callerPhone}::text AS phone,
       ${point?.latitude ?? null}::float8 AS lat, ${point?.longitude ?? null}::float8 AS lon, ${point?.source ?? null}::text AS source,
       ${point?.precision ?? null}::text AS precision, ${point?.uncertaintyMeters ?? null}::float8 AS uncertainty,
-      ${report.geocoderFailed}::boolean AS geocoder_failed, now() AS at
+      ${report.geocoderFailed}::boolean AS geocoder_failed, ${report.ended ?? false}::boolean AS ended, now() AS at
   )`;
   const grouping = placement !== undefined;
   const write = Prisma.sql`upserted AS (
       INSERT INTO calls (id, conversation_id, occurred_at, agent_id, summary, call_successful, duration_secs, transcript_length,
                          emergency_type, location, latitude, longitude, location_source, location_precision, location_uncertainty_m,
                          severity, status, simulation, table_name, caller_phone, platform, awaiting_analysis, incident_id,
-                         grouped_at, grouping_pending, verified, on_line, live_at, live_seen_at)
+                         grouped_at, grouping_pending, verified, on_line, live_at, live_seen_at, live_ended_at, live_located_at)
       SELECT id, conversation_id, at, agent_id, COALESCE(details, ''), false, 0, 0, COALESCE(type, 'unknown'), COALESCE(location, ''),
         lat, lon, source, precision, uncertainty, COALESCE(severity, ${SEVERITY_FALLBACK}), 'active', false, 'calls', phone, platform,
         location IS NULL,
         ${grouping ? Prisma.sql`(SELECT p.incident_id FROM placed p WHERE p.id = input.id)` : Prisma.sql`NULL`},
         CASE WHEN ${grouping} AND location IS NOT NULL AND NOT geocoder_failed THEN now() END,
-        ${grouping} AND location IS NOT NULL AND geocoder_failed, true, true, now(), now()
+        ${grouping} AND location IS NOT NULL AND geocoder_failed, true, NOT ended, now(), now(),
+        CASE WHEN ended THEN now() END, CASE WHEN location IS NOT NULL THEN now() END
       FROM input
       ON CONFLICT (conversation_id) DO UPDATE SET
         (emergency_type, original_emergency_type, severity, original_severity, location, original_location,
@@ -95,14 +122,18 @@ export async function upsertLiveCall(db: Pick<Db, "$queryRaw">, report: LiveRepo
             -- The location arrived for a call not yet placed: the grouper places it now.
             calls.grouping_pending OR (${grouping} AND calls.awaiting_analysis AND i.location IS NOT NULL)
           FROM input i),
-        on_line = true, live_seen_at = now(), updated_at = CURRENT_TIMESTAMP
+        -- Ended once, off the line for good; else any live event shows it on the line.
+        on_line = calls.live_ended_at IS NULL AND NOT (SELECT ended FROM input),
+        live_ended_at = COALESCE(calls.live_ended_at, CASE WHEN (SELECT ended FROM input) THEN now() END),
+        live_located_at = COALESCE(calls.live_located_at, CASE WHEN (SELECT location FROM input) IS NOT NULL THEN now() END),
+        live_seen_at = now(), updated_at = CURRENT_TIMESTAMP
       WHERE calls.live_at IS NOT NULL AND calls.post_call_at IS NULL
       RETURNING id, status, (xmax = 0) AS inserted
     ),
     history AS (
       INSERT INTO call_status_changes (call_id, from_status, status, changed_by)
       SELECT id, NULL, status, 'webhook' FROM upserted WHERE inserted
-    )
+    )${transcriptWrite(report.transcript ?? null)}
     SELECT id, inserted FROM upserted`;
   const statement = grouping
     ? placement(
@@ -117,6 +148,26 @@ export async function upsertLiveCall(db: Pick<Db, "$queryRaw">, report: LiveRepo
     : Prisma.sql`WITH ${input}, ${write}`;
   const [written] = await db.$queryRaw<LiveWrite[]>(statement);
   return written;
+}
+
+/**
+ * The live transcript's write, beside the call's (only while the call is live: `upserted` is empty
+ * once the post-call event came, whose transcript then stands).
+ */
+function transcriptWrite(transcript: LiveTranscript | null): Prisma.Sql {
+  if (transcript === null || transcript.turns.length === 0) return Prisma.empty;
+  const keep = transcript.whole
+    ? Prisma.sql`turns = EXCLUDED.turns, text = EXCLUDED.text
+        WHERE jsonb_array_length(EXCLUDED.turns) >= jsonb_array_length(call_transcripts.turns)`
+    : Prisma.sql`turns = call_transcripts.turns || EXCLUDED.turns,
+        text = left(call_transcripts.text || E'\n' || EXCLUDED.text, ${SEARCHED_TRANSCRIPT_LIMIT}::int)
+        WHERE NOT call_transcripts.turns @> EXCLUDED.turns`;
+  return Prisma.sql`,
+    live_transcript AS (
+      INSERT INTO call_transcripts (call_id, turns, text)
+      SELECT id, ${JSON.stringify(transcript.turns)}::jsonb, ${transcriptText(transcript.turns)}::text FROM upserted
+      ON CONFLICT (call_id) DO UPDATE SET ${keep}
+    )`;
 }
 
 /** A live report through the door: the statement, then what follows a commit that wrote calls. */

@@ -34,11 +34,17 @@ export interface ReceivedCall {
  * (lib/calls/write/write-corrections.ts), for the update's row `i` of the input: an event without the
  * analysis changes neither; a corrected field keeps the correction, the agent's value its original.
  */
-function corrected(column: CorrectedField): Prisma.Sql {
+function corrected(column: CorrectedField, says = Prisma.sql`i.has_analysis`): Prisma.Sql {
   const [value, original] = [Prisma.raw(column), Prisma.raw(`original_${column}`)];
-  return Prisma.sql`CASE WHEN NOT i.has_analysis OR calls.${original} IS NOT NULL THEN calls.${value} ELSE EXCLUDED.${value} END,
-    CASE WHEN NOT i.has_analysis OR calls.${original} IS NULL THEN calls.${original} ELSE EXCLUDED.${value} END`;
+  return Prisma.sql`CASE WHEN NOT ${says} OR calls.${original} IS NOT NULL THEN calls.${value} ELSE EXCLUDED.${value} END,
+    CASE WHEN NOT ${says} OR calls.${original} IS NULL THEN calls.${original} ELSE EXCLUDED.${value} END`;
 }
+
+/**
+ * Whether the event says where the call is: an event with the analysis, unless the analysis has
+ * no location and the agent reported one live (lib/calls/write/live.ts), which then stays with its point.
+ */
+const saysWhere = Prisma.sql`(i.has_analysis AND NOT (EXCLUDED.location = '' AND calls.live_located_at IS NOT NULL))`;
 
 /**
  * What GET /api/calls?q= searches of a transcript: every turn's text, one line each, at most
@@ -60,6 +66,7 @@ export const transcriptText = (turns: readonly TranscriptTurn[]): string =>
  * When the geocoder failed, a redelivery keeps the earlier point. An unverified delivery (unsigned)
  * only creates: for a stored call it changes nothing, its transcript included; a verified one
  * makes the call verified.
+ * An analysis without a location keeps the location (and point) the agent reported live.
  * An event without the analysis (`hasAnalysis` false: Retell's call_ended, which comes before or
  * after its call_analyzed) never overwrites the analysis' fields (summary, call_successful, type,
  * severity, location, point, and their originals): whichever order the two arrive in, and however
@@ -133,12 +140,12 @@ export async function upsertReceivedCalls(
           SELECT
             CASE WHEN i.has_analysis THEN EXCLUDED.summary ELSE calls.summary END,
             CASE WHEN i.has_analysis THEN EXCLUDED.call_successful ELSE calls.call_successful END,
-            ${corrected("emergency_type")}, ${corrected("severity")}, ${corrected("location")},
-            CASE WHEN i.geocoder_failed OR NOT i.has_analysis OR calls.original_location IS NOT NULL THEN calls.latitude ELSE EXCLUDED.latitude END,
-            CASE WHEN i.geocoder_failed OR NOT i.has_analysis OR calls.original_location IS NOT NULL THEN calls.longitude ELSE EXCLUDED.longitude END,
-            CASE WHEN i.geocoder_failed OR NOT i.has_analysis OR calls.original_location IS NOT NULL THEN calls.location_source ELSE EXCLUDED.location_source END,
-            CASE WHEN i.geocoder_failed OR NOT i.has_analysis OR calls.original_location IS NOT NULL THEN calls.location_precision ELSE EXCLUDED.location_precision END,
-            CASE WHEN i.geocoder_failed OR NOT i.has_analysis OR calls.original_location IS NOT NULL THEN calls.location_uncertainty_m ELSE EXCLUDED.location_uncertainty_m END,
+            ${corrected("emergency_type")}, ${corrected("severity")}, ${corrected("location", saysWhere)},
+            CASE WHEN i.geocoder_failed OR NOT ${saysWhere} OR calls.original_location IS NOT NULL THEN calls.latitude ELSE EXCLUDED.latitude END,
+            CASE WHEN i.geocoder_failed OR NOT ${saysWhere} OR calls.original_location IS NOT NULL THEN calls.longitude ELSE EXCLUDED.longitude END,
+            CASE WHEN i.geocoder_failed OR NOT ${saysWhere} OR calls.original_location IS NOT NULL THEN calls.location_source ELSE EXCLUDED.location_source END,
+            CASE WHEN i.geocoder_failed OR NOT ${saysWhere} OR calls.original_location IS NOT NULL THEN calls.location_precision ELSE EXCLUDED.location_precision END,
+            CASE WHEN i.geocoder_failed OR NOT ${saysWhere} OR calls.original_location IS NOT NULL THEN calls.location_uncertainty_m ELSE EXCLUDED.location_uncertainty_m END,
             calls.awaiting_analysis AND NOT i.has_analysis,
             -- The analysis arrived for a call stored without it: the grouper places it now.
             calls.grouping_pending OR (${grouping} AND calls.awaiting_analysis AND i.has_analysis)

@@ -7,9 +7,13 @@ import { otherEventKey, platformConversationId, platformEventKey } from "../keys
 import { failureReasonOf, type Fields, instantAt, linkAt, notConnectedSummary, numberAt, objectAt, secondsIn, textAt } from "./fields";
 import { WEBHOOK_MAX_BODY_BYTES } from "../limits";
 import type { PlatformAdapter } from "./platform";
+import type { LiveCallEvent } from "../event";
 
-/** Retell's events that make a call (docs/webhook.md, "Retell"); `call_started` and the rest are archived and acknowledged. */
+/** Retell's events that make a call (docs/webhook.md, "Retell"); the live ones and the rest are archived and acknowledged. */
 export const RETELL_CALL_EVENTS = ["call_ended", "call_analyzed"] as const;
+
+/** Retell's live events (docs/webhook.md, "Live events"): the call started, and its transcript so far at each turn. */
+export const RETELL_LIVE_EVENTS = ["call_started", "transcript_updated"] as const;
 
 export const RETELL_SIGNATURE_HEADER = "x-retell-signature";
 /** How far the signature's timestamp may be from our clock, either way (retell-sdk's verify uses the same). */
@@ -24,7 +28,9 @@ const NEVER_CONNECTED = /^dial_|^invalid_destination$|^telephony_provider_permis
 /** The documented shape, for the OpenAPI document; the adapter reads it leniently (./fields.ts). */
 export const retellEventSchema = z
   .object({
-    event: z.string().meta({ description: "`call_ended` and `call_analyzed` make (one) call; any other event is archived and acknowledged" }),
+    event: z.string().meta({
+      description: "`call_ended` and `call_analyzed` make (one) call; `call_started` and `transcript_updated` are live events; any other event is archived and acknowledged",
+    }),
     call: z.object({
       call_id: z.string().meta({ description: "Retell's call id; the call's conversation_id is `retell:<call_id>`" }),
       agent_id: z.string().optional(),
@@ -114,6 +120,21 @@ export const retell: PlatformAdapter = {
     const { event } = root;
     if (typeof event !== "string" || event === "") throw missingFields(["event"]);
     const call = objectAt(root.call);
+    if ((RETELL_LIVE_EVENTS as readonly string[]).includes(event) && typeof call.call_id === "string" && CALL_ID.test(call.call_id)) {
+      const conversationId = platformConversationId("retell", call.call_id);
+      const turns = event === "transcript_updated" ? retellTurns(call) : [];
+      const live: LiveCallEvent = {
+        conversationId,
+        platform: "retell",
+        agentId: textAt(call.agent_id, TEXT_LIMITS.agentId),
+        callerPhone: normalisePhone(call.direction === "outbound" ? call.to_number : call.from_number),
+        // transcript_updated's last update comes when the call ends.
+        ended: call.call_status === "ended",
+        transcript: turns.length > 0 ? { turns, whole: true } : null,
+      };
+      // Beside the call's payloads, named by the body's hash: each snapshot its own object, a redelivery the same.
+      return { event: { kind: "live", call: live }, payloadKey: platformEventKey(conversationId, event, null, rawBody) };
+    }
     if (!(RETELL_CALL_EVENTS as readonly string[]).includes(event)) {
       return { event: { kind: "other", type: `retell ${event}` }, payloadKey: otherEventKey(`retell_${event}`, rawBody) };
     }

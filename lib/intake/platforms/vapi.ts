@@ -18,10 +18,12 @@ import {
 } from "./fields";
 import { WEBHOOK_MAX_BODY_BYTES } from "../limits";
 import type { PlatformAdapter } from "./platform";
+import type { LiveCallEvent } from "../event";
 
 /**
  * Vapi's server messages (docs/webhook.md, "Vapi"): the body is `{"message": {...}}`; only
- * `end-of-call-report` makes a call, every other type is archived and acknowledged.
+ * `end-of-call-report` makes a call, `status-update` and final `transcript` messages are live
+ * events of the call in progress, every other type is archived and acknowledged.
  */
 export const VAPI_REPORT_TYPE = "end-of-call-report";
 
@@ -42,7 +44,9 @@ const NEVER_CONNECTED = /^customer-busy$|^customer-did-not-answer$|failed-to-con
 export const vapiMessageSchema = z
   .object({
     message: z.object({
-      type: z.string().meta({ description: "`end-of-call-report` makes a call; any other type is archived and acknowledged" }),
+      type: z.string().meta({
+        description: "`end-of-call-report` makes a call; `status-update` (`in-progress`, `ended`) and final `transcript` are live events; any other type is archived and acknowledged",
+      }),
       timestamp: z.number().optional().meta({ description: "Unix milliseconds (a numeric string is read too)" }),
       call: z.object({
         id: z.string().meta({ description: "Vapi's call id; the call's conversation_id is `vapi:<id>`" }),
@@ -120,6 +124,45 @@ function structuredOutputFields(outputs: Fields): Fields {
   return fields;
 }
 
+/** `status-update` statuses that are live events: the call started (`in-progress`) or ended. */
+const LIVE_STATUSES: Readonly<Record<string, boolean>> = { "in-progress": false, ended: true };
+
+/**
+ * A live event among Vapi's server messages (docs/webhook.md, "Live events"), or null: a
+ * `status-update` `in-progress` or `ended`, or a final `transcript` (the type may be
+ * `transcript[transcriptType='final']` when the assistant asks for finals only), one more turn,
+ * timed from the call's `startedAt` by the message's `timestamp` (Unix ms) when both are there.
+ * Partial transcripts and other statuses are archived and acknowledged, as before.
+ */
+function vapiLiveEvent(type: string, message: Fields, call: Fields, conversationId: string): LiveCallEvent | null {
+  let ended = false;
+  let transcript: LiveCallEvent["transcript"] = null;
+  if (type === "status-update") {
+    const status = typeof message.status === "string" ? LIVE_STATUSES[message.status] : undefined;
+    if (status === undefined) return null;
+    ended = status;
+  } else if (type === "transcript" || type.startsWith("transcript[")) {
+    const final = message.transcriptType === "final" || (message.transcriptType === undefined && type.includes("final"));
+    if (!final) return null;
+    const startedAt = instantAt(call.startedAt);
+    const sentAt = instantAt(message.timestamp);
+    const time = startedAt && sentAt && sentAt >= startedAt ? (sentAt.getTime() - startedAt.getTime()) / 1000 : undefined;
+    const turns = transcriptTurns([{ role: message.role, message: message.transcript, time_in_call_secs: time }]);
+    if (turns.length === 0) return null;
+    transcript = { turns, whole: false };
+  } else {
+    return null;
+  }
+  return {
+    conversationId,
+    platform: "vapi",
+    agentId: textAt(call.assistantId ?? objectAt(message.assistant).id, TEXT_LIMITS.agentId),
+    callerPhone: normalisePhone(objectAt(call.customer).number) ?? normalisePhone(objectAt(message.customer).number),
+    ended,
+    transcript,
+  };
+}
+
 /** The headers of Vapi's HMAC credential with its defaults (sha256, hex, `{timestamp}.{body}`); for tests and the bench. */
 export function vapiHmacHeaders(secret: string, rawBody: Buffer | string, timestampMs = Date.now()): Record<string, string> {
   const timestamp = String(timestampMs);
@@ -179,6 +222,12 @@ export const vapi: PlatformAdapter = {
     if (typeof type !== "string" || type === "") throw missingFields(["message.type"]);
     const sentAt = instantAt(message.timestamp);
     const call = objectAt(message.call);
+    if (type !== VAPI_REPORT_TYPE && typeof call.id === "string" && CALL_ID.test(call.id)) {
+      const conversationId = platformConversationId("vapi", call.id);
+      const live = vapiLiveEvent(type, message, call, conversationId);
+      // Beside the call's payloads, named by the body's hash: two turns in one second are two objects.
+      if (live) return { event: { kind: "live", call: live }, payloadKey: platformEventKey(conversationId, type, null, rawBody) };
+    }
     if (type !== VAPI_REPORT_TYPE) {
       const seconds = sentAt && Math.floor(sentAt.getTime() / 1000);
       return { event: { kind: "other", type: `vapi ${type}` }, payloadKey: otherEventKey(`vapi_${type}`, rawBody, seconds ?? undefined) };
