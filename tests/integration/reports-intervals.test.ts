@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { GET as csvRoute } from "@/app/api/reports/intervals.csv/route";
 import { GET as reportRoute } from "@/app/api/reports/intervals/route";
 import { getDb } from "@/lib/db/client";
+import { EXERCISE_END } from "@/lib/calls/write/write-calls";
 import { createExercise } from "@/lib/exercises/create";
 import { computeDebrief } from "@/lib/exercises/debrief";
 import { getExercise } from "@/lib/exercises/list";
@@ -189,7 +190,9 @@ describe("the exercise debrief", () => {
     await db.$executeRaw`
       WITH answered AS (
         SELECT c.id, c.occurred_at, row_number() OVER (ORDER BY c.occurred_at, c.id) AS n
-        FROM calls c WHERE c.exercise_id = ${exercise.id} AND c.status = 'active'
+        FROM calls c WHERE c.exercise_id = ${exercise.id}
+          -- answered: still open when the exercise ended, which closed them (docs/exercises.md)
+          AND EXISTS (SELECT 1 FROM call_status_changes h WHERE h.call_id = c.id AND h.changed_by = ${EXERCISE_END} AND h.from_status = 'active')
       )
       INSERT INTO call_status_changes (call_id, from_status, status, changed_at, changed_by)
       SELECT id, 'active', CASE WHEN n % 3 = 0 THEN 'enroute' WHEN n % 7 = 0 THEN 'failed' ELSE 'dispatched' END,
