@@ -172,6 +172,9 @@ describe("the configured Redis limiter", () => {
     prefixes.push(prefix);
     process.env.REDIS_URL = testRedisUrl;
     process.env.REDIS_KEY_PREFIX = prefix;
+    // What is counted where, not how fast: with the 50 ms default, a first check that also connects
+    // on a busy machine was counted in the process instead (the policy's fallback), writing no key.
+    process.env.REDIS_TIMEOUT_MS = "5000";
     resetConfigForTests();
     try {
       const limiter = createConfiguredRateLimiter();
@@ -182,6 +185,7 @@ describe("the configured Redis limiter", () => {
     } finally {
       delete process.env.REDIS_URL;
       delete process.env.REDIS_KEY_PREFIX;
+      delete process.env.REDIS_TIMEOUT_MS;
       resetConfigForTests();
       await closeRedis();
     }
