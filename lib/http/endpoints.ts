@@ -15,6 +15,7 @@ import { noteEndpoints } from "../notes/endpoints";
 import { reportEndpoints } from "../reports/endpoints";
 import { simulationEndpoints } from "../simulation/endpoints";
 import { subscriptionEndpoints } from "../subscriptions/endpoints";
+import { unitEndpoints } from "../units/endpoints";
 
 /**
  * Every API endpoint's contract, one entry each: path, protection, and per method the request
@@ -30,6 +31,7 @@ export const endpoints = {
   ...incidentEndpoints,
   ...eidoEndpoints,
   ...noteEndpoints,
+  ...unitEndpoints,
   ...simulationEndpoints,
   ...intakeEndpoints,
   ...liveCallEndpoints,

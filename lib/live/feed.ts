@@ -4,6 +4,7 @@ import { selectList } from "../calls/query";
 import { type ListedCall, toCallRecord } from "../calls/to-call-record";
 import { withCallStore } from "../calls/with-call-store";
 import { lastNoteChange, readNoteChanges } from "../notes/changes";
+import { lastUnitChange } from "../units/read";
 import type { CallChange, ChangePage, FeedChange } from "./schema";
 
 /**
@@ -16,7 +17,9 @@ import type { CallChange, ChangePage, FeedChange } from "./schema";
  * Incident notes take numbers from the same sequence under the same lock (migration
  * incident_notes), so the feed is the two tables' rows merged in number order. Incidents and
  * incident merges are numbered from it too (migration incident_events), for outbound events only:
- * they count in the head, not in the feed's pages.
+ * they count in the head, not in the feed's pages. So do units, their state changes and
+ * assignments (migration units): a unit's change moves the head, so every instance's listing and
+ * the subscriptions' worker see it, and outbound unit events derive from it.
  */
 
 type ChangedRow = ListedCall & { changeNumber: bigint };
@@ -43,11 +46,12 @@ export function readChanges(after: number, limit: number): Promise<ChangePage> {
 }
 
 /**
- * The feed's head as SQL: the newest number a call, a note, an incident or an incident merge took
- * (0 before any; incidents and merges are numbered for outbound events, migration incident_events).
+ * The feed's head as SQL: the newest number a call, a note, an incident, an incident merge or a
+ * unit's row took (0 before any; incidents, merges and units are numbered for outbound events,
+ * migrations incident_events and units).
  */
 export const feedHead = Prisma.sql`GREATEST((SELECT COALESCE(max(change_number), 0) FROM calls), ${lastNoteChange},
-  (SELECT COALESCE(max(change_number), 0) FROM incidents), (SELECT COALESCE(max(change_number), 0) FROM incident_merges))`;
+  (SELECT COALESCE(max(change_number), 0) FROM incidents), (SELECT COALESCE(max(change_number), 0) FROM incident_merges), ${lastUnitChange})`;
 
 /** The newest committed change number (0 before any change): every change up to it is readable. */
 export async function currentCursor(db: Pick<Db, "$queryRaw">): Promise<number> {

@@ -1,0 +1,6 @@
+import { apiRoute, json } from "@/lib/http/respond";
+import { changeUnitState } from "@/lib/units/state";
+
+export const dynamic = "force-dynamic";
+
+export const POST = apiRoute("unitState", "POST", async ({ params, body, actor }) => json(await changeUnitState(params.id, body, actor)));
