@@ -1,9 +1,10 @@
 import { z } from "zod";
+import { documentedWriteAnswer, WITHOUT_READ } from "../access/write-answer";
 import { type Endpoint, jsonBody } from "../contract/endpoint";
 import { rateLimitPolicies } from "../contract/rate-limit-policies";
 import {
   assignUnitsAnswerSchema, assignUnitsRequestSchema, createUnitSchema, parseAssignUnits, parseCreateUnit, parseUnitImport,
-  parseUnitStateRequest, parseUpdateUnit, UNIT_IMPORT_MAX_BYTES, UNIT_IMPORT_MAX_ROWS, unitImportResultSchema, unitImportSchema,
+  parseUnitPosition, parseUnitStateRequest, parseUpdateUnit, recommendationSchema, unitPositionRequestSchema, UNIT_IMPORT_MAX_BYTES, UNIT_IMPORT_MAX_ROWS, unitImportResultSchema, unitImportSchema,
   unitListSchema, unitSchema, unitStateRequestSchema, updateUnitSchema,
 } from "./schema";
 
@@ -12,6 +13,8 @@ import {
  * Composed into the one registry by lib/http/endpoints.ts.
  */
 const unitId = z.object({ id: z.string().meta({ description: "The unit's id" }) });
+/** The answer of a unit's writes a dispatcher's key may make (state, position): one schema, named once. */
+const unitWriteAnswer = documentedWriteAnswer("Unit", unitSchema);
 
 export const unitEndpoints = {
   units: {
@@ -96,8 +99,28 @@ export const unitEndpoints = {
           "scene) needs one: UNIT_NOT_ASSIGNED otherwise. available and out_of_service clear the unit: its assignment closes, and its " +
           "incident becomes resolved when that was its last unit and it is still dispatched.",
         body: jsonBody({ name: "UnitStateChange", schema: unitStateRequestSchema }, parseUnitStateRequest, { maxBytes: 4096 }),
-        responses: { 200: { description: "The unit", body: { name: "Unit", schema: unitSchema } } },
+        responses: { 200: { description: `The unit${WITHOUT_READ}`, body: unitWriteAnswer } },
         errors: ["INVALID_PARAMETER", "NOT_FOUND", "UNIT_NOT_ASSIGNED", "DATABASE_ERROR"],
+      },
+    },
+  },
+
+  unitPosition: {
+    path: "/api/units/:id/position",
+    errorFormat: "calls",
+    protection: { rateLimit: rateLimitPolicies.calls },
+    params: unitId,
+    methods: {
+      POST: {
+        operationId: "reportUnitPosition",
+        permission: "dispatch",
+        summary: "A unit's position, from an AVL gateway or a mobile app (a scoped key with dispatch)",
+        description:
+          "The unit keeps its latest fix (one older than the kept one is ignored). A position older than UNIT_POSITION_STALE_SECONDS " +
+          "is flagged `stale` and the recommendation passes over it, saying so.",
+        body: jsonBody({ name: "UnitPosition", schema: unitPositionRequestSchema }, parseUnitPosition, { maxBytes: 1024 }),
+        responses: { 200: { description: `The unit${WITHOUT_READ}`, body: unitWriteAnswer } },
+        errors: ["INVALID_PARAMETER", "NOT_FOUND", "DATABASE_ERROR"],
       },
     },
   },
@@ -108,6 +131,16 @@ export const unitEndpoints = {
     protection: { rateLimit: rateLimitPolicies.calls },
     params: z.object({ id: z.string().meta({ description: "The incident's id" }) }),
     methods: {
+      GET: {
+        operationId: "recommendUnits",
+        permission: "read",
+        summary: "The units that may be sent now, nearest first, each with the reason and an approximate travel time",
+        description:
+          "Straight-line distance from the unit's fresh position, else its home station; travel time at the type's speed (UNIT_SPEEDS_KMH). " +
+          "Units with no usable point, or all when the incident has no location, come last without a distance.",
+        responses: { 200: { description: "The ranking", body: { name: "UnitRecommendation", schema: recommendationSchema } } },
+        errors: ["NOT_FOUND", "DATABASE_ERROR"],
+      },
       POST: {
         operationId: "assignUnits",
         permission: ["dispatch", "train"],
@@ -117,7 +150,7 @@ export const unitEndpoints = {
           "(409, `units`: each refused unit and why) and nothing changes, unless `confirm: true`: then its previous assignment closes. " +
           "Each unit becomes dispatched, and so does the incident when it is not further along.",
         body: jsonBody({ name: "AssignUnits", schema: assignUnitsRequestSchema }, parseAssignUnits, { maxBytes: 8192 }),
-        responses: { 201: { description: "The assignments made", body: { name: "UnitAssignments", schema: assignUnitsAnswerSchema } } },
+        responses: { 201: { description: `The assignments made${WITHOUT_READ}`, body: documentedWriteAnswer("UnitAssignments", assignUnitsAnswerSchema) } },
         errors: ["INVALID_PARAMETER", "NOT_FOUND", "INVALID_TRANSITION", "UNIT_UNAVAILABLE", "FORBIDDEN", "DATABASE_ERROR"],
       },
     },

@@ -25,7 +25,10 @@ export const unitSchema = z.object({
   state: z.enum(UNIT_STATES),
   state_changed_at: z.string().meta({ description: "ISO 8601 UTC time of the latest state change" }),
   incident_id: z.string().nullable().meta({ description: "The incident the unit serves (its open assignment)" }),
-  position: pointSchema.extend({ at: z.string() }).nullable().meta({ description: "The last reported position and when" }),
+  position: pointSchema
+    .extend({ at: z.string(), stale: z.boolean().meta({ description: "Older than UNIT_POSITION_STALE_SECONDS: not used to recommend the unit" }) })
+    .nullable()
+    .meta({ description: "The last reported position and when" }),
 });
 export type Unit = z.infer<typeof unitSchema>;
 
@@ -195,3 +198,40 @@ export const unavailableUnitSchema = z.object({
   incident_id: z.string().nullable(),
   reason: z.string(),
 });
+
+export const unitPositionRequestSchema = z.object({
+  latitude: z.number(),
+  longitude: z.number(),
+  at: z.string().optional().meta({ description: "ISO 8601 time of the fix; now when absent. A fix older than the unit's last is ignored" }),
+});
+export interface UnitPosition {
+  latitude: number;
+  longitude: number;
+  at: Date | null;
+}
+
+export function parseUnitPosition(body: unknown): UnitPosition {
+  const parsed = unitPositionRequestSchema.safeParse(body);
+  if (!parsed.success) throw invalidParameter("Invalid position", "latitude and longitude are required numbers");
+  const { latitude, longitude, at } = parsed.data;
+  if (Math.abs(latitude) > 90 || Math.abs(longitude) > 180) throw invalidParameter("Invalid position", "latitude -90..90, longitude -180..180");
+  if (at === undefined) return { latitude, longitude, at: null };
+  const time = new Date(at);
+  if (Number.isNaN(time.getTime()) || time.getTime() > Date.now() + 60_000) throw invalidParameter("Invalid at", "at must be an ISO 8601 time, not in the future");
+  return { latitude, longitude, at: time };
+}
+
+export const recommendationSchema = z.object({
+  incident_id: z.string(),
+  incident_located: z.boolean().meta({ description: "false: the incident has no coordinates, units are listed without distances" }),
+  units: z.array(
+    z.object({
+      unit: unitSchema,
+      distance_km: z.number().nullable().meta({ description: "Straight line from where the unit is taken to be" }),
+      travel_minutes: z.number().nullable().meta({ description: "distance / the type's speed (UNIT_SPEEDS_KMH): an approximation, not a route" }),
+      from: z.enum(["position", "station", "none"]).meta({ description: "Where the unit is taken to be" }),
+      reason: z.string().meta({ description: "Why it ranks there, in words" }),
+    }),
+  ).meta({ description: "Available units, nearest first; those with no usable point last" }),
+});
+export type Recommendation = z.infer<typeof recommendationSchema>;

@@ -48,3 +48,8 @@ export function unavailableReason(state: UnitState, incidentId: string | null): 
 
 export const UNIT_TYPES = ["engine", "ladder", "rescue", "ambulance", "patrol", "hazmat", "command", "other"] as const;
 export type UnitType = (typeof UNIT_TYPES)[number];
+
+/** Average road speed per type, km/h, for an approximate travel time (UNIT_SPEEDS_KMH overrides). */
+export const DEFAULT_SPEEDS_KMH: Record<UnitType, number> = {
+  engine: 50, ladder: 45, rescue: 50, ambulance: 60, patrol: 70, hazmat: 45, command: 70, other: 50,
+};

@@ -1,3 +1,4 @@
+import { getConfig } from "../config";
 import type { Unit } from "./schema";
 import type { UnitState, UnitType } from "./states";
 
@@ -21,6 +22,9 @@ export interface UnitRow {
 export const UNIT_COLUMNS =
   "u.id, u.call_sign, u.name, u.type, u.station, u.station_latitude, u.station_longitude, u.state, u.state_changed_at, u.incident_id, u.latitude, u.longitude, u.position_at";
 
+/** Whether a position reported at `at` is older than UNIT_POSITION_STALE_SECONDS. */
+export const isStale = (at: Date, now = Date.now()): boolean => now - at.getTime() > getConfig().UNIT_POSITION_STALE_SECONDS * 1000;
+
 export function toUnit(row: UnitRow): Unit {
   return {
     id: row.id,
@@ -35,6 +39,6 @@ export function toUnit(row: UnitRow): Unit {
     position:
       row.latitude === null || row.longitude === null || row.position_at === null
         ? null
-        : { latitude: row.latitude, longitude: row.longitude, at: row.position_at.toISOString() },
+        : { latitude: row.latitude, longitude: row.longitude, at: row.position_at.toISOString(), stale: isStale(row.position_at) },
   };
 }

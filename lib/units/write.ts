@@ -102,3 +102,11 @@ export async function closeAssignment(tx: Tx, unitId: string): Promise<string | 
     UPDATE unit_assignments SET cleared_at = clock_timestamp() WHERE unit_id = ${unitId} AND cleared_at IS NULL RETURNING incident_id`;
   return row?.incident_id;
 }
+
+/** A reported position: kept unless the unit already has a later one (fixes may arrive out of order). */
+export async function recordPosition(tx: Tx, unitId: string, position: { latitude: number; longitude: number; at: Date | null }): Promise<number> {
+  return tx.$executeRaw`
+    UPDATE units SET latitude = ${position.latitude}, longitude = ${position.longitude},
+      position_at = COALESCE(${position.at}::timestamptz, clock_timestamp())
+    WHERE id = ${unitId} AND (position_at IS NULL OR position_at <= COALESCE(${position.at}::timestamptz, clock_timestamp()))`;
+}

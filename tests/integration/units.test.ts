@@ -2,7 +2,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { afterAll, describe, expect, it } from "vitest";
-import { POST as assignRoute } from "@/app/api/incidents/[id]/units/route";
+import { POST as assignRoute, GET as recommendRoute } from "@/app/api/incidents/[id]/units/route";
+import { POST as positionRoute } from "@/app/api/units/[id]/position/route";
 import { POST as importRoute } from "@/app/api/units/import/route";
 import { GET as unitRoute, PATCH as patchUnitRoute } from "@/app/api/units/[id]/route";
 import { POST as stateRoute } from "@/app/api/units/[id]/state/route";
@@ -33,14 +34,14 @@ async function createUnit(fields: Record<string, unknown> = {}): Promise<Unit> {
 
 let seed = 900;
 const incidents: string[] = [];
-/** Fresh real incidents still active (each fixture call has one of its own). */
+/** Fresh real incidents whose calls are all still active (each fixture call has an incident of its own). */
 async function newIncidents(count: number): Promise<string[]> {
   while (incidents.length < count) {
     const db = await getDb();
     const calls = makeCalls(40, ++seed).filter((call) => !call.simulation);
     await insertCalls(db, calls);
     const rows = await db.call.findMany({ where: { id: { in: calls.map((call) => call.id) } }, select: { incidentId: true } });
-    const active = await db.incident.findMany({ where: { id: { in: rows.map((row) => row.incidentId) }, status: "active" }, select: { id: true } });
+    const active = await db.incident.findMany({ where: { id: { in: rows.map((row) => row.incidentId) }, status: "active", calls: { every: { status: "active" } } }, select: { id: true } });
     incidents.push(...active.map((row) => row.id));
   }
   return incidents.splice(0, count);
@@ -169,12 +170,14 @@ describe("states and dispatch", () => {
   it("the incident follows its units: dispatched with the first, resolved when the last clears, unless a dispatcher moved it", async () => {
     const [incident, handled] = await newIncidents(2);
     const [a, b, c] = [await createUnit(), await createUnit(), await createUnit()];
+    const activeCalls = (await (await getDb()).call.findMany({ where: { incidentId: incident } })).map((call) => call.id);
+    expect(activeCalls.length).toBeGreaterThan(0);
     const sent = await assign(incident, { unit_ids: [a.id, b.id] });
     expect((await sent.json()).incident_status).toBe("dispatched");
     expect(await incidentStatus(incident)).toBe("dispatched");
-    const calls = await (await getDb()).call.findMany({ where: { incidentId: incident } });
-    expect(calls.map((call) => call.status)).toContain("dispatched");
-    expect(calls.map((call) => call.status)).not.toContain("active");
+    // Its calls moved with it, each with its history row (the incidents' own status move).
+    const calls = await (await getDb()).call.findMany({ where: { id: { in: activeCalls } } });
+    expect(calls.map((call) => call.status)).toEqual(activeCalls.map(() => "dispatched"));
     expect((await moveTo(a.id, { state: "available" })).status).toBe(200);
     expect(await incidentStatus(incident)).toBe("dispatched");
     expect((await (await getDb()).unitAssignment.findFirstOrThrow({ where: { unitId: a.id } })).clearedAt).not.toBeNull();
@@ -217,6 +220,47 @@ describe("states and dispatch", () => {
     expect(open).toHaveLength(1);
     expect(open[0].clearedAt).toBeNull();
     expect((await unitOf(unit.id)).incident_id).toBe(open[0].incidentId);
+  });
+});
+
+describe("positions and recommendation", () => {
+  it("ranks available units by straight-line distance from a fresh position or the home station, saying why; a stale position is flagged and passed over", async () => {
+    const db = await getDb();
+    const [incident] = await newIncidents(1);
+    await db.$executeRaw`UPDATE incidents SET latitude = 40.0, longitude = -75.0 WHERE id = ${incident}`;
+    const tag = `R${Date.now().toString(36)}`;
+    // Station 11.1 km north; a patrol reporting 2.2 km away; an ambulance whose fix near the incident is stale.
+    const far = await createUnit({ call_sign: `${tag}-E`, type: "engine", station: "Station 9", station_latitude: 40.1, station_longitude: -75.0 });
+    const near = await createUnit({ call_sign: `${tag}-P`, type: "patrol", station: "Station 9", station_latitude: 40.1, station_longitude: -75.0 });
+    const stale = await createUnit({ call_sign: `${tag}-A`, type: "ambulance", station: "Station 4", station_latitude: 40.2, station_longitude: -75.0 });
+    const busy = await createUnit({ call_sign: `${tag}-B`, type: "engine", station: "Station 9", station_latitude: 40.0, station_longitude: -75.0 });
+    await assign((await newIncidents(1))[0], { unit_ids: [busy.id] });
+
+    const reported = await positionRoute(post(`/api/units/${near.id}/position`, { latitude: 40.02, longitude: -75.0 }), context(near.id));
+    expect(reported.status).toBe(200);
+    expect(unitSchema.parse(await reported.json()).position).toMatchObject({ latitude: 40.02, longitude: -75.0, stale: false });
+    const old = new Date(Date.now() - 3_600_000).toISOString();
+    const staleReport = await positionRoute(post(`/api/units/${stale.id}/position`, { latitude: 40.001, longitude: -75.0, at: old }), context(stale.id));
+    expect(unitSchema.parse(await staleReport.json()).position).toMatchObject({ stale: true });
+    // An older fix than the kept one changes nothing.
+    await positionRoute(post(`/api/units/${near.id}/position`, { latitude: 41, longitude: -75.0, at: old }), context(near.id));
+    expect((await unitOf(near.id)).position?.latitude).toBe(40.02);
+    expect((await positionRoute(post(`/api/units/${near.id}/position`, { latitude: 91, longitude: 0 }), context(near.id))).status).toBe(400);
+
+    const response = await recommendRoute(apiRequest(`http://localhost/api/incidents/${incident}/units`), context(incident));
+    expect(response.status).toBe(200);
+    const ranking = (await response.json()) as { incident_located: boolean; units: { unit: Unit; distance_km: number; travel_minutes: number; from: string; reason: string }[] };
+    expect(ranking.incident_located).toBe(true);
+    const ours = ranking.units.filter((entry) => entry.unit.call_sign.startsWith(tag));
+    expect(ours.map((entry) => [entry.unit.call_sign, entry.from])).toEqual([[`${tag}-P`, "position"], [`${tag}-E`, "station"], [`${tag}-A`, "station"]]);
+    expect(ours[0].distance_km).toBeCloseTo(2.22, 1);
+    expect(ours[0].travel_minutes).toBeCloseTo((2.224 / 70) * 60, 0);
+    expect(ours[0].reason).toMatch(/^2\.2 km from its last position, about 2 min at 70 km\/h$/);
+    expect(ours[1].distance_km).toBeCloseTo(11.12, 1);
+    expect(ours[1].reason).toContain("from Station 9 (home station)");
+    expect(ours[2].reason).toMatch(/is stale, from Station 4 \(home station\)/);
+    expect(ours[2].distance_km).toBeCloseTo(22.24, 1);
+    expect(far.id).toBeTruthy();
   });
 });
 
