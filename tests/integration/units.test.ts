@@ -196,6 +196,20 @@ describe("states and dispatch", () => {
     expect(await incidentStatus(handled)).toBe("enroute");
   });
 
+  it("a merged-away incident's units move with its calls to the surviving incident", async () => {
+    const [kept, merged] = await newIncidents(2);
+    const unit = await createUnit();
+    expect((await assign(merged, { unit_ids: [unit.id] })).status).toBe(201);
+    const { POST: mergeRoute } = await import("@/app/api/incidents/[id]/merge/route");
+    const response = await mergeRoute(post(`/api/incidents/${kept}/merge`, { other_id: merged }), context(kept));
+    expect(response.status).toBe(200);
+    expect(await (await getDb()).incident.findUnique({ where: { id: merged } })).toBeNull();
+    expect(await unitOf(unit.id)).toMatchObject({ state: "dispatched", incident_id: kept });
+    const open = await (await getDb()).unitAssignment.findMany({ where: { unitId: unit.id, clearedAt: null } });
+    expect(open.map((assignment) => assignment.incidentId)).toEqual([kept]);
+    expect((await moveTo(unit.id, { state: "en_route" })).status).toBe(200);
+  });
+
   it("moves the change feed's head with every unit change", async () => {
     const db = await getDb();
     const before = await currentCursor(db);
