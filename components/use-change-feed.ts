@@ -98,7 +98,8 @@ export function useChangeFeed(startCursor: number | undefined, known: ReadonlySe
       if (feedChanges.length === 0) return;
       cursor = Math.max(cursor, feedChanges.at(-1)!.change);
       const changes = feedChanges.filter((change): change is CallChange => "call" in change);
-      if (changes.length < feedChanges.length) refreshFamily("notes");
+      // Units are in the feed too; the dashboard shows none yet (docs/units.md).
+      if (feedChanges.some((change) => "note" in change)) refreshFamily("notes");
       if (changes.length === 0) return;
       const fresh = changes.filter(({ call }) => {
         const first = !seen.has(call.conversation_id) && !knownRef.current.has(call.conversation_id);

@@ -4,7 +4,7 @@ import { selectList } from "../calls/query";
 import { type ListedCall, toCallRecord } from "../calls/to-call-record";
 import { withCallStore } from "../calls/with-call-store";
 import { lastNoteChange, readNoteChanges } from "../notes/changes";
-import { lastUnitChange } from "../units/read";
+import { lastUnitChange, readUnitChanges } from "../units/read";
 import type { CallChange, ChangePage, FeedChange } from "./schema";
 
 /**
@@ -17,9 +17,9 @@ import type { CallChange, ChangePage, FeedChange } from "./schema";
  * Incident notes take numbers from the same sequence under the same lock (migration
  * incident_notes), so the feed is the two tables' rows merged in number order. Incidents and
  * incident merges are numbered from it too (migration incident_events), for outbound events only:
- * they count in the head, not in the feed's pages. So do units, their state changes and
- * assignments (migration units): a unit's change moves the head, so every instance's listing and
- * the subscriptions' worker see it, and outbound unit events derive from it.
+ * they count in the head, not in the feed's pages. Units are in the pages too, each at its latest
+ * state (migration units); their state changes and assignments are numbered for outbound events
+ * only, like incidents.
  */
 
 type ChangedRow = ListedCall & { changeNumber: bigint };
@@ -35,7 +35,9 @@ export async function readChangesFrom(db: Db, after: number, limit: number): Pro
     WHERE c.change_number > ${after}
     ORDER BY c.change_number
     LIMIT ${limit + 1}`);
-  const merged: FeedChange[] = [...rows.map(toCallChange), ...(await readNoteChanges(db, after, limit + 1))].sort((a, b) => a.change - b.change);
+  const merged: FeedChange[] = [
+    ...rows.map(toCallChange), ...(await readNoteChanges(db, after, limit + 1)), ...(await readUnitChanges(db, after, limit + 1)),
+  ].sort((a, b) => a.change - b.change);
   const changes = merged.slice(0, limit);
   return { changes, cursor: changes.at(-1)?.change ?? after, has_more: merged.length > limit };
 }

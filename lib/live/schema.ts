@@ -2,6 +2,7 @@ import { z } from "zod";
 import { callRecordSchema } from "../calls/schema";
 import { incidentRecordSchema, incidentTrainingSchema } from "../incidents/schema";
 import { noteSchema } from "../notes/schema";
+import { unitSchema } from "../units/schema";
 import { integerText, queryParameter, viewportParameters } from "../query-parameters";
 import { SEVERITIES } from "../vocabulary";
 
@@ -110,8 +111,13 @@ export const noteChangeSchema = z.object({
 });
 export type NoteChange = z.infer<typeof noteChangeSchema>;
 
-/** One entry of the change feed: a call at its latest state, or an incident's note. */
-export const feedChangeSchema = z.union([callChangeSchema, noteChangeSchema]);
+export const unitChangeSchema = z.object({
+  change: changeNumber,
+  unit: unitSchema.meta({ description: "A unit as it is after this change (its latest state: roster, state, position)" }),
+});
+
+/** One entry of the change feed: a call at its latest state, an incident's note, or a unit at its latest state. */
+export const feedChangeSchema = z.union([callChangeSchema, noteChangeSchema, unitChangeSchema]);
 export type FeedChange = z.infer<typeof feedChangeSchema>;
 
 export const isCallChange = (change: FeedChange): change is CallChange => "call" in change;

@@ -12,6 +12,8 @@ import { POST as subscribeRoute } from "@/app/api/subscriptions/route";
 import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { currentCursor } from "@/lib/live/feed";
+import { changePageSchema } from "@/lib/live/schema";
+import { GET as changesRoute } from "@/app/api/calls/changes/route";
 import { stopChangeTail } from "@/lib/live/tail";
 import { startDeliveryWorker } from "@/lib/subscriptions/worker";
 import { type Unit, unitListSchema, unitSchema } from "@/lib/units/schema";
@@ -220,6 +222,10 @@ describe("states and dispatch", () => {
     const afterCalls = await currentCursor(db);
     expect((await assign(incident, { unit_ids: [unit.id] })).status).toBe(201);
     expect(await currentCursor(db)).toBeGreaterThan(afterCalls);
+    // The feed carries the unit once, at its latest state.
+    const page = changePageSchema.parse(await (await changesRoute(apiRequest(`http://localhost/api/calls/changes?after=${before}`), undefined)).json());
+    const units = page.changes.flatMap((change) => ("unit" in change ? [change.unit] : []));
+    expect(units.filter((entry) => entry.id === unit.id).map((entry) => [entry.state, entry.incident_id])).toEqual([["dispatched", incident]]);
   });
 
   it("of 50 concurrent assignments of one unit to 50 incidents, exactly one succeeds without confirmation", async () => {
