@@ -99,6 +99,7 @@ export function useChangeFeed(startCursor: number | undefined, known: ReadonlySe
       if (feedChanges.length === 0) return;
       cursor = Math.max(cursor, feedChanges.at(-1)!.change);
       const changes = feedChanges.filter((change): change is CallChange => "call" in change);
+      // Units are in the feed too; the dashboard shows none yet (docs/units.md).
       if (feedChanges.some((change) => "note" in change)) refreshFamily("notes");
       if (feedChanges.some((change) => "acknowledgement" in change)) refreshFamily("alerts");
       if (changes.length === 0) return;

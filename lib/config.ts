@@ -162,6 +162,16 @@ export const envSchema = z.object({
   INCIDENT_GROUPING_SWEEP_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   /** The change feed is also read on this timer, in case a notification is lost. */
   LIVE_FEED_SAFETY_READ_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+  /** A unit's position older than this is stale: flagged, and not used to recommend it (docs/units.md). */
+  UNIT_POSITION_STALE_SECONDS: z.coerce.number().int().min(10).max(86_400).default(300),
+  /**
+   * Speeds per unit type for the recommendation's approximate travel time, km/h, e.g.
+   * `ambulance=70,patrol=80`; types not named keep lib/units/states.ts's defaults.
+   */
+  UNIT_SPEEDS_KMH: z
+    .string()
+    .regex(/^\s*(?:[a-z]+\s*=\s*\d{1,3}(?:\.\d+)?\s*)(?:,\s*[a-z]+\s*=\s*\d{1,3}(?:\.\d+)?\s*)*$/, "type=km/h pairs separated by commas")
+    .optional(),
   /** The exercise scheduler releases due calls this often; 0: no scheduler in this process. */
   EXERCISE_TICK_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
   /**

@@ -22,6 +22,10 @@ export type DomainErrorCode =
   | "TRAINING_MIX"
   // A correction whose location is less exact than the call's, not confirmed (confirm_lower_precision).
   | "PRECISION_LOWERED"
+  // A unit assigned while not available (busy on another incident, out of service), not confirmed.
+  | "UNIT_UNAVAILABLE"
+  // A unit moved to a state of an assignment (en route, on scene...) while it serves no incident.
+  | "UNIT_NOT_ASSIGNED"
   // A webhook body too large for what it turns out to be (only a recording may pass 5 MB).
   | "PAYLOAD_TOO_LARGE"
   | "STORAGE_ERROR"

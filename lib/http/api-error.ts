@@ -22,6 +22,8 @@ export const errorStatus: Record<ErrorCode, HttpMapping> = {
   CONFLICT: { status: 409, label: "Conflict" },
   TRAINING_MIX: { status: 409, label: "Training and real calls" },
   PRECISION_LOWERED: { status: 409, label: "Lower precision" },
+  UNIT_UNAVAILABLE: { status: 409, label: "Unit unavailable" },
+  UNIT_NOT_ASSIGNED: { status: 409, label: "Unit not assigned" },
   PAYLOAD_TOO_LARGE: { status: 413, label: "Payload too large" },
   RANGE_NOT_SATISFIABLE: { status: 416, label: "Range not satisfiable" },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, label: "Unsupported media type" },

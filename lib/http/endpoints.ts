@@ -16,6 +16,7 @@ import { noteEndpoints } from "../notes/endpoints";
 import { reportEndpoints } from "../reports/endpoints";
 import { simulationEndpoints } from "../simulation/endpoints";
 import { subscriptionEndpoints } from "../subscriptions/endpoints";
+import { unitEndpoints } from "../units/endpoints";
 
 /**
  * Every API endpoint's contract, one entry each: path, protection, and per method the request
@@ -32,6 +33,7 @@ export const endpoints = {
   ...acknowledgementEndpoints,
   ...eidoEndpoints,
   ...noteEndpoints,
+  ...unitEndpoints,
   ...simulationEndpoints,
   ...intakeEndpoints,
   ...liveCallEndpoints,

@@ -21,10 +21,11 @@ export const liveEndpoints = {
       GET: {
         operationId: "listCallChanges",
         permission: "read",
-        summary: "The change feed: calls changed and incident notes kept after a change number, in change order",
+        summary: "The change feed: calls changed, incident notes kept and units changed after a change number, in change order",
         description:
           "Every insert and update of a call takes the next change number; each call appears once, at its latest " +
-          "change. An incident's note takes a number of the same sequence when it is kept (or moved by a merge). Gapless: a change committed later never has a number below one already served. The polling " +
+          "change. An incident's note takes a number of the same sequence when it is kept (or moved by a merge), and a unit whenever it changes " +
+          "(roster, state, position; each unit once, at its latest change). Gapless: a change committed later never has a number below one already served. The polling " +
           "path of the dashboard; GET /api/calls/stream pushes the same changes.",
         query: changesQueryParameters,
         responses: { 200: { description: "One page of changes", body: { name: "ChangePage", schema: changePageSchema } } },
@@ -43,7 +44,7 @@ export const liveEndpoints = {
         permission: "read",
         summary: "The change feed pushed as server-sent events",
         description:
-          "Events `change` with `id` = change number and `data` = one entry of ChangePage's changes (a call or a note). Replays every " +
+          "Events `change` with `id` = change number and `data` = one entry of ChangePage's changes (a call, a note or a unit). Replays every " +
           "change after Last-Event-ID (or `after`), then follows new ones as they commit on any app instance. " +
           "Comment lines every 15 s keep idle proxies from closing it.",
         query: streamQueryParameters,

@@ -5,6 +5,7 @@ import { type ListedCall, toCallRecord } from "../calls/to-call-record";
 import { withCallStore } from "../calls/with-call-store";
 import { lastAcknowledgementChange, readAcknowledgementChanges } from "../acknowledgements/changes";
 import { lastNoteChange, readNoteChanges } from "../notes/changes";
+import { lastUnitChange, readUnitChanges } from "../units/read";
 import type { CallChange, ChangePage, FeedChange } from "./schema";
 
 /**
@@ -18,7 +19,9 @@ import type { CallChange, ChangePage, FeedChange } from "./schema";
  * incident_notes), and so do acknowledgements of incidents' alerts (migration
  * incident_acknowledgements), so the feed is the three tables' rows merged in number order. Incidents and
  * incident merges are numbered from it too (migration incident_events), for outbound events only:
- * they count in the head, not in the feed's pages.
+ * they count in the head, not in the feed's pages. Units are in the pages too, each at its latest
+ * state (migration units); their state changes and assignments are numbered for outbound events
+ * only, like incidents.
  */
 
 type ChangedRow = ListedCall & { changeNumber: bigint };
@@ -38,6 +41,7 @@ export async function readChangesFrom(db: Db, after: number, limit: number): Pro
     ...rows.map(toCallChange),
     ...(await readNoteChanges(db, after, limit + 1)),
     ...(await readAcknowledgementChanges(db, after, limit + 1)),
+    ...(await readUnitChanges(db, after, limit + 1)),
   ].sort((a, b) => a.change - b.change);
   const changes = merged.slice(0, limit);
   return { changes, cursor: changes.at(-1)?.change ?? after, has_more: merged.length > limit };
@@ -49,12 +53,12 @@ export function readChanges(after: number, limit: number): Promise<ChangePage> {
 }
 
 /**
- * The feed's head as SQL: the newest number a call, a note, an acknowledgement, an incident or an
- * incident merge took (0 before any; incidents and merges are numbered for outbound events,
- * migration incident_events).
+ * The feed's head as SQL: the newest number a call, a note, an acknowledgement, an incident, an
+ * incident merge or a unit's row took (0 before any; incidents, merges and units are numbered for
+ * outbound events, migrations incident_events and units).
  */
 export const feedHead = Prisma.sql`GREATEST((SELECT COALESCE(max(change_number), 0) FROM calls), ${lastNoteChange}, ${lastAcknowledgementChange},
-  (SELECT COALESCE(max(change_number), 0) FROM incidents), (SELECT COALESCE(max(change_number), 0) FROM incident_merges))`;
+  (SELECT COALESCE(max(change_number), 0) FROM incidents), (SELECT COALESCE(max(change_number), 0) FROM incident_merges), ${lastUnitChange})`;
 
 /** The newest committed change number (0 before any change): every change up to it is readable. */
 export async function currentCursor(db: Pick<Db, "$queryRaw">): Promise<number> {

@@ -3,6 +3,7 @@ import { acknowledgementSchema } from "../acknowledgements/schema";
 import { callRecordSchema } from "../calls/schema";
 import { incidentRecordSchema, incidentTrainingSchema } from "../incidents/schema";
 import { noteSchema } from "../notes/schema";
+import { unitSchema } from "../units/schema";
 import { integerText, queryParameter, viewportParameters } from "../query-parameters";
 import { SEVERITIES } from "../vocabulary";
 
@@ -141,8 +142,15 @@ export const acknowledgementChangeSchema = z.object({
 });
 export type AcknowledgementChange = z.infer<typeof acknowledgementChangeSchema>;
 
-/** One entry of the change feed: a call at its latest state, an incident's note, or an incident's acknowledgement. */
-export const feedChangeSchema = z.union([callChangeSchema, noteChangeSchema, acknowledgementChangeSchema]);
+
+export const unitChangeSchema = z.object({
+  change: changeNumber,
+  unit: unitSchema.meta({ description: "A unit as it is after this change (its latest state: roster, state, position)" }),
+});
+
+
+/** One entry of the change feed: a call at its latest state, an incident's note, an incident's acknowledgement, or a unit at its latest state. */
+export const feedChangeSchema = z.union([callChangeSchema, noteChangeSchema, acknowledgementChangeSchema, unitChangeSchema]);
 export type FeedChange = z.infer<typeof feedChangeSchema>;
 
 export const isCallChange = (change: FeedChange): change is CallChange => "call" in change;

@@ -14,7 +14,7 @@ export function maydayBody(event: DerivedEvent) {
 }
 
 export async function eventBody(db: Db, format: BodyFormat, event: DerivedEvent): Promise<string> {
-  if (format === "eido") {
+  if (format === "eido" && event.incidentId !== null) {
     const eido = await readIncidentEido(db, event.incidentId);
     if (eido) return JSON.stringify(eido);
   }

@@ -11,6 +11,8 @@ export const EVENT_TYPES = [
   "note.created",
   "call.created",
   "call.status_changed",
+  "unit.state_changed",
+  "unit.assigned",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -9,6 +9,8 @@ import type { IncidentRecord } from "../incidents/schema";
 import { currentCursor } from "../live/feed";
 import { NOTE_COLUMNS, type NoteRow, toNote } from "../notes/to-note";
 import type { Note } from "../notes/schema";
+import { toUnit, UNIT_COLUMNS, type UnitRow } from "../units/to-unit";
+import type { Unit } from "../units/schema";
 import type { EventType } from "./event-types";
 
 /**
@@ -26,6 +28,8 @@ import type { EventType } from "./event-types";
  *   or .closed           when its status is then final
  * - incident.merged      at the change at which its calls all left it for another incident
  * - note.created         at the change at which the note was kept
+ * - unit.state_changed   at each of a unit's state changes (unit_state_changes), the unit as it is now
+ * - unit.assigned        at the change at which the assignment was made
  *
  * A stamp lies in exactly one window, and every change up to the feed's head is committed (the
  * feed is gapless), so each event is sent once, whatever changes folded into the row since, and
@@ -44,15 +48,33 @@ export type EventData =
   | { call: CallRecord }
   | { incident: IncidentRecord; call: CallRecord | null }
   | { incident: IncidentRecord; merged_into: string }
-  | { note: Note; incident: IncidentRecord };
+  | { note: Note; incident: IncidentRecord }
+  | { unit: Unit; state_change: UnitStateChangeData; incident: IncidentRecord | null }
+  | { unit: Unit; assignment: UnitAssignmentData; incident: IncidentRecord };
+
+export interface UnitStateChangeData {
+  from_state: string | null;
+  state: string;
+  incident_id: string | null;
+  at: string;
+  by: string;
+  position: { latitude: number; longitude: number } | null;
+}
+
+export interface UnitAssignmentData {
+  incident_id: string;
+  assigned_at: string;
+  by: string;
+  confirmed_from_state: string | null;
+}
 
 export interface DerivedEvent {
   id: string;
   type: EventType;
   change: number;
   occurredAt: Date;
-  /** The incident the event is about (the EIDO body's). */
-  incidentId: string;
+  /** The incident the event is about (the EIDO body's); a unit's state change may concern none. */
+  incidentId: string | null;
   subject: EventSubject;
   data: EventData;
 }
@@ -60,7 +82,7 @@ export interface DerivedEvent {
 const inWindow = (stamp: bigint | null, after: number, upTo: number): stamp is bigint =>
   stamp !== null && stamp > BigInt(after) && stamp <= BigInt(upTo);
 
-function event(type: EventType, change: bigint, occurredAt: Date, incidentId: string, subject: EventSubject, data: EventData): DerivedEvent {
+function event(type: EventType, change: bigint, occurredAt: Date, incidentId: string | null, subject: EventSubject, data: EventData): DerivedEvent {
   return { id: `evt_${change}_${type}`, type, change: Number(change), occurredAt, incidentId, subject, data };
 }
 
@@ -157,6 +179,66 @@ async function noteEvents(db: Db, after: number, upTo: number): Promise<DerivedE
   });
 }
 
+type IncidentSubjectRow = IncidentFields & { simulation: boolean };
+
+/** The incidents unit events concern, each with its subject (its kind, its latest call's scenario). */
+async function incidentsOf(db: Db, ids: readonly (string | null)[]): Promise<Map<string, { incident: IncidentRecord; subject: EventSubject }>> {
+  const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
+  if (wanted.length === 0) return new Map();
+  const rows = await db.$queryRaw<IncidentSubjectRow[]>(Prisma.sql`
+    SELECT i.id, ${incidentFields}, i.simulation FROM incidents i WHERE i.id = ANY(${wanted}::text[])`);
+  const calls = await latestCalls(db, wanted);
+  return new Map(rows.map((row) => {
+    const incident = toIncidentRecord(row);
+    return [row.id, { incident, subject: { scenario: calls.get(row.id)?.scenario ?? null, simulation: row.simulation, severity: incident.severity } }];
+  }));
+}
+
+/** A unit serving no incident: no scenario, real, no severity (a severity filter leaves it out). */
+const NO_INCIDENT: EventSubject = { scenario: null, simulation: false, severity: "" };
+
+type UnitStateEventRow = UnitRow & {
+  change_number: bigint; changed_at: Date; from_state: string | null; new_state: string; change_incident: string | null; at: Date;
+  changed_by_name: string; change_latitude: number | null; change_longitude: number | null;
+};
+
+async function unitStateEvents(db: Db, after: number, upTo: number): Promise<DerivedEvent[]> {
+  const rows = await db.$queryRaw<UnitStateEventRow[]>(Prisma.sql`
+    SELECT ${Prisma.raw(UNIT_COLUMNS)}, s.change_number, s.changed_at, s.from_state, s.state AS new_state, s.incident_id AS change_incident, s.at,
+      s.changed_by_name, s.latitude AS change_latitude, s.longitude AS change_longitude
+    FROM unit_state_changes s JOIN units u ON u.id = s.unit_id
+    WHERE s.change_number > ${after} AND s.change_number <= ${upTo}`);
+  const incidents = await incidentsOf(db, rows.map((row) => row.change_incident));
+  return rows.map((row) => {
+    const served = row.change_incident === null ? undefined : incidents.get(row.change_incident);
+    const state_change = {
+      from_state: row.from_state, state: row.new_state, incident_id: row.change_incident, at: row.at.toISOString(), by: row.changed_by_name,
+      position: row.change_latitude === null || row.change_longitude === null ? null : { latitude: row.change_latitude, longitude: row.change_longitude },
+    };
+    const data = { unit: toUnit(row), state_change, incident: served?.incident ?? null };
+    return event("unit.state_changed", row.change_number, row.changed_at, served ? row.change_incident : null, served?.subject ?? NO_INCIDENT, data);
+  });
+}
+
+type AssignmentEventRow = UnitRow & {
+  change_number: bigint; changed_at: Date; assigned_incident: string; assigned_at: Date; assigned_by_name: string; confirmed_from_state: string | null;
+};
+
+async function assignmentEvents(db: Db, after: number, upTo: number): Promise<DerivedEvent[]> {
+  const rows = await db.$queryRaw<AssignmentEventRow[]>(Prisma.sql`
+    SELECT ${Prisma.raw(UNIT_COLUMNS)}, a.change_number, a.changed_at, a.incident_id AS assigned_incident, a.assigned_at, a.assigned_by_name,
+      a.confirmed_from_state
+    FROM unit_assignments a JOIN units u ON u.id = a.unit_id
+    WHERE a.change_number > ${after} AND a.change_number <= ${upTo}`);
+  const incidents = await incidentsOf(db, rows.map((row) => row.assigned_incident));
+  return rows.flatMap((row) => {
+    const served = incidents.get(row.assigned_incident);
+    if (!served) return [];
+    const assignment = { incident_id: row.assigned_incident, assigned_at: row.assigned_at.toISOString(), by: row.assigned_by_name, confirmed_from_state: row.confirmed_from_state };
+    return [event("unit.assigned", row.change_number, row.changed_at, row.assigned_incident, served.subject, { unit: toUnit(row), assignment, incident: served.incident })];
+  });
+}
+
 /** Events of the same stamp go out in this order. */
 const ORDER: Record<EventType, number> = {
   "call.created": 0,
@@ -166,6 +248,8 @@ const ORDER: Record<EventType, number> = {
   "incident.closed": 4,
   "incident.merged": 5,
   "note.created": 6,
+  "unit.assigned": 7,
+  "unit.state_changed": 8,
 };
 
 /**
@@ -176,7 +260,10 @@ export async function readWindow(db: Db, after: number, span: number): Promise<{
   const upTo = Math.min(await currentCursor(db), after + span);
   if (upTo <= after) return { events: [], upTo: after };
   const found = (
-    await Promise.all([callEvents(db, after, upTo), incidentEvents(db, after, upTo), mergeEvents(db, after, upTo), noteEvents(db, after, upTo)])
+    await Promise.all([
+      callEvents(db, after, upTo), incidentEvents(db, after, upTo), mergeEvents(db, after, upTo), noteEvents(db, after, upTo),
+      unitStateEvents(db, after, upTo), assignmentEvents(db, after, upTo),
+    ])
   ).flat();
   return { events: found.sort((a, b) => a.change - b.change || ORDER[a.type] - ORDER[b.type]), upTo };
 }

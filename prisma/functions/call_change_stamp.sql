@@ -1,5 +1,6 @@
 -- Numbers every written row of the change feed (calls; incident notes: migration incident_notes;
--- incidents and incident merges: migration incident_events), under the lock its statement took.
+-- incidents and incident merges: migration incident_events; units, their state changes and
+-- assignments: migration units), under the lock its statement took.
 -- On a call it also stamps the change at which the call was first written not waiting for the
 -- grouper (announced_change) and the change of its latest status move (status_change); on an
 -- incident the change at which it was first written not waiting (announced_change); on a note the

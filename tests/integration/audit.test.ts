@@ -22,6 +22,10 @@ import { POST as replaySubscriptionRoute } from "@/app/api/subscriptions/[id]/re
 import { DELETE as removeSubscriptionRoute, PATCH as patchSubscriptionRoute } from "@/app/api/subscriptions/[id]/route";
 import { POST as createSubscriptionRoute } from "@/app/api/subscriptions/route";
 import { POST as createUserRoute } from "@/app/api/users/route";
+import { POST as assignUnitsRoute } from "@/app/api/incidents/[id]/units/route";
+import { POST as importUnitsRoute } from "@/app/api/units/import/route";
+import { PATCH as patchUnitRoute } from "@/app/api/units/[id]/route";
+import { POST as createUnitRoute } from "@/app/api/units/route";
 import { POST as webhookRoute } from "@/app/api/voiceagent-webhook/route";
 import { POST as gisImportRoute } from "@/app/api/gis/route";
 import { AUDIT_ACTIONS, type AuditEventView, type AuditPage } from "@/lib/audit/schema";
@@ -80,7 +84,7 @@ beforeAll(async () => {
 });
 
 describe("the audit trail", () => {
-  it("records each of the 29 actions exactly once, naming the person; the call's history names them too", async () => {
+  it("records each of the 34 actions exactly once, naming the person; the call's history names them too", async () => {
     const before = await count();
     const startedAt = new Date().toISOString();
 
@@ -114,6 +118,14 @@ describe("the audit trail", () => {
     expect((await send(patchIncidentRoute, "PATCH", `/api/incidents/${first.incident_id}`, dispatcher, { status: "enroute" }, first.incident_id)).status).toBe(200);
     expect((await send(addNoteRoute, "POST", `/api/incidents/${first.incident_id}/notes`, dispatcher, { text: "Engine 12 sent" }, first.incident_id)).status).toBe(201);
     expect((await send(acknowledgeRoute, "POST", `/api/incidents/${first.incident_id}/acknowledge`, dispatcher, undefined, first.incident_id)).status).toBe(201);
+    // Units: the roster kept by the administrator, one sent by the dispatcher to the incident
+    // already en route (its status stays: only the unit's state moves).
+    const unit = await send(createUnitRoute, "POST", "/api/units", admin, { call_sign: "E12", type: "engine" });
+    expect(unit.status).toBe(201);
+    const unitId = (await unit.json()).id as string;
+    expect((await send(patchUnitRoute, "PATCH", `/api/units/${unitId}`, admin, { name: "Engine 12" }, unitId)).status).toBe(200);
+    expect((await send(importUnitsRoute, "POST", "/api/units/import", admin, { csv: "call_sign,type\nM3,ambulance\n" })).status).toBe(201);
+    expect((await send(assignUnitsRoute, "POST", `/api/incidents/${first.incident_id}/units`, dispatcher, { unit_ids: [unitId] }, first.incident_id)).status).toBe(201);
     // Corrections of what the agent heard: one call's severity, then the incident's type.
     const corrected = await send(patchCallRoute, "PATCH", `/api/calls/conv_audit_2`, dispatcher, { severity: "moderate" }, "conv_audit_2");
     expect(corrected.status).toBe(200);
@@ -210,7 +222,7 @@ describe("the audit trail", () => {
     expect((await trail(`&actor=${dispatcher.user.id}&from=${encodeURIComponent(startedAt)}`)).map((event) => event.action).sort()).toEqual(
       [
         "call.corrected", "call.instruction_written", "call.recording_played", "call.status_changed", "call.viewed", "incident.acknowledged", "incident.corrected", "incident.merged",
-        "incident.note_added", "incident.split", "incident.status_changed",
+        "incident.note_added", "incident.split", "incident.status_changed", "incident.units_assigned", "unit.state_changed",
       ],
     );
     expect((await trail(`&target_id=${conversationId}`)).map((event) => event.action).sort()).toEqual(["call.instruction_written", "call.recording_played", "call.status_changed", "call.viewed"]);

@@ -25,7 +25,7 @@ const LAYERS: Layers = [
   {
     name: "domain",
     units: [
-      "lib/access", "lib/audit", "lib/geocoding", "lib/calls", "lib/notes", "lib/acknowledgements", "lib/incidents", "lib/live", "lib/reports",
+      "lib/access", "lib/audit", "lib/geocoding", "lib/calls", "lib/notes", "lib/acknowledgements", "lib/incidents", "lib/units", "lib/live", "lib/reports",
       "lib/simulation", "lib/exercises", "lib/eido", "lib/subscriptions", "lib/intake", "lib/live-calls", "lib/reconcile", "lib/health",
     ],
   },

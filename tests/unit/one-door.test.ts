@@ -75,3 +75,29 @@ describe("one door for writing calls", () => {
     );
   });
 });
+
+/**
+ * The units' door (lib/units/write.ts, docs/units.md): the only writer of units, their state
+ * changes and assignments; the database hands a merged-away incident's units to the incident its
+ * calls went to (prisma/functions/unit_assignments_follow_merge.sql), as the merge happens there.
+ */
+const UNIT_DOORS = ["lib/units/write.ts", "prisma/functions/unit_assignments_follow_merge.sql"];
+const UNIT_SQL_WRITE = /\b(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM|TRUNCATE(?:\s+TABLE)?)\s+(?:ONLY\s+)?"?(?:units|unit_state_changes|unit_assignments)"?(?![\w"])/i;
+const UNIT_MODEL_WRITE = /\.(?:unit|unitStateChange|unitAssignment)\s*\.\s*(?:create|createMany|createManyAndReturn|update|updateMany|upsert|delete|deleteMany)\s*\(/;
+const writesUnits = (source: string) => UNIT_SQL_WRITE.test(source) || UNIT_MODEL_WRITE.test(source);
+
+describe("one door for writing units", () => {
+  it("recognises a write of units, and not a read or another table", () => {
+    for (const write of ["UPDATE units SET state = 'available'", "INSERT INTO unit_state_changes (unit_id)", "UPDATE unit_assignments SET cleared_at = now()", "tx.unit.update({})"]) {
+      expect(writesUnits(write), write).toBe(true);
+    }
+    for (const other of ["SELECT id FROM units FOR UPDATE", "UPDATE units_hourly SET n = 1", "db.unit.findMany({})", "UPDATE incidents SET status = 'resolved'"]) {
+      expect(writesUnits(other), other).toBe(false);
+    }
+  });
+
+  it("is the only place that writes them", () => {
+    const writers = files.filter((file) => writesUnits(readFileSync(path.join(ROOT, file), "utf8")));
+    expect(writers.sort()).toEqual([...UNIT_DOORS].sort());
+  });
+});

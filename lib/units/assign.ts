@@ -1,0 +1,74 @@
+import type { Actor } from "../access/actor";
+import { requireMayAct } from "../access/status-rule";
+import { recordAudit } from "../audit/record-audit";
+import { writeCalls } from "../calls/write/write-calls";
+import { CLOSED_STATUSES } from "../calls/workflow";
+import { DomainError, notFound } from "../domain-error";
+import { lockIncident } from "../incidents/lock";
+import { followUnitCleared, followUnitDispatched } from "./follow";
+import type { AssignUnitsAnswer, AssignUnitsRequest } from "./schema";
+import { UNIT_STATE_RULES, type UnitState, unavailableReason } from "./states";
+import { closeAssignment, lockUnits, moveUnit, openAssignment } from "./write";
+
+/**
+ * POST /api/incidents/{id}/units: sends units to an incident (docs/units.md, "Dispatch"). One
+ * transaction: the feed's lock, the incident, then the units (FOR UPDATE, in id order), so of
+ * concurrent requests for one unit each sees the other's outcome, and the partial unique index
+ * unit_assignments_open_key refuses a second open assignment whatever happens. A unit that is not
+ * available (busy, out of service) is refused with UNIT_UNAVAILABLE naming why, unless `confirm`:
+ * then its previous assignment closes (that incident follows: it may resolve) and it moves here.
+ */
+export async function assignUnits(incidentId: string, request: AssignUnitsRequest, actor: Actor): Promise<AssignUnitsAnswer> {
+  return writeCalls(async (writes) => {
+    const incident = await lockIncident(writes, incidentId);
+    await requireMayAct(writes.tx, actor, { incident: incidentId });
+    if ((CLOSED_STATUSES as readonly string[]).includes(incident.status)) {
+      throw new DomainError("INVALID_TRANSITION", `Incident ${incidentId} is ${incident.status}: no unit is sent to a closed incident`);
+    }
+    const units = await lockUnits(writes.tx, request.unitIds);
+    const missing = request.unitIds.filter((id) => !units.some((unit) => unit.id === id));
+    if (missing.length > 0) throw notFound(`No unit with id ${missing.join(", ")}`);
+    const toSend = units.filter((unit) => unit.incident_id !== incidentId || !UNIT_STATE_RULES[unit.state as UnitState].assigned);
+    const unavailable = toSend.filter((unit) => !UNIT_STATE_RULES[unit.state as UnitState].assignable);
+    if (unavailable.length > 0 && !request.confirm) {
+      const refused = unavailable.map((unit) => ({
+        id: unit.id,
+        call_sign: unit.call_sign,
+        state: unit.state,
+        incident_id: unit.incident_id,
+        reason: unavailableReason(unit.state as UnitState, unit.incident_id),
+      }));
+      throw new DomainError(
+        "UNIT_UNAVAILABLE",
+        `${refused.map((unit) => `${unit.call_sign} is ${unit.reason}`).join("; ")}: send with confirm: true to assign anyway`,
+        { extra: { units: refused } },
+      );
+    }
+    const assignments: AssignUnitsAnswer["assignments"] = [];
+    const left = new Set<string>();
+    for (const unit of toSend) {
+      const state = unit.state as UnitState;
+      const previous = await closeAssignment(writes.tx, unit.id);
+      if (previous && previous !== incidentId) left.add(previous);
+      const opened = await openAssignment(writes.tx, unit.id, incidentId, UNIT_STATE_RULES[state].assignable ? null : state, actor);
+      await moveUnit(writes.tx, unit, { state: "dispatched", incidentId, position: null }, actor);
+      assignments.push({
+        unit_id: unit.id,
+        call_sign: unit.call_sign,
+        incident_id: incidentId,
+        assigned_at: opened.assigned_at.toISOString(),
+        confirmed_from_state: opened.confirmed_from_state as UnitState | null,
+      });
+    }
+    for (const other of left) await followUnitCleared(writes, other, actor);
+    const status = assignments.length > 0 ? await followUnitDispatched(writes, incidentId, actor) : incident.status;
+    if (assignments.length > 0) {
+      await recordAudit(writes.tx, actor, {
+        action: "incident.units_assigned",
+        target: { kind: "incident", id: incidentId },
+        after: { units: assignments.map((assignment) => ({ id: assignment.unit_id, call_sign: assignment.call_sign, confirmed_from_state: assignment.confirmed_from_state })) },
+      });
+    }
+    return { incident_id: incidentId, incident_status: status, assignments };
+  });
+}

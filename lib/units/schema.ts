@@ -1,0 +1,237 @@
+import { z } from "zod";
+import { invalidParameter } from "../domain-error";
+import { UNIT_STATES, UNIT_TYPES, type UnitState, type UnitType } from "./states";
+
+/**
+ * The zod schemas of units (docs/units.md). No database import: the endpoint registry loads this.
+ */
+
+export const UNIT_IMPORT_MAX_BYTES = 1024 * 1024;
+export const UNIT_IMPORT_MAX_ROWS = 5_000;
+export const UNITS_PER_ASSIGNMENT = 50;
+
+const pointSchema = z.object({ latitude: z.number(), longitude: z.number() });
+
+export const unitSchema = z.object({
+  id: z.string(),
+  call_sign: z.string().meta({ description: "Unique, case-insensitively (E12, Medic 3)" }),
+  name: z.string(),
+  type: z.enum(UNIT_TYPES),
+  station: z
+    .object({ name: z.string(), latitude: z.number().nullable(), longitude: z.number().nullable() })
+    .nullable()
+    .meta({ description: "The home station and its point (where a unit without a position is assumed to be)" }),
+  in_service: z.boolean().meta({ description: "false exactly when the state is out_of_service" }),
+  state: z.enum(UNIT_STATES),
+  state_changed_at: z.string().meta({ description: "ISO 8601 UTC time of the latest state change" }),
+  incident_id: z.string().nullable().meta({ description: "The incident the unit serves (its open assignment)" }),
+  position: pointSchema
+    .extend({ at: z.string(), stale: z.boolean().meta({ description: "Older than UNIT_POSITION_STALE_SECONDS: not used to recommend the unit" }) })
+    .nullable()
+    .meta({ description: "The last reported position and when" }),
+});
+export type Unit = z.infer<typeof unitSchema>;
+
+export const unitListSchema = z.object({ units: z.array(unitSchema).meta({ description: "By call sign" }) });
+
+/** What a roster entry is made of, checked once for the API and each CSV line. */
+export interface UnitFields {
+  call_sign: string;
+  name: string;
+  type: UnitType;
+  station: { name: string; latitude: number | null; longitude: number | null } | null;
+  in_service: boolean;
+}
+
+export const createUnitSchema = z.object({
+  call_sign: z.string().meta({ description: "1 to 40 characters" }),
+  name: z.string().optional().meta({ description: "Defaults to the call sign" }),
+  type: z.enum(UNIT_TYPES),
+  station: z.string().optional().meta({ description: "The home station's name" }),
+  station_latitude: z.number().optional(),
+  station_longitude: z.number().optional(),
+  in_service: z.boolean().optional().meta({ description: "Defaults to true (state available); false: out_of_service" }),
+});
+
+/** One roster entry's fields, or the first thing wrong with them (the CSV import names the line). */
+export function unitFields(input: Record<string, unknown>, partial = false): Partial<UnitFields> {
+  const text = (key: string, max: number): string | undefined => {
+    const value = input[key];
+    if (value === undefined || value === null || value === "") return undefined;
+    if (typeof value !== "string" || value.trim().length === 0 || value.trim().length > max) {
+      throw invalidParameter(`Invalid ${key}`, `${key} must be 1 to ${max} characters`);
+    }
+    return value.trim();
+  };
+  const coordinate = (key: string, limit: number): number | null => {
+    const value = input[key];
+    if (value === undefined || value === null || value === "") return null;
+    const number = typeof value === "string" ? Number(value) : value;
+    if (typeof number !== "number" || !Number.isFinite(number) || Math.abs(number) > limit) {
+      throw invalidParameter(`Invalid ${key}`, `${key} must be a number from -${limit} to ${limit}`);
+    }
+    return number;
+  };
+  const fields: Partial<UnitFields> = {};
+  const callSign = text("call_sign", 40);
+  if (callSign !== undefined) fields.call_sign = callSign;
+  else if (!partial) throw invalidParameter("Invalid call_sign", "call_sign is required: 1 to 40 characters");
+  const name = text("name", 120);
+  if (name !== undefined) fields.name = name;
+  else if (!partial && callSign !== undefined) fields.name = callSign;
+  if (input.type !== undefined && input.type !== "") {
+    if (!(UNIT_TYPES as readonly unknown[]).includes(input.type)) {
+      throw invalidParameter("Invalid type", `type must be one of ${UNIT_TYPES.join(", ")}`);
+    }
+    fields.type = input.type as UnitType;
+  } else if (!partial) throw invalidParameter("Invalid type", `type is required: one of ${UNIT_TYPES.join(", ")}`);
+  const station = text("station", 120);
+  const latitude = coordinate("station_latitude", 90);
+  const longitude = coordinate("station_longitude", 180);
+  if ((latitude === null) !== (longitude === null)) {
+    throw invalidParameter("Invalid station point", "station_latitude and station_longitude go together");
+  }
+  if (latitude !== null && station === undefined) throw invalidParameter("Invalid station", "a station point needs the station's name");
+  if (station !== undefined) fields.station = { name: station, latitude, longitude };
+  const inService = input.in_service;
+  if (inService !== undefined && inService !== "") {
+    const value = typeof inService === "string" ? ({ true: true, false: false, yes: true, no: false } as Record<string, boolean>)[inService.toLowerCase()] : inService;
+    if (typeof value !== "boolean") throw invalidParameter("Invalid in_service", "in_service must be true or false");
+    fields.in_service = value;
+  } else if (!partial) fields.in_service = true;
+  return fields;
+}
+
+export function parseCreateUnit(body: unknown): UnitFields {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) throw invalidParameter("Invalid unit", "The body must be a JSON object");
+  return unitFields(body as Record<string, unknown>) as UnitFields;
+}
+
+export const updateUnitSchema = createUnitSchema.partial();
+
+export function parseUpdateUnit(body: unknown): Partial<UnitFields> {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) throw invalidParameter("Invalid unit", "The body must be a JSON object");
+  const fields = unitFields(body as Record<string, unknown>, true);
+  if (Object.keys(fields).length === 0) throw invalidParameter("Invalid unit", "Nothing to change: give at least one field");
+  return fields;
+}
+
+export const unitImportSchema = z.object({
+  csv: z.string().meta({
+    description:
+      "The roster as CSV with a header line: call_sign, type (required), name, station, station_latitude, station_longitude, in_service (optional)",
+  }),
+});
+
+export function parseUnitImport(body: unknown): { csv: string } {
+  const parsed = unitImportSchema.safeParse(body);
+  if (!parsed.success) throw invalidParameter("Invalid csv", "csv is required: the roster as CSV text");
+  return parsed.data;
+}
+
+export const unitImportResultSchema = z.object({
+  created: z.number().int().meta({ description: "Units added (every line; on an error none is)" }),
+  units: z.array(unitSchema),
+});
+
+export const unitStateRequestSchema = z.object({
+  state: z.enum(UNIT_STATES),
+  latitude: z.number().optional().meta({ description: "Where the unit is, when known (with longitude)" }),
+  longitude: z.number().optional(),
+});
+export interface UnitStateRequest {
+  state: UnitState;
+  position: { latitude: number; longitude: number } | null;
+}
+
+export function parseUnitStateRequest(body: unknown): UnitStateRequest {
+  const parsed = unitStateRequestSchema.safeParse(body);
+  if (!parsed.success) throw invalidParameter("Invalid state", `state is required: one of ${UNIT_STATES.join(", ")}`);
+  const { state, latitude, longitude } = parsed.data;
+  if ((latitude === undefined) !== (longitude === undefined)) throw invalidParameter("Invalid position", "latitude and longitude go together");
+  if (latitude !== undefined && longitude !== undefined) {
+    if (Math.abs(latitude) > 90 || Math.abs(longitude) > 180) throw invalidParameter("Invalid position", "latitude -90..90, longitude -180..180");
+    return { state, position: { latitude, longitude } };
+  }
+  return { state, position: null };
+}
+
+export const assignUnitsRequestSchema = z.object({
+  unit_ids: z.array(z.string()).meta({ description: `1 to ${UNITS_PER_ASSIGNMENT} units` }),
+  confirm: z.boolean().optional().meta({ description: "Send units that are not available (busy elsewhere, out of service) anyway" }),
+});
+export interface AssignUnitsRequest {
+  unitIds: string[];
+  confirm: boolean;
+}
+
+export function parseAssignUnits(body: unknown): AssignUnitsRequest {
+  const parsed = assignUnitsRequestSchema.safeParse(body);
+  if (!parsed.success) throw invalidParameter("Invalid units", "unit_ids is required: an array of unit ids");
+  const unitIds = [...new Set(parsed.data.unit_ids)];
+  if (unitIds.length === 0 || unitIds.length > UNITS_PER_ASSIGNMENT) {
+    throw invalidParameter("Invalid units", `unit_ids must name 1 to ${UNITS_PER_ASSIGNMENT} units`);
+  }
+  return { unitIds, confirm: parsed.data.confirm ?? false };
+}
+
+export const assignmentSchema = z.object({
+  unit_id: z.string(),
+  call_sign: z.string(),
+  incident_id: z.string(),
+  assigned_at: z.string(),
+  confirmed_from_state: z.enum(UNIT_STATES).nullable().meta({ description: "The state a unit sent with confirmation was in" }),
+});
+
+export const assignUnitsAnswerSchema = z.object({
+  incident_id: z.string(),
+  incident_status: z.string().meta({ description: "The incident's status after the assignment (dispatched once a unit is)" }),
+  assignments: z.array(assignmentSchema).meta({ description: "The assignments made (a unit already serving the incident keeps its own)" }),
+});
+export type AssignUnitsAnswer = z.infer<typeof assignUnitsAnswerSchema>;
+
+/** The body of UNIT_UNAVAILABLE: each unit refused and why. */
+export const unavailableUnitSchema = z.object({
+  id: z.string(),
+  call_sign: z.string(),
+  state: z.enum(UNIT_STATES),
+  incident_id: z.string().nullable(),
+  reason: z.string(),
+});
+
+export const unitPositionRequestSchema = z.object({
+  latitude: z.number(),
+  longitude: z.number(),
+  at: z.string().optional().meta({ description: "ISO 8601 time of the fix; now when absent. A fix older than the unit's last is ignored" }),
+});
+export interface UnitPosition {
+  latitude: number;
+  longitude: number;
+  at: Date | null;
+}
+
+export function parseUnitPosition(body: unknown): UnitPosition {
+  const parsed = unitPositionRequestSchema.safeParse(body);
+  if (!parsed.success) throw invalidParameter("Invalid position", "latitude and longitude are required numbers");
+  const { latitude, longitude, at } = parsed.data;
+  if (Math.abs(latitude) > 90 || Math.abs(longitude) > 180) throw invalidParameter("Invalid position", "latitude -90..90, longitude -180..180");
+  if (at === undefined) return { latitude, longitude, at: null };
+  const time = new Date(at);
+  if (Number.isNaN(time.getTime()) || time.getTime() > Date.now() + 60_000) throw invalidParameter("Invalid at", "at must be an ISO 8601 time, not in the future");
+  return { latitude, longitude, at: time };
+}
+
+export const recommendationSchema = z.object({
+  incident_id: z.string(),
+  incident_located: z.boolean().meta({ description: "false: the incident has no coordinates, units are listed without distances" }),
+  units: z.array(
+    z.object({
+      unit: unitSchema,
+      distance_km: z.number().nullable().meta({ description: "Straight line from where the unit is taken to be" }),
+      travel_minutes: z.number().nullable().meta({ description: "distance / the type's speed (UNIT_SPEEDS_KMH): an approximation, not a route" }),
+      from: z.enum(["position", "station", "none"]).meta({ description: "Where the unit is taken to be" }),
+      reason: z.string().meta({ description: "Why it ranks there, in words" }),
+    }),
+  ).meta({ description: "Available units, nearest first; those with no usable point last" }),
+});
+export type Recommendation = z.infer<typeof recommendationSchema>;

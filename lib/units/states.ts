@@ -1,0 +1,55 @@
+/**
+ * A unit's states, in one table (docs/units.md, "States"): pure data, shared by the server and
+ * the dashboard. The vocabulary follows the states dispatch systems name (Resgrid's
+ * UnitStateTypes: Available, Committed, Responding, En route, On scene, Returning...), narrowed to
+ * what a centre reports intervals over (NFPA 1710: turnout is dispatched to en route, travel is
+ * en route to on scene).
+ */
+export const UNIT_STATES = [
+  "available",
+  "dispatched",
+  "en_route",
+  "on_scene",
+  "transporting",
+  "at_hospital",
+  "available_on_scene",
+  "out_of_service",
+] as const;
+export type UnitState = (typeof UNIT_STATES)[number];
+
+interface StateRule {
+  /** What the state means, for docs and the dashboard. */
+  meaning: string;
+  /** The unit serves an incident in this state: it needs an open assignment. */
+  assigned: boolean;
+  /** A dispatcher may send the unit without confirming. */
+  assignable: boolean;
+}
+
+export const UNIT_STATE_RULES: Record<UnitState, StateRule> = {
+  available: { meaning: "In service, free, at the station or on patrol", assigned: false, assignable: true },
+  dispatched: { meaning: "Sent to an incident, not yet moving", assigned: true, assignable: false },
+  en_route: { meaning: "Moving to the incident", assigned: true, assignable: false },
+  on_scene: { meaning: "Arrived at the incident", assigned: true, assignable: false },
+  transporting: { meaning: "Carrying a patient to hospital", assigned: true, assignable: false },
+  at_hospital: { meaning: "At hospital, handing over", assigned: true, assignable: false },
+  available_on_scene: { meaning: "Still at the incident but free to be sent elsewhere", assigned: true, assignable: true },
+  out_of_service: { meaning: "Not in service (maintenance, crew off, administratively down)", assigned: false, assignable: false },
+};
+
+/** A move to a state that needs no assignment clears the unit: its assignment closes. */
+export const clears = (state: UnitState): boolean => !UNIT_STATE_RULES[state].assigned;
+
+/** Why a unit in this state is not sent without confirmation. */
+export function unavailableReason(state: UnitState, incidentId: string | null): string {
+  if (state === "out_of_service") return "out of service";
+  return incidentId ? `${state.replaceAll("_", " ")} on incident ${incidentId}` : state.replaceAll("_", " ");
+}
+
+export const UNIT_TYPES = ["engine", "ladder", "rescue", "ambulance", "patrol", "hazmat", "command", "other"] as const;
+export type UnitType = (typeof UNIT_TYPES)[number];
+
+/** Average road speed per type, km/h, for an approximate travel time (UNIT_SPEEDS_KMH overrides). */
+export const DEFAULT_SPEEDS_KMH: Record<UnitType, number> = {
+  engine: 50, ladder: 45, rescue: 50, ambulance: 60, patrol: 70, hazmat: 45, command: 70, other: 50,
+};

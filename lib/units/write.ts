@@ -1,0 +1,112 @@
+import { type Actor, actorRef } from "../access/actor";
+import { recordAudit } from "../audit/record-audit";
+import type { Db } from "../db/client";
+import { Prisma } from "../db/generated/client";
+import { uuid7 } from "../db/uuid7";
+import type { UnitFields } from "./schema";
+import type { UnitState } from "./states";
+import { UNIT_COLUMNS, type UnitRow } from "./to-unit";
+
+/**
+ * The one door of `units`, `unit_state_changes` and `unit_assignments` (docs/units.md): every
+ * INSERT and UPDATE of them is here, in the caller's transaction, which has taken the change feed's
+ * lock first (the tables' triggers take it too: lock order feed, then rows). A state moves only
+ * through moveUnit, which writes its history row and its audit entry with it.
+ */
+
+type Tx = Pick<Db, "$queryRaw" | "$executeRaw">;
+
+/** The unit, locked for the rest of the transaction; undefined when there is none. */
+export async function lockUnits(tx: Tx, ids: readonly string[]): Promise<UnitRow[]> {
+  return tx.$queryRaw<UnitRow[]>(Prisma.sql`
+    SELECT ${Prisma.raw(UNIT_COLUMNS)} FROM units u WHERE u.id = ANY(${ids}::text[]) ORDER BY u.id FOR UPDATE`);
+}
+
+/** A new unit, its first state (available or out of service) its first history row. */
+export async function insertUnit(tx: Tx, fields: UnitFields, actor: Actor): Promise<UnitRow> {
+  const id = uuid7();
+  const state: UnitState = fields.in_service ? "available" : "out_of_service";
+  const [row] = await tx.$queryRaw<UnitRow[]>(Prisma.sql`
+    INSERT INTO units AS u (id, call_sign, name, type, station, station_latitude, station_longitude, state)
+    VALUES (${id}, ${fields.call_sign}, ${fields.name}, ${fields.type}, ${fields.station?.name ?? null},
+      ${fields.station?.latitude ?? null}, ${fields.station?.longitude ?? null}, ${state})
+    RETURNING ${Prisma.raw(UNIT_COLUMNS)}`);
+  await tx.$executeRaw`
+    INSERT INTO unit_state_changes (unit_id, from_state, state, changed_by, changed_by_name)
+    VALUES (${id}, NULL, ${state}, ${actorRef(actor)}, ${actor.name})`;
+  return row;
+}
+
+/** A roster correction (call sign, name, type, station); the state moves through moveUnit. */
+export async function updateUnitFields(tx: Tx, id: string, fields: Partial<UnitFields>): Promise<void> {
+  const sets: Prisma.Sql[] = [];
+  if (fields.call_sign !== undefined) sets.push(Prisma.sql`call_sign = ${fields.call_sign}`);
+  if (fields.name !== undefined) sets.push(Prisma.sql`name = ${fields.name}`);
+  if (fields.type !== undefined) sets.push(Prisma.sql`type = ${fields.type}`);
+  if (fields.station !== undefined) {
+    sets.push(Prisma.sql`station = ${fields.station?.name ?? null}, station_latitude = ${fields.station?.latitude ?? null},
+      station_longitude = ${fields.station?.longitude ?? null}`);
+  }
+  if (sets.length === 0) return;
+  await tx.$executeRaw(Prisma.sql`UPDATE units SET ${Prisma.join(sets, ", ")} WHERE id = ${id}`);
+}
+
+export interface UnitMove {
+  state: UnitState;
+  /** The incident the unit serves after the move (null: none). */
+  incidentId: string | null;
+  position: { latitude: number; longitude: number } | null;
+}
+
+/**
+ * A unit's state change: the unit row, its history row (time, actor, position when given) and the
+ * audit entry, all in the caller's transaction; the unit is locked (lockUnits).
+ */
+export async function moveUnit(tx: Tx, unit: UnitRow, move: UnitMove, actor: Actor): Promise<void> {
+  const { latitude, longitude } = move.position ?? { latitude: null, longitude: null };
+  await tx.$executeRaw`
+    UPDATE units SET state = ${move.state}, state_changed_at = clock_timestamp(), incident_id = ${move.incidentId},
+      latitude = COALESCE(${latitude}::float8, latitude), longitude = COALESCE(${longitude}::float8, longitude),
+      position_at = CASE WHEN ${latitude}::float8 IS NULL THEN position_at ELSE clock_timestamp() END
+    WHERE id = ${unit.id}`;
+  await tx.$executeRaw`
+    INSERT INTO unit_state_changes (unit_id, from_state, state, incident_id, changed_by, changed_by_name, latitude, longitude)
+    VALUES (${unit.id}, ${unit.state}, ${move.state}, ${move.incidentId}, ${actorRef(actor)}, ${actor.name}, ${latitude}::float8, ${longitude}::float8)`;
+  await recordAudit(tx, actor, {
+    action: "unit.state_changed",
+    target: { kind: "unit", id: unit.id },
+    before: { state: unit.state, incident_id: unit.incident_id },
+    after: { state: move.state, incident_id: move.incidentId, ...(move.position ?? {}) },
+  });
+}
+
+export interface OpenedAssignment {
+  unit_id: string;
+  incident_id: string;
+  assigned_at: Date;
+  confirmed_from_state: string | null;
+}
+
+/** Opens the unit's assignment to the incident (the unit's previous one closed first: closeAssignment). */
+export async function openAssignment(tx: Tx, unitId: string, incidentId: string, confirmedFrom: UnitState | null, actor: Actor): Promise<OpenedAssignment> {
+  const [row] = await tx.$queryRaw<OpenedAssignment[]>`
+    INSERT INTO unit_assignments (unit_id, incident_id, assigned_by, assigned_by_name, confirmed_from_state)
+    VALUES (${unitId}, ${incidentId}, ${actorRef(actor)}, ${actor.name}, ${confirmedFrom})
+    RETURNING unit_id, incident_id, assigned_at, confirmed_from_state`;
+  return row;
+}
+
+/** Closes the unit's open assignment; answers the incident it served, if any. */
+export async function closeAssignment(tx: Tx, unitId: string): Promise<string | undefined> {
+  const [row] = await tx.$queryRaw<{ incident_id: string }[]>`
+    UPDATE unit_assignments SET cleared_at = clock_timestamp() WHERE unit_id = ${unitId} AND cleared_at IS NULL RETURNING incident_id`;
+  return row?.incident_id;
+}
+
+/** A reported position: kept unless the unit already has a later one (fixes may arrive out of order). */
+export async function recordPosition(tx: Tx, unitId: string, position: { latitude: number; longitude: number; at: Date | null }): Promise<number> {
+  return tx.$executeRaw`
+    UPDATE units SET latitude = ${position.latitude}, longitude = ${position.longitude},
+      position_at = COALESCE(${position.at}::timestamptz, clock_timestamp())
+    WHERE id = ${unitId} AND (position_at IS NULL OR position_at <= COALESCE(${position.at}::timestamptz, clock_timestamp()))`;
+}
