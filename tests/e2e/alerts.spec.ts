@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { specCallEvent } from "../../lib/webhook/sample-events";
-import { incidentOf, openDashboard, simulateCalls, tilesOffline } from "./dashboard-helpers";
+import { incidentOf, openDashboard, recordTones, simulateCalls, tilesOffline } from "./dashboard-helpers";
 
 /**
  * Alerts from the server, not from the rows drawn (docs/dashboard.md, "Alerts" and "Incident
@@ -17,28 +17,6 @@ const LATE = `e2e-alert-late-${Date.now()}`;
 async function expectNoAxeViolations(page: Page): Promise<void> {
   const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   expect(results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
-}
-
-/** Web Audio recorded, not heard: each tone is two notes. */
-async function recordTones(page: Page): Promise<() => Promise<number>> {
-  await page.addInitScript(() => {
-    const recorder = window as unknown as { __notes: number; AudioContext: unknown };
-    recorder.__notes = 0;
-    recorder.AudioContext = class {
-      currentTime = 0;
-      destination = {};
-      createOscillator() {
-        return { frequency: { value: 0 }, connect: (next: unknown) => next, start: () => void (recorder.__notes += 1), stop: () => undefined };
-      }
-      createGain() {
-        return { gain: { value: 0 }, connect: (next: unknown) => next };
-      }
-      resume() {
-        return Promise.resolve();
-      }
-    };
-  });
-  return () => page.evaluate(() => (window as unknown as { __notes: number }).__notes);
 }
 
 /** Where the incident ranks in the server's queue (priority order, every page read). */

@@ -88,3 +88,25 @@ export async function openWithOneCall(page: Page, request: APIRequestContext, sc
   await openDashboard(page);
   return { id, ...(await queuedIncident(page, request, id)) };
 }
+
+/** Web Audio recorded, not heard: each tone is two notes. */
+export async function recordTones(page: Page): Promise<() => Promise<number>> {
+  await page.addInitScript(() => {
+    const recorder = window as unknown as { __notes: number; AudioContext: unknown };
+    recorder.__notes = 0;
+    recorder.AudioContext = class {
+      currentTime = 0;
+      destination = {};
+      createOscillator() {
+        return { frequency: { value: 0 }, connect: (next: unknown) => next, start: () => void (recorder.__notes += 1), stop: () => undefined };
+      }
+      createGain() {
+        return { gain: { value: 0 }, connect: (next: unknown) => next };
+      }
+      resume() {
+        return Promise.resolve();
+      }
+    };
+  });
+  return () => page.evaluate(() => (window as unknown as { __notes: number }).__notes);
+}

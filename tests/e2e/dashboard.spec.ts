@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
 import {
-  callStatus, incidentOf, openDashboard, openWithOneCall, queuedIncident, saveScreenshot, showLatestFirst, simulateCalls, TILE_PATTERN, tilesOffline,
+  callStatus, incidentOf, openDashboard, openWithOneCall, queuedIncident, recordTones, saveScreenshot, showLatestFirst, simulateCalls, TILE_PATTERN, tilesOffline,
   tilesOnline,
 } from "./dashboard-helpers";
 import { specCallEvent } from "@/lib/webhook/sample-events";
@@ -347,25 +347,7 @@ test.describe("dispatcher dashboard", () => {
   });
 
   test("a new critical incident sounds a tone and flashes its entry; muted it only flashes, and the switch is remembered", async ({ page, request }) => {
-    // Web Audio recorded, not heard: each tone is two notes.
-    await page.addInitScript(() => {
-      const recorder = window as unknown as { __notes: number; AudioContext: unknown };
-      recorder.__notes = 0;
-      recorder.AudioContext = class {
-        currentTime = 0;
-        destination = {};
-        createOscillator() {
-          return { frequency: { value: 0 }, connect: (next: unknown) => next, start: () => void (recorder.__notes += 1), stop: () => undefined };
-        }
-        createGain() {
-          return { gain: { value: 0 }, connect: (next: unknown) => next };
-        }
-        resume() {
-          return Promise.resolve();
-        }
-      };
-    });
-    const notes = () => page.evaluate(() => (window as unknown as { __notes: number }).__notes);
+    const notes = await recordTones(page);
     const post = async (id: string, location: string, severity = "Critical") => {
       const event = specCallEvent(id, { location, eventTimestamp: Math.floor(Date.now() / 1000) });
       event.data.analysis.data_collection_results.severity.value = severity;
