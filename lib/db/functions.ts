@@ -9,7 +9,8 @@ import type { SqlSession } from "./sql-session";
  * SQL function is defined once, in `prisma/functions/<name>.sql` (CREATE OR REPLACE FUNCTION
  * <name>), and re-applied when its file's SHA-256 differs from the one recorded in
  * `schema_functions`, like Flyway's repeatable migrations. Migrations keep the tables and the
- * triggers that name the functions. CREATE OR REPLACE cannot change a function's arguments or
+ * triggers that name the functions, but for a trigger on a function added since: its function's file
+ * creates it (CREATE OR REPLACE TRIGGER), as it cannot exist before the function. CREATE OR REPLACE cannot change a function's arguments or
  * result type: such a change drops the function in a migration first.
  */
 export const functionsDir = path.join(process.cwd(), "prisma", "functions");

@@ -1,4 +1,4 @@
--- Trigger incident_merges_units (migration units): an incident that ceases to exist because its
+-- Trigger incident_merges_units (below): an incident that ceases to exist because its
 -- calls all went to another (a merge, a correction) hands its units over with them, so a unit sent
 -- to it keeps serving the emergency instead of losing its assignment with the removed incident.
 -- Its open assignments and its units move to the incident named by the merge row, before
@@ -12,3 +12,7 @@ BEGIN
   RETURN NULL;
 END;
 $$;
+-- The trigger is created here, with its function, not in migration units: a trigger needs its
+-- function to exist, and migrations define no functions (lib/db/functions.ts).
+CREATE OR REPLACE TRIGGER "incident_merges_units" AFTER INSERT ON "incident_merges"
+  FOR EACH ROW EXECUTE FUNCTION "unit_assignments_follow_merge"();

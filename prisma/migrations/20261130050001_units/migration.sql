@@ -84,13 +84,6 @@ CREATE TRIGGER "unit_assignments_change_stamp" BEFORE INSERT ON "unit_assignment
 CREATE TRIGGER "unit_state_changes_append_only" BEFORE UPDATE OR DELETE ON "unit_state_changes"
   FOR EACH ROW EXECUTE FUNCTION audit_events_append_only();
 
--- A merged-away incident's units move with its calls: the body is prisma/functions/
--- unit_assignments_follow_merge.sql, applied after the migrations; this placeholder lets the
--- trigger be created here.
-CREATE OR REPLACE FUNCTION "unit_assignments_follow_merge"() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  RETURN NULL;
-END;
-$$;
-CREATE TRIGGER "incident_merges_units" AFTER INSERT ON "incident_merges"
-  FOR EACH ROW EXECUTE FUNCTION "unit_assignments_follow_merge"();
+-- A merged-away incident's units move with its calls: trigger incident_merges_units, created with
+-- its function in prisma/functions/unit_assignments_follow_merge.sql (a trigger needs its function,
+-- and migrations define none).
