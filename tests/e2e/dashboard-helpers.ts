@@ -61,6 +61,27 @@ export async function incidentOf(request: APIRequestContext, callId: string): Pr
   return ((await callStatus(request, callId)) as unknown as { incident_id: string }).incident_id;
 }
 
+/** Scrolls each queue section a view at a time until the row is drawn (or the sections end). */
+async function scrollQueueTo(page: Page, row: Locator): Promise<void> {
+  for (const section of await page.locator(".queue-scroll").all()) {
+    await section.evaluate((element) => element.scrollTo({ top: 0 }));
+    for (let step = 0; step < 200 && !(await row.isVisible()); step++) {
+      const moved = await section.evaluate((element) => {
+        const before = element.scrollTop;
+        element.scrollBy({ top: element.clientHeight * 0.8 });
+        return element.scrollTop !== before;
+      });
+      if (!moved) break;
+      // The virtualiser draws the rows of the new view on its next frames.
+      await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    }
+    if (await row.isVisible()) {
+      await row.scrollIntoViewIfNeeded();
+      return;
+    }
+  }
+}
+
 /**
  * The queue row of the incident a call belongs to. Grouping may settle a moment after the call is
  * stored (it then moves to another incident), so this waits until the call's incident is the same
@@ -71,8 +92,10 @@ export async function queuedIncident(page: Page, request: APIRequestContext, cal
   await expect(async () => {
     const first = await incidentOf(request, callId);
     const row = page.locator(`.queue-item[data-incident-id="${first}"]`);
-    // The queue draws only the rows in view: a fresh incident is at the top when the latest received come first.
+    // The queue draws only the rows in view: a fresh incident is near the top when the latest
+    // received come first, and further down when other tests' calls are newer: scroll to it.
     if (!(await row.isVisible())) await showLatestFirst(page);
+    await scrollQueueTo(page, row);
     await expect(row).toBeVisible({ timeout: 3_000 });
     expect(await incidentOf(request, callId)).toBe(first);
     incidentId = first;
