@@ -21,7 +21,10 @@ export default defineConfig({
   outputDir: "test-results/e2e",
   fullyParallel: false,
   workers: 1,
-  retries: 0,
+  // In CI a failed test runs once more; one that then passes is reported flaky, and .ci/run counts
+  // flaky tests among the failures in its summary (the virtualised queue's rows are redrawn as other
+  // tests' calls arrive: two specs failed that way once each in a full run, issue 34's note).
+  retries: process.env.CI ? 1 : 0,
   reporter: [
     ["list"],
     ["html", { open: "never", outputFolder: "test-results/e2e-report" }],

@@ -62,7 +62,7 @@ export async function incidentOf(request: APIRequestContext, callId: string): Pr
 }
 
 /** Scrolls each queue section a view at a time until the row is drawn (or the sections end). */
-async function scrollQueueTo(page: Page, row: Locator): Promise<void> {
+export async function scrollQueueTo(page: Page, row: Locator): Promise<void> {
   for (const section of await page.locator(".queue-scroll").all()) {
     await section.evaluate((element) => element.scrollTo({ top: 0 }));
     for (let step = 0; step < 200 && !(await row.isVisible()); step++) {

@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { specCallEvent } from "@/lib/webhook/sample-events";
-import { callStatus, incidentOf, openDashboard, saveScreenshot, showLatestFirst, simulateCalls, tilesOffline } from "./dashboard-helpers";
+import { callStatus, incidentOf, openDashboard, saveScreenshot, scrollQueueTo, showLatestFirst, simulateCalls, tilesOffline } from "./dashboard-helpers";
 
 interface ListedCall { conversation_id: string; incident_id: string; caller_phone?: string; summary: string; status: string }
 interface Incident { id: string; call_count: number; calls: ListedCall[] }
@@ -135,6 +135,11 @@ test.describe("incidents on the dashboard", () => {
     await showLatestFirst(page);
     await page.getByLabel("Hide exercise calls").check();
     const item = page.locator(`.queue-item[data-incident-id="${before.id}"]`);
+    // Other tests' newer calls may still rank above it: scrolled to, as a dispatcher would.
+    await expect(async () => {
+      await scrollQueueTo(page, item);
+      await expect(item).toBeVisible({ timeout: 2_000 });
+    }).toPass({ timeout: 20_000 });
     await item.getByRole("button", { name: /show its calls/ }).click();
     const detail = page.locator(`.incident-detail[data-incident-id="${before.id}"]`);
     await expect(detail.locator(".incident-call")).toHaveCount(before.call_count);
