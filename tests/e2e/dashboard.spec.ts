@@ -81,8 +81,12 @@ test.describe("dispatcher dashboard", () => {
     await item.hover();
     await item.getByRole("button", { name: "Dispatched", exact: true }).click();
     await expect(item.locator(".status")).toHaveText("Dispatched");
-    await item.hover();
-    await item.getByRole("button", { name: "En route", exact: true }).click();
+    // Dispatched, it moves to the second section once both sections have read the server again.
+    const dispatchedRow = page.locator(`.section-dispatched .queue-item[data-incident-id="${incidentId}"]`);
+    await expect(dispatchedRow).toBeVisible();
+    await expect(page.locator(`.section-waiting .queue-item[data-incident-id="${incidentId}"]`)).toHaveCount(0);
+    await dispatchedRow.hover();
+    await dispatchedRow.getByRole("button", { name: "En route", exact: true }).click();
     await expect(item.locator(".status")).toHaveText("En route");
     await expect.poll(async () => (await callStatus(request, id)).status).toBe("enroute");
 
