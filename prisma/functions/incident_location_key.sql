@@ -11,6 +11,7 @@ CREATE OR REPLACE FUNCTION "incident_location_key"(location TEXT) RETURNS TEXT L
       "parkway": "pkwy", "circle": "cir", "square": "sq", "trail": "trl", "expressway": "expy",
       "freeway": "fwy", "plaza": "plz", "causeway": "cswy", "alley": "aly", "point": "pt",
       "north": "n", "south": "s", "east": "e", "west": "w",
-      "northeast": "ne", "northwest": "nw", "southeast": "se", "southwest": "sw"}'::jsonb ->> word, word), ' '), '')
-  FROM regexp_split_to_table(btrim(regexp_replace(lower(location), '[^a-z0-9]+', ' ', 'g')), ' ') AS word
+      "northeast": "ne", "northwest": "nw", "southeast": "se", "southwest": "sw"}'::jsonb ->> w.word, w.word), ' ' ORDER BY w.n), '')
+  FROM regexp_split_to_table(btrim(regexp_replace(lower(location), '[^a-z0-9]+', ' ', 'g')), ' ')
+    WITH ORDINALITY AS w(word, n)
 $$;
