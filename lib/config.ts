@@ -172,6 +172,14 @@ export const envSchema = z.object({
     .string()
     .regex(/^\s*(?:[a-z]+\s*=\s*\d{1,3}(?:\.\d+)?\s*)(?:,\s*[a-z]+\s*=\s*\d{1,3}(?:\.\d+)?\s*)*$/, "type=km/h pairs separated by commas")
     .optional(),
+  /**
+   * The intervals report's targets per unit (docs/reports.md, "Intervals per unit"): NFPA 1710's
+   * turnout (dispatch to en route) for EMS units and for the others, and travel (en route to on
+   * scene); a unit's total response target is its turnout's plus travel's.
+   */
+  UNIT_TURNOUT_EMS_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  UNIT_TURNOUT_FIRE_SECONDS: z.coerce.number().int().min(1).max(3600).default(80),
+  UNIT_TRAVEL_SECONDS: z.coerce.number().int().min(1).max(7200).default(240),
   /** The exercise scheduler releases due calls this often; 0: no scheduler in this process. */
   EXERCISE_TICK_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
   /**

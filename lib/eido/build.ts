@@ -2,7 +2,7 @@ import type { CallRecord } from "../calls/schema";
 import type { LocationSource, Precision } from "../geocoding/types";
 import type { IncidentRecord } from "../incidents/schema";
 import { type CivicAddress, civicAddressOf } from "./civic";
-import { AGENCY_ROLE, incidentStatusCode, incidentTypeCode, LOCATION_TYPES } from "./registry";
+import { AGENCY_ROLE, incidentStatusCode, incidentTypeCode, LOCATION_TYPES, type ResourceStatus, resourceTypeCode, UNIT_STATUSES } from "./registry";
 
 /**
  * An incident as a NENA Emergency Incident Data Object (NENA-STA-021.1a, JSON; docs/integrations.md,
@@ -46,6 +46,18 @@ export interface EidoRelation {
   at: Date;
 }
 
+/** A unit sent to the incident (lib/units): its status on it and every move it made for it. */
+export interface EidoUnit {
+  id: string;
+  callSign: string;
+  name: string;
+  type: string;
+  /** Its latest assignment's: the unit's state while open, `cleared` once closed. */
+  status: ResourceStatus;
+  /** Each dispatch, move and clearing, oldest first; `by` null where no one is recorded (a clearing). */
+  moves: { status: ResourceStatus; at: Date; by: string | null; byRef: string | null }[];
+}
+
 export interface EidoInput {
   /** The centre's domain (CENTRE_DOMAIN). */
   domain: string;
@@ -53,6 +65,7 @@ export interface EidoInput {
   calls: readonly EidoCall[];
   notes: readonly EidoNote[];
   relations: readonly EidoRelation[];
+  units: readonly EidoUnit[];
   /** The incident no longer exists: it was merged into another (a REPLACED relation says which). */
   merged: boolean;
 }
@@ -69,6 +82,7 @@ export interface Eido extends Component {
   callbackComponent: Component[];
   locationComponent: Component[];
   notesComponent: Component[];
+  emergencyResourceComponent?: Component[];
   mergeComponent?: Component[];
   linkComponent?: Component[];
 }
@@ -156,7 +170,7 @@ function incidentUncertainty(incident: IncidentRecord, calls: readonly EidoCall[
   return radii.length > 0 ? Math.min(...radii) : null;
 }
 
-export function buildEido({ domain, incident, calls, notes, relations, merged }: EidoInput): Eido {
+export function buildEido({ domain, incident, calls, notes, relations, units, merged }: EidoInput): Eido {
   const agency = { $ref: domain };
   const iso = (at: string | Date) => (typeof at === "string" ? new Date(at).toISOString() : at.toISOString());
   const component = (id: string, at: string | Date, fields: Record<string, unknown>, agentRef?: string): Component => ({
@@ -233,6 +247,27 @@ export function buildEido({ domain, incident, calls, notes, relations, merged }:
     );
     return { $ref: noteId };
   });
+  // Each unit with its status in NENA's registries and its own beside it; its moves, dated, as notes.
+  const emergencyResourceComponent = units.map((unit) => {
+    const noteIds = unit.moves.map((move, index) => {
+      const noteId = `urn:mayday:note:unit:${unit.id}:${index}`;
+      const text = `${unit.callSign} ${move.status.replaceAll("_", " ")}${move.by === null ? "" : ` (${move.by})`}`;
+      notesComponent.push(component(noteId, move.at, { notesActionComments: xmlText(text) }, move.byRef === null ? undefined : personal(move.byRef)));
+      return { $ref: noteId };
+    });
+    return component(`urn:mayday:unit:${unit.id}`, unit.moves.at(-1)!.at, {
+      // The crew is not on the roster: no agent to name.
+      agentReference: [],
+      emergencyResourceTypeCommonRegistryText: resourceTypeCode(unit.type),
+      emergencyResourceTypeInternalText: unit.type,
+      emergencyResourceName: unit.name === unit.callSign ? unit.callSign : `${unit.callSign} (${unit.name})`,
+      primaryUnitStatusRegistryText: UNIT_STATUSES[unit.status],
+      secondaryUnitStatusRegistryText: [],
+      resourceAttributeRegistryText: [],
+      unitStatusInternal: [unit.status],
+      notesReference: noteIds,
+    });
+  });
   const mergeComponent = relations.map((relation) =>
     component(`urn:mayday:merge:${uniqueString(incident.id)}:${uniqueString(relation.incidentId)}`, relation.at, {
       incidentTrackingIdentifier: incidentTrackingId(relation.incidentId, domain),
@@ -250,7 +285,7 @@ export function buildEido({ domain, incident, calls, notes, relations, merged }:
     );
 
   // Every component's time, newest last: the document and the incident were last updated then.
-  const parts = [...callComponent, ...callLocations, ...notesComponent, ...callbackComponent, ...mergeComponent, ...linkComponent];
+  const parts = [...callComponent, ...callLocations, ...notesComponent, ...callbackComponent, ...emergencyResourceComponent, ...mergeComponent, ...linkComponent];
   const updatedAt = [iso(incident.last_call_at), ...parts.map((part) => part.lastUpdateTimeStamp)].sort().at(-1)!;
   const locationComponent = [
     component(`urn:mayday:location:incident:${incident.id}`, updatedAt, {
@@ -294,6 +329,7 @@ export function buildEido({ domain, incident, calls, notes, relations, merged }:
     callbackComponent,
     locationComponent,
     notesComponent,
+    ...(emergencyResourceComponent.length > 0 ? { emergencyResourceComponent } : {}),
     ...(mergeComponent.length > 0 ? { mergeComponent } : {}),
     ...(linkComponent.length > 0 ? { linkComponent } : {}),
   };

@@ -20,7 +20,8 @@ export const eidoEndpoints = {
         description:
           "NENA's Incident Tracking Identifier under CENTRE_DOMAIN, APCO type code and registry status; the incident's " +
           "location and each call's (civic address and geodetic point, PIDF-LO); each call with its time, call-back URI, " +
-          "summary and status history; notes; merges and splits. An incident merged away answers with its merge " +
+          "summary and status history; notes; each unit sent with its status and the time of each move; merges and splits. " +
+          "An incident merged away answers with its merge " +
           "(docs/integrations.md, \"EIDO\"; schema lib/eido/eido.schema.json).",
         responses: {
           200: { description: "The EIDO", body: { name: "Eido", schema: z.record(z.string(), z.unknown()) } },

@@ -7,12 +7,14 @@ import { Prisma } from "../db/generated/client";
 import { notFound } from "../domain-error";
 import { type IncidentFields, toIncidentRecord } from "../incidents/to-incident-record";
 import { notesForExport } from "../notes/list";
-import { buildEido, type Eido, type EidoRelation, type EidoStatusChange } from "./build";
+import { type IncidentAssignment, incidentAssignments } from "../units/read";
+import { buildEido, type Eido, type EidoRelation, type EidoStatusChange, type EidoUnit } from "./build";
+import { type ResourceStatus, UNIT_STATUSES } from "./registry";
 
 /**
  * The incident as an EIDO: the incident row, its calls oldest first with their status history and
  * latest location correction, the dispatchers' notes (lib/notes) oldest first, and the incidents it
- * was merged with or split from. An incident merged away is read from its merge record
+ * was merged with or split from, and the units sent to it. An incident merged away is read from its merge record
  * (incident_merges): its EIDO says it was merged, and into which.
  */
 
@@ -47,6 +49,31 @@ async function relationsOf(db: Db, id: string, splitFrom: string | null, created
   ];
 }
 
+/** One entry per unit, in the order they were first sent: every assignment's moves, the latest's status. */
+function unitsOf(assignments: readonly IncidentAssignment[]): EidoUnit[] {
+  const units = new Map<string, EidoUnit>();
+  for (const assignment of assignments) {
+    const open = assignment.cleared_at === null;
+    const status: ResourceStatus = open && assignment.unit_state in UNIT_STATUSES ? (assignment.unit_state as ResourceStatus) : "cleared";
+    const unit = units.get(assignment.unit_id) ?? {
+      id: assignment.unit_id,
+      callSign: assignment.call_sign,
+      name: assignment.name,
+      type: assignment.type,
+      status,
+      moves: [],
+    };
+    unit.status = status;
+    unit.moves.push(
+      { status: "dispatched", at: assignment.assigned_at, by: assignment.assigned_by_name, byRef: assignment.assigned_by },
+      ...assignment.moves.map((move) => ({ status: move.state as ResourceStatus, at: move.at, by: move.changed_by_name, byRef: move.changed_by })),
+      ...(open ? [] : [{ status: "cleared" as const, at: assignment.cleared_at!, by: null, byRef: null }]),
+    );
+    units.set(unit.id, unit);
+  }
+  return [...units.values()];
+}
+
 /** The EIDO of one incident, read from `db`; undefined when it never existed. */
 export async function readIncidentEido(db: Db, id: string): Promise<Eido | undefined> {
   const domain = getConfig().CENTRE_DOMAIN;
@@ -54,7 +81,7 @@ export async function readIncidentEido(db: Db, id: string): Promise<Eido | undef
   if (!incident) {
     const [merge] = await db.$queryRaw<MergeRow[]>`SELECT merged_id, into_id, record, merged_at FROM incident_merges WHERE merged_id = ${id}`;
     if (!merge) return undefined;
-    return buildEido({ domain, incident: toIncidentRecord(merge.record), calls: [], notes: [], relations: await relationsOf(db, id, null, null), merged: true });
+    return buildEido({ domain, incident: toIncidentRecord(merge.record), calls: [], notes: [], relations: await relationsOf(db, id, null, null), units: [], merged: true });
   }
   const calls = await db.$queryRaw<(ListedCall & { locationCorrectedAt: Date | null })[]>(Prisma.sql`
     SELECT ${selectList},
@@ -78,6 +105,7 @@ export async function readIncidentEido(db: Db, id: string): Promise<Eido | undef
     calls: calls.map((call) => ({ ...toCallRecord(call), rowId: call.id, history: byCall.get(call.id) ?? [], locationCorrectedAt: call.locationCorrectedAt })),
     notes: notes.map((note) => ({ id: note.id, at: new Date(note.created_at), author: note.author, text: note.text })),
     relations: await relationsOf(db, id, incident.splitFrom, incident.createdAt),
+    units: unitsOf(await incidentAssignments(db, id)),
     merged: false,
   });
 }

@@ -1,3 +1,4 @@
+import type { UnitState, UnitType } from "../units/states";
 import type { EmergencyType } from "../vocabulary";
 
 /**
@@ -49,3 +50,36 @@ export const LOCATION_TYPES = { incident: "CurrentIncident", caller: "Caller" } 
 
 /** Agency Role registry value of the centre Mayday serves: it received the calls. */
 export const AGENCY_ROLE = "CallReceiving";
+
+/**
+ * A unit sent to the incident (docs/integrations.md, "EIDO", units): its type as an Emergency
+ * Resource Type value and what it is doing for the incident as a Primary Unit Status value (its
+ * state while the assignment is open; `cleared` once it has left). NENA-STA-021.1b names both
+ * registries, but the project's copy of its tables (../shared/nena-eido-json) holds neither: these
+ * values follow the spelling of the Incident Status registry's (ResourcesEnroute,
+ * ResourcesOnscene) and are not yet checked against NENA's tables. Mayday's own type and state go
+ * beside them (emergencyResourceTypeInternalText, unitStatusInternal).
+ */
+export const RESOURCE_TYPES: Record<UnitType, string> = {
+  engine: "Engine",
+  ladder: "Ladder",
+  rescue: "Rescue",
+  ambulance: "Ambulance",
+  patrol: "Patrol",
+  hazmat: "HazMat",
+  command: "Command",
+  other: "Other",
+};
+export const resourceTypeCode = (type: string): string => (RESOURCE_TYPES as Record<string, string>)[type] ?? RESOURCE_TYPES.other;
+
+/** An assigned unit's status on the incident: an assigned state, or `cleared`. */
+export type ResourceStatus = Exclude<UnitState, "available" | "out_of_service"> | "cleared";
+export const UNIT_STATUSES: Record<ResourceStatus, string> = {
+  dispatched: "Dispatched",
+  en_route: "Enroute",
+  on_scene: "Onscene",
+  transporting: "Transporting",
+  at_hospital: "AtHospital",
+  available_on_scene: "AvailableOnscene",
+  cleared: "Cleared",
+};

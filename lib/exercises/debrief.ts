@@ -2,6 +2,7 @@ import { csvLine, type CsvValue } from "../calls/csv";
 import { EXERCISE_END } from "../calls/write/write-calls";
 import { notFound } from "../domain-error";
 import { DISPATCHED_STATUSES, dispatchIntervals } from "../reports/intervals";
+import { unitIntervals } from "../reports/unit-intervals";
 import type { Debrief, ExerciseState } from "./schema";
 import { type Clock, exerciseDb, nowOf } from "./exercise-rows";
 
@@ -18,6 +19,7 @@ const OUT_OF_QUEUE = [...DISPATCHED_STATUSES, "failed"];
 
 interface SummaryRow {
   state: ExerciseState;
+  started_at: Date | null;
   as_of: Date;
   released: number;
   abandoned: number;
@@ -31,7 +33,7 @@ export async function computeDebrief(id: string, clock: Clock = {}): Promise<Deb
   const now = nowOf(clock);
   // The exercise's calls with their dispatch and queue-exit times, for the three queries below.
   const exerciseCalls = (select: string) => `
-    WITH ex AS (SELECT id, state, COALESCE(ended_at, $2::timestamptz) AS as_of FROM exercises WHERE id = $1),
+    WITH ex AS (SELECT id, state, started_at, COALESCE(ended_at, $2::timestamptz) AS as_of FROM exercises WHERE id = $1),
     timed AS (
       SELECT c.id, c.severity, c.occurred_at, p.abandoned,
         (SELECT min(h.changed_at) FROM call_status_changes h WHERE h.call_id = c.id AND h.status = ANY($3::text[])) AS dispatched_at,
@@ -53,7 +55,7 @@ export async function computeDebrief(id: string, clock: Clock = {}): Promise<Deb
       -- Departures before arrivals at the same instant: a call dispatched as another arrives frees its place first.
       SELECT sum(change) OVER (ORDER BY at, change ROWS UNBOUNDED PRECEDING) AS length FROM queue_events
     )
-    SELECT ex.state, ex.as_of,
+    SELECT ex.state, ex.started_at, ex.as_of,
       (SELECT count(*)::int FROM timed) AS released,
       (SELECT count(*)::int FROM timed WHERE abandoned) AS abandoned,
       (SELECT count(*)::int FROM timed WHERE NOT abandoned AND dispatched_at IS NULL) AS never_dispatched,
@@ -80,6 +82,9 @@ export async function computeDebrief(id: string, clock: Clock = {}): Promise<Deb
     }),
   );
 
+  // The units sent while it ran, to its incidents: the report's figures (docs/reports.md, "Intervals per unit").
+  const units = await unitIntervals(db, { calls: "exercise", exerciseId: id, from: summary.started_at ?? summary.as_of, to: summary.as_of });
+
   const perMinute = await db.$queryRaw<Debrief["calls_per_minute"]>`
     WITH e AS (SELECT duration_minutes FROM exercises WHERE id = ${id})
     SELECT m.minute::int,
@@ -98,6 +103,7 @@ export async function computeDebrief(id: string, clock: Clock = {}): Promise<Deb
     released: summary.released,
     abandoned: summary.abandoned,
     dispatch_times: dispatchTimes,
+    unit_intervals: units,
     never_dispatched: summary.never_dispatched,
     longest_queue: summary.longest_queue,
     longest_wait_seconds: summary.longest_wait_seconds,

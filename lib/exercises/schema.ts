@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { invalidParameter } from "../domain-error";
 import { DEFAULT_SCENARIO_ID, SCENARIO_IDS } from "../scenarios/scenario-list";
+import { unitIntervalsSchema } from "../reports/schema";
 import { SURGE_SHAPE_NAMES } from "./shapes";
 
 /**
@@ -104,6 +105,9 @@ export const debriefSchema = z.object({
   released: z.number().int(),
   abandoned: z.number().int(),
   dispatch_times: z.array(dispatchTimesSchema).meta({ description: "Seconds from the call to its first dispatched (or later) status" }),
+  unit_intervals: unitIntervalsSchema.meta({
+    description: "Turnout, travel and response of the units sent to the exercise's incidents while it ran (the intervals report's figures)",
+  }),
   never_dispatched: z.number().int().meta({ description: "Answered calls never dispatched (nor failed)" }),
   longest_queue: z.number().int().meta({ description: "Most calls waiting for dispatch at one time" }),
   longest_wait_seconds: z.number().nullable(),

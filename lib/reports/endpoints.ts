@@ -16,7 +16,9 @@ export const reportEndpoints = {
       GET: {
         operationId: "getDispatchIntervals",
         permission: "read",
-        summary: "Dispatch intervals: seconds from a call's arrival to its first dispatch, p50/p90 and the share within 60 s, by type and severity",
+        summary:
+          "Dispatch intervals: seconds from a call's arrival to its first dispatch, p50/p90 and the share within 60 s, by type and severity; " +
+          "per unit, turnout, travel and response with the share within NFPA 1710's targets",
         query: intervalsQueryParameters,
         responses: { 200: { description: "The report", body: { name: "DispatchIntervals", schema: intervalsReportSchema } } },
         errors: ["INVALID_PARAMETER", "DATABASE_ERROR"],

@@ -6,7 +6,9 @@ import { withDatabase } from "../db/with-database";
 import { invalidParameter } from "../domain-error";
 import type { QueryValues } from "../query-parameters";
 import type { CallStatus } from "../vocabulary";
-import { type IntervalFigures, type IntervalsReport, intervalsQueryParameters, type ReportCalls } from "./schema";
+import { type IntervalFigures, type IntervalsReport, intervalsQueryParameters } from "./schema";
+import { type IntervalScope, kindCondition } from "./scope";
+import { unitIntervals } from "./unit-intervals";
 
 /**
  * Dispatch intervals (docs/reports.md): the one rule for how fast calls were dispatched, used by
@@ -24,15 +26,6 @@ export const DISPATCHED_STATUSES = ["dispatched", "enroute", "resolved"] as cons
 /** NFPA 1225's target: 90 % of calls dispatched within 60 seconds. */
 export const DISPATCH_TARGET_SECONDS = 60;
 
-export interface IntervalScope {
-  calls: ReportCalls;
-  /** With `exercise` or `both`: that exercise's calls only; undefined: every exercise's. */
-  exerciseId?: string;
-  /** Inclusive bounds on the arrival; undefined: unbounded. */
-  from?: Date;
-  to?: Date;
-}
-
 export interface IntervalGroups {
   overall: IntervalFigures;
   by_severity: (IntervalFigures & { severity: string })[];
@@ -40,9 +33,7 @@ export interface IntervalGroups {
 }
 
 function scopeConditions(scope: IntervalScope): Prisma.Sql[] {
-  const exercise = scope.exerciseId === undefined ? Prisma.sql`c.exercise_id IS NOT NULL` : Prisma.sql`c.exercise_id = ${scope.exerciseId}`;
-  const real = Prisma.sql`NOT c.simulation`;
-  const conditions = [scope.calls === "real" ? real : scope.calls === "exercise" ? exercise : Prisma.sql`(${real} OR ${exercise})`];
+  const conditions = [kindCondition(scope, "c")];
   if (scope.from) conditions.push(Prisma.sql`c.occurred_at >= ${scope.from}`);
   if (scope.to) conditions.push(Prisma.sql`c.occurred_at <= ${scope.to}`);
   return conditions;
@@ -124,13 +115,14 @@ export async function intervalsReport(values: QueryValues<typeof intervalsQueryP
   const calls = values.calls ?? (values.exercise_id === undefined ? "real" : "exercise");
   const exerciseId = calls === "real" ? undefined : values.exercise_id;
   const scope: IntervalScope = { calls, exerciseId, from: new Date(from), to: new Date(to) };
-  const groups = await withDatabase((db) => dispatchIntervals(db, scope));
+  const [groups, units] = await withDatabase((db) => Promise.all([dispatchIntervals(db, scope), unitIntervals(db, scope)]));
   return {
     from: scope.from!.toISOString(),
     to: scope.to!.toISOString(),
     calls,
     exercise_id: exerciseId ?? null,
     ...groups,
+    units,
   };
 }
 

@@ -54,6 +54,36 @@ export const intervalFiguresSchema = z.object({
 });
 export type IntervalFigures = z.infer<typeof intervalFiguresSchema>;
 
+/** One interval of the units' (turnout, travel or response) over a group's assignments. */
+export const unitIntervalSchema = z.object({
+  measured: z.int().meta({ description: "Assignments whose unit made both moves of the interval (in this order) before it cleared" }),
+  p50_seconds: seconds.meta({ description: "Median seconds, of the measured assignments (PostgreSQL's percentile_cont); null when none" }),
+  p90_seconds: seconds.meta({ description: "90th percentile (interpolated)" }),
+  within_target: z.int().meta({ description: "Measured assignments within the unit's target (`targets`)" }),
+  within_target_share: z.number().nullable().meta({ description: "within_target / measured; null when none was measured" }),
+});
+export type UnitInterval = z.infer<typeof unitIntervalSchema>;
+
+export const unitIntervalFiguresSchema = z.object({
+  assignments: z.int().meta({ description: "Units sent (assignments made) in the window" }),
+  turnout: unitIntervalSchema.meta({ description: "From the unit's dispatch (its assignment) to its first move to en_route" }),
+  travel: unitIntervalSchema.meta({ description: "From that move to en_route to its first move to on_scene" }),
+  response: unitIntervalSchema.meta({ description: "From the unit's dispatch (its assignment, not the call's arrival) to its first move to on_scene" }),
+});
+export type UnitIntervalFigures = z.infer<typeof unitIntervalFiguresSchema>;
+
+export const unitIntervalsSchema = z.object({
+  targets: z.object({
+    turnout_ems_seconds: z.int().meta({ description: "Turnout target of ambulances (UNIT_TURNOUT_EMS_SECONDS; NFPA 1710: 60)" }),
+    turnout_fire_seconds: z.int().meta({ description: "Turnout target of every other type (UNIT_TURNOUT_FIRE_SECONDS; NFPA 1710: 80)" }),
+    travel_seconds: z.int().meta({ description: "Travel target (UNIT_TRAVEL_SECONDS; NFPA 1710: 240); a unit's response target is its turnout's plus this" }),
+  }),
+  overall: unitIntervalFiguresSchema,
+  by_unit_type: z.array(unitIntervalFiguresSchema.extend({ unit_type: z.string() })),
+  by_unit: z.array(unitIntervalFiguresSchema.extend({ unit_id: z.string(), call_sign: z.string(), unit_type: z.string() })),
+});
+export type UnitIntervals = z.infer<typeof unitIntervalsSchema>;
+
 export const intervalsReportSchema = z.object({
   from: z.string().meta({ description: "The window's start, ISO 8601 UTC" }),
   to: z.string().meta({ description: "The window's end, ISO 8601 UTC (inclusive)" }),
@@ -62,5 +92,6 @@ export const intervalsReportSchema = z.object({
   overall: intervalFiguresSchema,
   by_severity: z.array(intervalFiguresSchema.extend({ severity: z.string() })),
   by_type_and_severity: z.array(intervalFiguresSchema.extend({ emergency_type: z.string(), severity: z.string() })),
+  units: unitIntervalsSchema.meta({ description: "Turnout, travel and response of the units sent in the window (assignments to incidents of the same calls), overall, per unit type and per unit" }),
 });
 export type IntervalsReport = z.infer<typeof intervalsReportSchema>;

@@ -3,6 +3,7 @@ import { withDatabase } from "../db/with-database";
 import { Prisma } from "../db/generated/client";
 import { notFound } from "../domain-error";
 import type { Unit } from "./schema";
+import { UNIT_STATE_RULES, UNIT_STATES } from "./states";
 import { toUnit, UNIT_COLUMNS, type UnitRow } from "./to-unit";
 
 /** GET /api/units/{id}. */
@@ -35,3 +36,43 @@ export async function readUnitChanges(db: Pick<Db, "$queryRaw">, after: number, 
 /** The newest change number a unit, its state changes or assignments took (0 before any), as a scalar subquery for the feed's head. */
 export const lastUnitChange = Prisma.sql`GREATEST((SELECT COALESCE(max(change_number), 0) FROM units),
   (SELECT COALESCE(max(change_number), 0) FROM unit_state_changes), (SELECT COALESCE(max(change_number), 0) FROM unit_assignments))`;
+
+/** A unit sent to an incident, for its EIDO (lib/eido): each assignment with the unit's moves while it lasted. */
+export interface IncidentAssignment {
+  unit_id: string;
+  call_sign: string;
+  name: string;
+  type: string;
+  /** The unit's state now: what it is doing for the incident while the assignment is open. */
+  unit_state: string;
+  assigned_at: Date;
+  assigned_by: string;
+  assigned_by_name: string;
+  cleared_at: Date | null;
+  moves: { state: string; at: Date; changed_by: string; changed_by_name: string }[];
+}
+
+/** The moves a unit makes for an incident after its dispatch (the clearing is the assignment's `cleared_at`). */
+const MOVES_WHILE_ASSIGNED = UNIT_STATES.filter((state) => UNIT_STATE_RULES[state].assigned && state !== "dispatched");
+
+/**
+ * Every assignment to the incident, cleared or not, oldest first, with the moves the unit made
+ * between its assignment and its clearing (its dispatched row aside: the assignment is that move).
+ * One probe of (incident_id, assigned_at), then one range of (unit_id, at) per assignment.
+ */
+export function incidentAssignments(db: Pick<Db, "$queryRaw">, incidentId: string): Promise<IncidentAssignment[]> {
+  return db.$queryRaw<IncidentAssignment[]>`
+    SELECT a.unit_id, u.call_sign, u.name, u.type, u.state AS unit_state, a.assigned_at, a.assigned_by, a.assigned_by_name, a.cleared_at,
+      COALESCE((
+        SELECT json_agg(json_build_object('state', h.state, 'at', h.at, 'changed_by', h.changed_by, 'changed_by_name', h.changed_by_name)
+          ORDER BY h.at, h.id)
+        FROM unit_state_changes h
+        WHERE h.unit_id = a.unit_id AND h.at >= a.assigned_at AND h.at <= COALESCE(a.cleared_at, 'infinity')
+          AND h.state = ANY(${MOVES_WHILE_ASSIGNED}::text[])
+      ), '[]') AS moves
+    FROM unit_assignments a JOIN units u ON u.id = a.unit_id
+    WHERE a.incident_id = ${incidentId}
+    ORDER BY a.assigned_at, a.id`.then((rows) =>
+    rows.map((row) => ({ ...row, moves: row.moves.map((move) => ({ ...move, at: new Date(move.at) })) })),
+  );
+}

@@ -53,3 +53,9 @@ export type UnitType = (typeof UNIT_TYPES)[number];
 export const DEFAULT_SPEEDS_KMH: Record<UnitType, number> = {
   engine: 50, ladder: 45, rescue: 50, ambulance: 60, patrol: 70, hazmat: 45, command: 70, other: 50,
 };
+
+/**
+ * Units held to NFPA 1710's EMS turnout (UNIT_TURNOUT_EMS_SECONDS); every other type is held to
+ * the fire turnout (UNIT_TURNOUT_FIRE_SECONDS), patrol and command too: NFPA sets none for them.
+ */
+export const EMS_UNIT_TYPES = ["ambulance"] as const satisfies readonly UnitType[];
