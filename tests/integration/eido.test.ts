@@ -20,6 +20,7 @@ import { apiRequest, testAdmin } from "../support/auth";
 import { validateEido, validateNenaEido } from "../support/eido-schema";
 import { NENA_EIDO_DIR, nenaRegistries } from "../support/nena-registries";
 import { postSimulate } from "../support/simulate-request";
+import { MANY_REQUESTS_TIMEOUT_MS } from "../support/timeouts";
 import { webhookRequest } from "../support/webhook-request";
 
 async function eidoOf(id: string): Promise<{ status: number; body: Eido }> {
@@ -86,7 +87,7 @@ describe("GET /api/incidents/{id}/eido", () => {
     const { body } = await eidoOf(perScenario[0].id);
     expect(validateEido({ ...body, eidoVersion: "2.0" })).toBe(false);
     expect(validateEido({ ...body, incidentComponent: { ...body.incidentComponent, incidentType: "Fire" } })).toBe(false);
-  });
+  }, MANY_REQUESTS_TIMEOUT_MS);
 
   it("carries each of an incident's three calls field by field", async () => {
     const location = "400 Lakeshore Dr, Nashville, TN";

@@ -10,6 +10,7 @@ import { applyFunctions, functionsDir, readFunctions } from "@/lib/db/functions"
 import { applyMigrations, listMigrationNames, migrationsDir, type SqlSession } from "@/lib/db/migrations";
 import { applyWithSchemaEngine } from "@/lib/db/new-migration";
 import { admin, dropDatabase, withDatabase } from "../setup/test-database";
+import { MIGRATE_FROM_EMPTY_TIMEOUT_MS } from "../support/timeouts";
 
 const info = inject("testDatabase");
 const server = info.server;
@@ -213,5 +214,5 @@ describe("the plain-SQL migrator on the embedded PGlite database", () => {
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }
-  });
+  }, MIGRATE_FROM_EMPTY_TIMEOUT_MS);
 });

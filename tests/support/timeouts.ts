@@ -5,3 +5,10 @@
  * timing: how fast these run is a benchmark's question (bench/).
  */
 export const MANY_REQUESTS_TIMEOUT_MS = 300_000;
+
+/**
+ * A test that applies every migration to a new embedded PGlite database (one process, WebAssembly):
+ * about 30 s on a busy two-core machine as the migrations grew, so vitest's default timed it out
+ * with nothing wrong. A guard against a hang, as above.
+ */
+export const MIGRATE_FROM_EMPTY_TIMEOUT_MS = 180_000;
