@@ -23,6 +23,7 @@ import { stopExercise } from "@/lib/exercises/stop";
 import { boardSchema, hourlySeriesSchema, mapViewSchema, queuePageSchema } from "@/lib/live/schema";
 import { specCallEvent } from "@/lib/webhook/sample-events";
 import { manualClock, runFor, secondInstance } from "../support/exercise-clock";
+import { MANY_REQUESTS_TIMEOUT_MS } from "../support/timeouts";
 import { webhookRequest } from "../support/webhook-request";
 
 const MINUTE = 60_000;
@@ -76,7 +77,7 @@ describe("exercise calls follow the surge curve", () => {
     const [kinds] = await db.$queryRaw<{ simulated: number }[]>`
       SELECT count(*) FILTER (WHERE simulation)::int AS simulated FROM calls WHERE exercise_id = ${exercise.id}`;
     expect(kinds.simulated).toBe(1000);
-  });
+  }, MANY_REQUESTS_TIMEOUT_MS);
 });
 
 // A second instance needs connections of its own: PostgreSQL only (PGlite is one in-process connection).

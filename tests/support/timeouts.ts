@@ -1,6 +1,6 @@
 /**
  * A test that posts hundreds or thousands of requests (the property tests over generated
- * payloads): vitest's 30 s default is a guard against a hang, and such a test took longer than
+ * payloads, EIDO of 300 incidents) or writes a thousand calls (an exercise's release): vitest's 30 s default is a guard against a hang, and such a test took longer than
  * that on a busy two-core machine while its requests all answered. The limit stays a guard, not a
  * timing: how fast these run is a benchmark's question (bench/).
  */
