@@ -118,6 +118,9 @@ export const transferSchema = z.object({
   delivery: deliverySchema,
 });
 
+export type Instruction = z.infer<typeof instructionSchema>;
+export type Transfer = z.infer<typeof transferSchema>;
+
 export function parseTransferRequest(json: unknown): TransferRequest {
   const parsed = transferRequestSchema.safeParse(json);
   const number = parsed.success ? parsed.data.number.trim() : "";
