@@ -24,10 +24,7 @@ export interface ControlStandIn {
   close(): Promise<void>;
 }
 
-/**
- * A self-signed certificate for `localhost` and 127.0.0.1 (openssl), made for this test run and
- * trusted by this process's default https agent only: Vapi's control URLs are https.
- */
+/** A self-signed certificate for `localhost`, 127.0.0.1 and ::1 (openssl), made for this test run: Vapi's control URLs are https. */
 export function localCertificate(): { key: Buffer; cert: Buffer } {
   const dir = mkdtempSync(path.join(tmpdir(), "mayday-cert-"));
   try {
@@ -36,9 +33,7 @@ export function localCertificate(): { key: Buffer; cert: Buffer } {
       "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1,IP:::1",
       "-keyout", path.join(dir, "key.pem"), "-out", path.join(dir, "cert.pem"),
     ], { stdio: "ignore" });
-    const pair = { key: readFileSync(path.join(dir, "key.pem")), cert: readFileSync(path.join(dir, "cert.pem")) };
-    https.globalAgent.options.ca = pair.cert;
-    return pair;
+    return { key: readFileSync(path.join(dir, "key.pem")), cert: readFileSync(path.join(dir, "cert.pem")) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -46,8 +41,8 @@ export function localCertificate(): { key: Buffer; cert: Buffer } {
 
 /**
  * A stand-in for a platform's live control (Vapi's control URL, Retell's update-live-call) on a
- * port of its own, over https when given a certificate: it records every request it receives and
- * answers as `answer` says.
+ * port of its own, over https when given a certificate (trusted by this process's default https
+ * agent until it closes): it records every request it receives and answers as `answer` says.
  */
 export async function startControlStandIn(tls?: { key: Buffer; cert: Buffer }): Promise<ControlStandIn> {
   const pending = new Set<ServerResponse>();
@@ -66,6 +61,7 @@ export async function startControlStandIn(tls?: { key: Buffer; cert: Buffer }): 
     });
   };
   const server = tls ? https.createServer(tls, handle) : http.createServer(handle);
+  if (tls) https.globalAgent.options.ca = tls.cert;
   // Every address (IPv4 and IPv6): `localhost` may resolve to either.
   await new Promise<void>((resolve) => server.listen(0, resolve));
   standIn.port = (server.address() as AddressInfo).port;
@@ -73,6 +69,7 @@ export async function startControlStandIn(tls?: { key: Buffer; cert: Buffer }): 
     new Promise((resolve) => {
       for (const response of pending) response.destroy();
       server.closeAllConnections();
+      if (tls) delete https.globalAgent.options.ca;
       server.close(() => resolve());
     });
   return standIn;
