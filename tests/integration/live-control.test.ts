@@ -194,6 +194,8 @@ describe("an instruction through the platform's live control", () => {
 
   it.each([
     ["a host off VAPI_CONTROL_HOSTS", () => ({ VAPI_CONTROL_HOSTS: "vapi.ai" }), (callId: string) => vapiControlUrl(callId), "VAPI_CONTROL_HOSTS"],
+    // A name under the domain, not one that merely ends in its letters: localhost is not under host.
+    ["a host ending in an allowed name's letters", () => ({ VAPI_CONTROL_HOSTS: "host" }), (callId: string) => vapiControlUrl(callId), "is not under host"],
     ["a private address without VAPI_CONTROL_ALLOW_PRIVATE_HOSTS", () => ({ VAPI_CONTROL_ALLOW_PRIVATE_HOSTS: undefined }), (callId: string) => vapiControlUrl(callId), "refused"],
     ["http", () => ({}), (callId: string) => vapiControlUrl(callId, `http://localhost:${plainVapi.port}`), "not https"],
   ])("Vapi: a control URL on %s is never called, and the answer says why", async (_case, settings, controlUrl, why) => {
