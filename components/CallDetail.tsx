@@ -7,6 +7,7 @@ import { humanize } from "./call-status";
 import { CallCorrectionForm, CorrectionHistory, CorrectionNotes } from "./CallCorrection";
 import { CallerLink } from "./CallerLink";
 import { formatTime, PLATFORM_NAMES } from "./format";
+import { LiveCallControls } from "./LiveCallControls";
 import { SeverityBadge } from "./SeverityIcon";
 import { StatusBadge } from "./StatusBadge";
 import { UnverifiedBadge } from "./UnverifiedBadge";
@@ -74,6 +75,7 @@ export function CallDetail({ id, onClose, onShowOnMap, focus, onCorrected }: {
           </p>
           <CorrectionNotes call={call} />
           <StatusActions id={call.conversation_id} status={call.status} training={call.simulation} />
+          <LiveCallControls call={call} />
           <CallCorrectionForm call={call} editLocation={focus?.to === "location" ? focus : undefined} onSaved={onCorrected} />
           <h4>Transcript summary</h4>
           <p className="detail-summary">{call.summary || "No summary."}</p>

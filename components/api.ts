@@ -16,6 +16,7 @@ import type {
   AlertIncident, Alerts, Board, CallChange, ChangePage, FeedChange, HourlySeries, IncidentMapView, IncidentQueuePage, LiveIncident,
 } from "@/lib/live/schema";
 import type { ExerciseVisibility } from "@/lib/live/visibility";
+import type { Instruction, Transfer } from "@/lib/live-calls/schema";
 import type { Note, NotesPage } from "@/lib/notes/schema";
 import type { SimulationResult as SimulateResult } from "@/lib/simulation/result";
 import type { BodyFormat, EventType } from "@/lib/subscriptions/event-types";
@@ -117,6 +118,16 @@ export function updateCall(id: string, update: CallUpdate): Promise<CallUpdated>
     method: "PATCH",
     body: JSON.stringify(update),
   });
+}
+
+/** A dispatcher's instruction for the voice agent on a live call; `delivery` says whether the platform took it. */
+export function instructAgent(id: string, text: string): Promise<Instruction> {
+  return request(`/api/calls/${encodeURIComponent(id)}/instruction`, { method: "POST", body: JSON.stringify({ text }) });
+}
+
+/** Asks the platform (Vapi) to transfer a live call's caller to a human number. */
+export function transferCaller(id: string, number: string): Promise<Transfer> {
+  return request(`/api/calls/${encodeURIComponent(id)}/transfer`, { method: "POST", body: JSON.stringify({ number }) });
 }
 
 export function simulate(body: SimulateRequest): Promise<SimulateResult> {

@@ -68,6 +68,23 @@ export const envSchema = z.object({
    * `x-mayday-tool-secret` header the agent's server tools send (docs/webhook.md, "Live calls"). Unset: every request is refused.
    */
   ELEVENLABS_TOOL_SECRET: optionalString,
+  /**
+   * Hosts a Vapi live control URL may be on (docs/security.md, "Live control"): each a domain,
+   * itself or any name under it, comma-separated. A control URL elsewhere is never called.
+   */
+  VAPI_CONTROL_HOSTS: z
+    .string()
+    .default("vapi.ai")
+    .transform((value) => value.split(",").map((host) => host.trim().toLowerCase().replace(/^\.+/, "")).filter((host) => host !== ""))
+    .pipe(z.array(z.string()).min(1, "names at least one host")),
+  /** Allow Vapi control URLs on private, loopback and link-local addresses (tests with a stand-in). Off: refused before any connection. */
+  VAPI_CONTROL_ALLOW_PRIVATE_HOSTS: booleanFlag,
+  /** Sent as `Authorization: Bearer` to Vapi's control URL: the Vapi public key, needed when the assistant's `monitorPlan.controlAuthenticationEnabled` is on. */
+  VAPI_CONTROL_KEY: optionalString,
+  /** Retell's API, for a dispatcher's instruction on a live call (update-live-call, with RETELL_API_KEY). */
+  RETELL_API_URL: z.url().default("https://api.retellai.com"),
+  /** One push to a platform's live control (an instruction, a transfer) is cut off after this long. */
+  LIVE_CONTROL_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(3_000),
   /** A live call with no event for this long, and no post-call event yet, is marked ended (lib/live-calls). */
   LIVE_CALL_TIMEOUT_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
   /** An administrator's Bearer key for scripts and benchmarks, working before any account exists. */

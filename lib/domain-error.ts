@@ -26,6 +26,10 @@ export type DomainErrorCode =
   | "UNIT_UNAVAILABLE"
   // A unit moved to a state of an assignment (en route, on scene...) while it serves no incident.
   | "UNIT_NOT_ASSIGNED"
+  // A live control action (a transfer) on a call that is not on the line.
+  | "CALL_NOT_LIVE"
+  // A transfer on a platform that offers no way to ask for one from outside the call (Retell, ElevenLabs).
+  | "TRANSFER_NOT_SUPPORTED"
   // A webhook body too large for what it turns out to be (only a recording may pass 5 MB).
   | "PAYLOAD_TOO_LARGE"
   | "STORAGE_ERROR"

@@ -8,6 +8,8 @@ export const AUDIT_ACTIONS = [
   "call.viewed",
   "call.recording_played",
   "call.instruction_written",
+  "call.instruction_delivered",
+  "call.transfer_requested",
   "incident.status_changed",
   "incident.corrected",
   "incident.merged",

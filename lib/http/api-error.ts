@@ -24,6 +24,8 @@ export const errorStatus: Record<ErrorCode, HttpMapping> = {
   PRECISION_LOWERED: { status: 409, label: "Lower precision" },
   UNIT_UNAVAILABLE: { status: 409, label: "Unit unavailable" },
   UNIT_NOT_ASSIGNED: { status: 409, label: "Unit not assigned" },
+  CALL_NOT_LIVE: { status: 409, label: "Call not on the line" },
+  TRANSFER_NOT_SUPPORTED: { status: 409, label: "Transfer not supported" },
   PAYLOAD_TOO_LARGE: { status: 413, label: "Payload too large" },
   RANGE_NOT_SATISFIABLE: { status: 416, label: "Range not satisfiable" },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, label: "Unsupported media type" },

@@ -14,6 +14,8 @@ export interface LiveCallEvent {
   callerPhone: string | null;
   ended: boolean;
   transcript: LiveTranscript | null;
+  /** The platform's live control URL for the call, when it sends one (Vapi's `call.monitor.controlUrl`): lib/calls/live-control.ts. */
+  controlUrl?: string;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { NOTHING_REPORTED, storeLiveCall } from "../calls/write/live";
 import { storeFailedCall } from "../calls/write/write-calls";
+import { rememberControlUrl } from "../calls/live-control";
 import { withCallStore } from "../calls/with-call-store";
 import { DomainError } from "../domain-error";
 import type { GeocodeResult } from "../geocoding/geocoder";
@@ -85,11 +86,13 @@ async function recordOther(parsed: Exclude<IntakeEvent, { kind: "call" }>, paylo
       return { kind: "stored", conversationId: call.conversationId, payloadKey, geocode: null };
     }
     case "live": {
-      const { call } = parsed;
+      const { controlUrl, ...call } = parsed.call;
       // A live event never makes a call without the platform's credential (none of Vapi's or Retell's is unsigned).
       if (!arrivedSigned(payloadKey)) return { kind: "ignored", type: `${call.platform} live event`, payloadKey };
       // No location, so nothing to place: the call waits for a report or the analysis (lib/calls/write/live.ts).
       const written = await storeLiveCall({ ...NOTHING_REPORTED, ...call }, undefined);
+      // Kept for a dispatcher's instruction or transfer (lib/live-calls/control.ts), apart from the call's own write.
+      if (written !== undefined) await rememberControlUrl(call.conversationId, controlUrl);
       log.info({ conversationId: call.conversationId, payloadKey, ended: call.ended, turns: call.transcript?.turns.length ?? 0, changed: written !== undefined }, "live event");
       return { kind: "live", conversationId: call.conversationId, payloadKey, changed: written !== undefined };
     }

@@ -5,8 +5,11 @@ import { rateLimitPolicies } from "../contract/rate-limit-policies";
 import { INSTRUCTION_MAX_CHARACTERS } from "./instruction";
 import {
   elevenLabsToolSchema, instructionRequestSchema, instructionSchema, liveStatusSchema, liveToolParams, liveToolsSchema,
-  parseInstructionRequest, retellFunctionSchema, vapiToolAnswerSchema, vapiToolCallsSchema,
+  parseInstructionRequest, parseTransferRequest, retellFunctionSchema, transferRequestSchema, transferSchema, vapiToolAnswerSchema,
+  vapiToolCallsSchema,
 } from "./schema";
+
+const callIdParams = z.object({ id: z.string().meta({ description: "The call's conversation_id, URL-encoded." }) });
 
 /**
  * The agent's tools while the caller is on the line, and a dispatcher's instruction for the agent
@@ -111,18 +114,42 @@ export const liveCallEndpoints = {
     path: "/api/calls/:id/instruction",
     errorFormat: "calls",
     protection: { rateLimit: rateLimitPolicies.calls },
-    params: z.object({ id: z.string().meta({ description: "The call's conversation_id, URL-encoded." }) }),
+    params: callIdParams,
     methods: {
       POST: {
         operationId: "instructAgent",
         permission: ["dispatch", "train"],
-        summary: "Write an instruction for the voice agent on a live call: the agent's next incident_status answers it (audited)",
+        summary: "Write an instruction for the voice agent on a live call: pushed through the platform's live control, and the agent's next incident_status answers it (audited)",
         description:
-          `Text: 1 to ${INSTRUCTION_MAX_CHARACTERS} characters. Instructions are kept in order, never changed; the latest is ` +
-          "the one the agent gets. A trainer may instruct on training calls only.",
+          `Text: 1 to ${INSTRUCTION_MAX_CHARACTERS} characters. Instructions are kept in order, their text never changed; the latest is ` +
+          "the one the agent gets. While the call is on the line it is also pushed through the platform's live control (Vapi " +
+          "add-message on the call's control URL, Retell update-live-call); `delivery` says whether it was pushed, waits for the " +
+          "agent's incident_status (ElevenLabs; no control URL; no RETELL_API_KEY; not on the line) or failed and why. A platform " +
+          "that fails never fails the request. A trainer may instruct on training calls only.",
         body: jsonBody({ name: "InstructionRequest", schema: instructionRequestSchema }, parseInstructionRequest),
         responses: { 201: { description: "The instruction as kept (to a caller without `read`: its id and what changed)", body: documentedWriteAnswer("Instruction", instructionSchema) } },
         errors: ["INVALID_PARAMETER", "NOT_FOUND", "DATABASE_ERROR"],
+      },
+    },
+  },
+
+  callTransfer: {
+    path: "/api/calls/:id/transfer",
+    errorFormat: "calls",
+    protection: { rateLimit: rateLimitPolicies.calls },
+    params: callIdParams,
+    methods: {
+      POST: {
+        operationId: "transferCaller",
+        permission: ["dispatch", "train"],
+        summary: "Ask the platform to transfer the caller of a live call to a human number (Vapi live control; audited)",
+        description:
+          "Vapi only: a `transfer` through the call's control URL. Retell and ElevenLabs offer no way to ask for a transfer " +
+          "from outside the call (409 TRANSFER_NOT_SUPPORTED); a call not on the line: 409 CALL_NOT_LIVE. `delivery` says whether " +
+          "Vapi took the request or why it failed; a platform that fails never fails the request. Who may: as for instructions.",
+        body: jsonBody({ name: "TransferRequest", schema: transferRequestSchema }, parseTransferRequest),
+        responses: { 200: { description: "The request and its outcome", body: { name: "Transfer", schema: transferSchema } } },
+        errors: ["INVALID_PARAMETER", "NOT_FOUND", "CALL_NOT_LIVE", "TRANSFER_NOT_SUPPORTED", "DATABASE_ERROR"],
       },
     },
   },

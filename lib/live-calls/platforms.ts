@@ -1,9 +1,11 @@
+import { rememberControlUrl } from "../calls/live-control";
 import { getConfig } from "../config";
 import { parseJson } from "../domain-error";
 import { WEBHOOK_MAX_BODY_BYTES } from "../intake/limits";
 import { platformConversationId } from "../intake/keys";
 import { type Fields, objectAt, sameSecret, textAt } from "../intake/platforms/fields";
 import { platformAdapters } from "../intake/platforms/platform-adapters";
+import { vapiControlUrl } from "../intake/platforms/vapi";
 import { log } from "../log";
 import { missingFields } from "../webhook/payload";
 import { normalisePhone, TEXT_LIMITS } from "../webhook/sanitise";
@@ -107,6 +109,10 @@ export async function answerVapi(delivery: LiveDelivery): Promise<{ results: Vap
       results.push({ toolCallId: id, name, error: "The dispatch centre could not take this now: keep the caller on the line and try again" });
     }
   }
+  // After the tools: the report may just have stored the call the URL belongs to.
+  await rememberControlUrl(identity.conversationId, vapiControlUrl(call)).catch((error: unknown) => {
+    log.warn({ err: error, conversationId: identity.conversationId }, "live control URL not kept");
+  });
   return { results };
 }
 

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { GET as auditRoute } from "@/app/api/audit/route";
 import { GET as getCallRoute, PATCH as patchCallRoute } from "@/app/api/calls/[id]/route";
 import { POST as instructionRoute } from "@/app/api/calls/[id]/instruction/route";
+import { POST as transferRoute } from "@/app/api/calls/[id]/transfer/route";
 import { GET as recordingRoute } from "@/app/api/calls/[id]/recording/route";
 import { POST as startRoute } from "@/app/api/exercises/[id]/start/route";
 import { POST as pauseRoute } from "@/app/api/exercises/[id]/pause/route";
@@ -29,6 +30,7 @@ import { POST as createUnitRoute } from "@/app/api/units/route";
 import { POST as webhookRoute } from "@/app/api/voiceagent-webhook/route";
 import { POST as gisImportRoute } from "@/app/api/gis/route";
 import { AUDIT_ACTIONS, type AuditEventView, type AuditPage } from "@/lib/audit/schema";
+import { NOTHING_REPORTED, storeLiveCall } from "@/lib/calls/write/live";
 import { getDb } from "@/lib/db/client";
 import { specCallEvent } from "@/lib/webhook/sample-events";
 import { TEST_API_KEY } from "@/tests/support/auth";
@@ -84,7 +86,7 @@ beforeAll(async () => {
 });
 
 describe("the audit trail", () => {
-  it("records each of the 34 actions exactly once, naming the person; the call's history names them too", async () => {
+  it("records each of the 36 actions exactly once, naming the person; the call's history names them too", async () => {
     const before = await count();
     const startedAt = new Date().toISOString();
 
@@ -106,6 +108,10 @@ describe("the audit trail", () => {
     expect(history.at(-1)).toMatchObject({ status: "dispatched", changed_by: "Dana Ruiz" });
     // An instruction for the voice agent (docs/webhook.md, "Live calls").
     expect((await send(instructionRoute, "POST", `/api/calls/${conversationId}/instruction`, dispatcher, { text: "Keep the caller on the line" }, conversationId)).status).toBe(201);
+    // A transfer of a Vapi call on the line (no control URL received: it fails, and is audited all the same).
+    const liveId = "vapi:audit_live";
+    await storeLiveCall({ ...NOTHING_REPORTED, conversationId: liveId, platform: "vapi", agentId: "asst", callerPhone: null }, undefined);
+    expect((await send(transferRoute, "POST", `/api/calls/${liveId}/transfer`, dispatcher, { number: "+16155550100" }, liveId)).status).toBe(200);
 
     // Incidents: two of the webhook's, merged, one call split out again, the incident moved.
     const db = await getDb();
@@ -216,16 +222,19 @@ describe("the audit trail", () => {
     expect(one("subscription.updated")).toMatchObject({ actor: { name: "Ada Stone" }, after: { enabled: false, secret_rotated: true } });
     expect(one("gis.imported")).toMatchObject({ actor: { name: "Ada Stone" }, target: { kind: "gis_layer", id: "address_points" }, after: { features: 1, source: "audit.csv" } });
     expect(one("call.instruction_written")).toMatchObject({ actor: { name: "Dana Ruiz" }, target: { kind: "call", id: conversationId }, after: { text: "Keep the caller on the line" } });
+    expect(one("call.instruction_delivered")).toMatchObject({ actor: { name: "Dana Ruiz" }, target: { kind: "call", id: conversationId }, after: { outcome: "waiting" } });
+    expect(one("call.transfer_requested")).toMatchObject({ actor: { name: "Dana Ruiz" }, target: { kind: "call", id: "vapi:audit_live" }, after: { number: "+16155550100", outcome: "failed" } });
     expect(one("subscription.replayed")).toMatchObject({ target: { kind: "subscription", id: subscriptionId }, after: { cursor: 0 } });
 
     // Filters: by actor, by action, by target.
     expect((await trail(`&actor=${dispatcher.user.id}&from=${encodeURIComponent(startedAt)}`)).map((event) => event.action).sort()).toEqual(
       [
-        "call.corrected", "call.instruction_written", "call.recording_played", "call.status_changed", "call.viewed", "incident.acknowledged", "incident.corrected", "incident.merged",
+        "call.corrected", "call.instruction_delivered", "call.instruction_written", "call.recording_played", "call.status_changed", "call.transfer_requested", "call.viewed",
+        "incident.acknowledged", "incident.corrected", "incident.merged",
         "incident.note_added", "incident.split", "incident.status_changed", "incident.units_assigned", "unit.state_changed",
       ],
     );
-    expect((await trail(`&target_id=${conversationId}`)).map((event) => event.action).sort()).toEqual(["call.instruction_written", "call.recording_played", "call.status_changed", "call.viewed"]);
+    expect((await trail(`&target_id=${conversationId}`)).map((event) => event.action).sort()).toEqual(["call.instruction_delivered", "call.instruction_written", "call.recording_played", "call.status_changed", "call.viewed"]);
     expect(await trail("&action=key.revoked")).toHaveLength(1);
   });
 

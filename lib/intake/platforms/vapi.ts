@@ -160,7 +160,14 @@ function vapiLiveEvent(type: string, message: Fields, call: Fields, conversation
     callerPhone: normalisePhone(objectAt(call.customer).number) ?? normalisePhone(objectAt(message.customer).number),
     ended,
     transcript,
+    controlUrl: vapiControlUrl(call),
   };
+}
+
+/** The call's live control URL (`call.monitor.controlUrl`), sent with every server message: lib/live-calls/control.ts calls it. */
+export function vapiControlUrl(call: Fields): string | undefined {
+  const url = objectAt(call.monitor).controlUrl;
+  return typeof url === "string" ? url : undefined;
 }
 
 /** The headers of Vapi's HMAC credential with its defaults (sha256, hex, `{timestamp}.{body}`); for tests and the bench. */
