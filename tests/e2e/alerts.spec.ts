@@ -107,6 +107,8 @@ test.describe("at 1440 x 900", () => {
   });
 
   test("comfortable rows add the latest call's summary under the address, the browser remembers the choice, and compact comes back", async ({ page, request }) => {
+    // Two page loads and an axe scan: on a busy machine more than the default 30 s.
+    test.setTimeout(90_000);
     await tilesOffline(page);
     await openDashboard(page);
     const row = page.locator(".section-waiting .queue-item").first();
