@@ -19,8 +19,8 @@ import { useNow } from "./use-now";
 
 /** How long an incident with a newly arrived call stays highlighted. */
 const NEW_FOR_MS = 30_000;
-/** A compact row's height before it is measured (px at the default font size). */
-const ROW_ESTIMATE_PX = 30;
+/** A row's height before it is measured (px at the default font size), compact and comfortable. */
+const ROW_ESTIMATE_PX = { compact: 30, comfortable: 48 } as const;
 /** The next page is read when the list's end is this many rows away. */
 const READ_AHEAD_ROWS = 20;
 
@@ -28,6 +28,9 @@ const READ_AHEAD_ROWS = 20;
 export const queueSort = storedSetting<QueueSort>("mayday.queue.sort", ["priority", "received"], "priority");
 const PLACES = SCENARIOS.flatMap((scenario) => [scenario.id, ...scenario.areas.map((area) => `${scenario.id}/${area.name}`)]);
 export const queuePlace = storedSetting<string>("mayday.queue.place", ["", ...PLACES], "");
+/** Compact one-line rows (the default), or comfortable ones with the latest call's summary under the address. */
+type RowMode = keyof typeof ROW_ESTIMATE_PX;
+export const queueRows = storedSetting<RowMode>("mayday.queue.rows", ["compact", "comfortable"], "compact");
 
 /** The server's view of a section under the remembered order and place. */
 export function queueView(section: QueueSection, sort: QueueSort, place: string): QueueView {
@@ -53,8 +56,11 @@ interface RowProps {
   onSelect: (incident: LiveIncident) => void;
 }
 
-/** One compact line: severity, type, the full address, callers, and how long it has waited (or since dispatched); its moves on hover or focus. */
-function QueueRow({ incident, now, arrivals, alerts, onSelect, section }: RowProps & { incident: LiveIncident; now: number; section: QueueSection }) {
+/**
+ * One line: severity, type, the full address, callers, and how long it has waited (or since
+ * dispatched); its moves on hover or focus. Comfortable rows add the latest call's summary below.
+ */
+function QueueRow({ incident, now, arrivals, alerts, onSelect, section, mode }: RowProps & { incident: LiveIncident; now: number; section: QueueSection; mode: RowMode }) {
   const latest = incident.latest_call;
   const seen = arrivals.get(latest.conversation_id) ?? 0;
   const fresh = seen > 0 && now - seen < NEW_FOR_MS;
@@ -85,6 +91,7 @@ function QueueRow({ incident, now, arrivals, alerts, onSelect, section }: RowPro
       <span className="row-actions">
         <IncidentStatusActions id={incident.id} status={incident.status} training={incident.training} />
       </span>
+      {mode === "comfortable" && <span className="queue-summary" title={latest.summary}>{latest.summary || "No summary."}</span>}
     </>
   );
 }
@@ -103,13 +110,14 @@ function Section({ id, title, section, rows, total, collapsed, onToggle, ...rowP
   onToggle: () => void;
 }) {
   const now = useNow();
+  const mode = queueRows.useValue();
   const scroller = useRef<HTMLDivElement>(null);
   const incidents = rowsOf(rows);
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer measures on scroll: this component is left unmemoised on purpose
   const virtualizer = useVirtualizer({
     count: incidents.length,
     getScrollElement: () => scroller.current,
-    estimateSize: () => ROW_ESTIMATE_PX,
+    estimateSize: () => ROW_ESTIMATE_PX[mode],
     overscan: 10,
     getItemKey: (index) => incidents[index].id,
   });
@@ -121,7 +129,7 @@ function Section({ id, title, section, rows, total, collapsed, onToggle, ...rowP
   }, [hasNextPage, isFetchingNextPage, fetchNextPage, lastShown, incidents.length]);
 
   return (
-    <section className={`queue-section section-${section}${collapsed ? " is-collapsed" : ""}${incidents.length === 0 ? " is-empty" : ""}`} aria-labelledby={`${id}-title`}>
+    <section className={`queue-section section-${section} rows-${mode}${collapsed ? " is-collapsed" : ""}${incidents.length === 0 ? " is-empty" : ""}`} aria-labelledby={`${id}-title`}>
       <h3 className="queue-section-title" id={`${id}-title`}>
         <button type="button" className="section-toggle" aria-expanded={!collapsed} aria-controls={id} onClick={onToggle}>
           {title}
@@ -151,7 +159,7 @@ function Section({ id, title, section, rows, total, collapsed, onToggle, ...rowP
                     data-latest-call-id={incident.latest_call.conversation_id}
                     style={{ transform: `translateY(${item.start}px)` }}
                   >
-                    <QueueRow incident={incident} now={now} section={section} {...rowProps} />
+                    <QueueRow incident={incident} now={now} section={section} mode={mode} {...rowProps} />
                   </li>
                 );
               })}
@@ -183,6 +191,7 @@ export function IncidentQueue({ waiting, dispatched, openCalls, openIncidents, i
 }) {
   const sort = queueSort.useValue();
   const place = queuePlace.useValue();
+  const rowMode = queueRows.useValue();
   const waitingCollapsed = collapsedWaiting.useValue() === "1";
   const dispatchedCollapsed = collapsedDispatched.useValue() === "1";
   const totalOf = (rows: SectionRows) => rows.pages?.[0]?.total ?? 0;
@@ -232,6 +241,13 @@ export function IncidentQueue({ waiting, dispatched, openCalls, openIncidents, i
                 ))}
               </optgroup>
             ))}
+          </select>
+        </label>
+        <label>
+          Rows{" "}
+          <select value={rowMode} onChange={(event) => queueRows.set(event.target.value as RowMode)} data-testid="queue-rows">
+            <option value="compact">Compact</option>
+            <option value="comfortable">Comfortable</option>
           </select>
         </label>
       </div>

@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { specCallEvent } from "../../lib/webhook/sample-events";
-import { incidentOf, openDashboard, recordTones, simulateCalls, tilesOffline } from "./dashboard-helpers";
+import { callStatus, incidentOf, openDashboard, recordTones, simulateCalls, tilesOffline } from "./dashboard-helpers";
 
 /**
  * Alerts from the server, not from the rows drawn (docs/dashboard.md, "Alerts" and "Incident
@@ -102,18 +102,53 @@ test.describe("at 1440 x 900", () => {
     await tilesOffline(page);
     await openDashboard(page);
     await expect(page.locator(".queue-list .queue-item").first()).toBeVisible();
-    const inView = await page.evaluate(() => {
-      const rows = [...document.querySelectorAll(".queue-item")];
-      return rows.filter((row) => {
-        const box = row.getBoundingClientRect();
-        const scroller = row.closest(".queue-scroll")!.getBoundingClientRect();
-        return box.height > 0 && box.top >= scroller.top - 1 && box.bottom <= scroller.bottom + 1 && box.bottom <= window.innerHeight;
-      }).length;
-    });
-    expect(inView).toBeGreaterThanOrEqual(12);
+    expect(await rowsInView(page)).toBeGreaterThanOrEqual(12);
     await expectNoAxeViolations(page);
   });
+
+  test("comfortable rows add the latest call's summary under the address, the browser remembers the choice, and compact comes back", async ({ page, request }) => {
+    // Two page loads and an axe scan: on a busy machine more than the default 30 s.
+    test.setTimeout(90_000);
+    await tilesOffline(page);
+    await openDashboard(page);
+    const row = page.locator(".section-waiting .queue-item").first();
+    await expect(row).toBeVisible();
+    await expect(page.getByTestId("queue-rows")).toHaveValue("compact");
+    await expect(page.locator(".queue-summary")).toHaveCount(0);
+    const compactHeight = (await row.boundingBox())!.height;
+
+    await page.getByTestId("queue-rows").selectOption("comfortable");
+    // The row's latest call, as the server has it.
+    const first = page.locator(`.section-waiting .queue-item[data-incident-id="${await row.getAttribute("data-incident-id")}"]`);
+    const latest = (await callStatus(request, (await first.getAttribute("data-latest-call-id"))!)) as unknown as { summary: string };
+    await expect(first.locator(".queue-summary")).toHaveText(latest.summary || "No summary.");
+    // Two lines: the summary sits below the address, not beside it.
+    const address = (await first.locator(".queue-location").boundingBox())!;
+    expect((await first.locator(".queue-summary").boundingBox())!.y).toBeGreaterThanOrEqual(address.y + address.height - 1);
+    expect((await first.boundingBox())!.height).toBeGreaterThan(compactHeight);
+    await expectNoAxeViolations(page);
+
+    await page.reload();
+    await expect(page.getByTestId("queue-rows")).toHaveValue("comfortable");
+    await expect(page.locator(".section-waiting .queue-item .queue-summary").first()).toBeVisible();
+
+    await page.getByTestId("queue-rows").selectOption("compact");
+    await expect(page.locator(".queue-summary")).toHaveCount(0);
+    expect(await rowsInView(page)).toBeGreaterThanOrEqual(12);
+  });
 });
+
+/** Queue rows wholly inside their section's scroller and the window. */
+function rowsInView(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const rows = [...document.querySelectorAll(".queue-item")];
+    return rows.filter((row) => {
+      const box = row.getBoundingClientRect();
+      const scroller = row.closest(".queue-scroll")!.getBoundingClientRect();
+      return box.height > 0 && box.top >= scroller.top - 1 && box.bottom <= scroller.bottom + 1 && box.bottom <= window.innerHeight;
+    }).length;
+  });
+}
 
 test("a call stamped 1970 by its platform is not first in the queue, and its detail says why", async ({ page, request }) => {
   const id = `e2e-epoch-${Date.now()}`;

@@ -61,25 +61,47 @@ export async function incidentOf(request: APIRequestContext, callId: string): Pr
   return ((await callStatus(request, callId)) as unknown as { incident_id: string }).incident_id;
 }
 
-/** Scrolls each queue section a view at a time until the row is drawn (or the sections end). */
-export async function scrollQueueTo(page: Page, row: Locator): Promise<void> {
+/**
+ * Scrolls each queue section from its top a view at a time, calling `visit` once each view is
+ * drawn, until `visit` says it is done (true) or every section has ended.
+ */
+async function eachQueueView(page: Page, visit: () => Promise<boolean>): Promise<boolean> {
   for (const section of await page.locator(".queue-scroll").all()) {
     await section.evaluate((element) => element.scrollTo({ top: 0 }));
-    for (let step = 0; step < 200 && !(await row.isVisible()); step++) {
+    for (let step = 0; step < 200; step++) {
+      // The virtualiser draws the rows of the new view on its next frames.
+      await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+      if (await visit()) return true;
       const moved = await section.evaluate((element) => {
         const before = element.scrollTop;
         element.scrollBy({ top: element.clientHeight * 0.8 });
         return element.scrollTop !== before;
       });
       if (!moved) break;
-      // The virtualiser draws the rows of the new view on its next frames.
-      await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
-    }
-    if (await row.isVisible()) {
-      await row.scrollIntoViewIfNeeded();
-      return;
     }
   }
+  return false;
+}
+
+/** Scrolls each queue section a view at a time until the row is drawn (or the sections end). */
+export async function scrollQueueTo(page: Page, row: Locator): Promise<void> {
+  if (await eachQueueView(page, () => row.isVisible())) await row.scrollIntoViewIfNeeded();
+}
+
+/**
+ * The queue's rows read in one pass, each section from its top a view at a time, until `enough`
+ * says so or the sections end: each row's incident and its caller count as shown.
+ */
+export async function readQueueRows(page: Page, enough: (rows: Map<string, string>) => boolean): Promise<Map<string, string>> {
+  const rows = new Map<string, string>();
+  await eachQueueView(page, async () => {
+    const drawn = await page.locator(".queue-item").evaluateAll((items) =>
+      items.map((item) => [item.getAttribute("data-incident-id") ?? "", item.querySelector("[data-testid=caller-count]")?.textContent ?? ""] as const),
+    );
+    for (const [id, callers] of drawn) rows.set(id, callers);
+    return enough(rows);
+  });
+  return rows;
 }
 
 /**

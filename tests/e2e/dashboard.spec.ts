@@ -85,7 +85,11 @@ test.describe("dispatcher dashboard", () => {
     const dispatchedRow = page.locator(`.section-dispatched .queue-item[data-incident-id="${incidentId}"]`);
     await expect(dispatchedRow).toBeVisible();
     await expect(page.locator(`.section-waiting .queue-item[data-incident-id="${incidentId}"]`)).toHaveCount(0);
+    // A hovered row keeps its height: the virtualiser has nothing to measure again, so neither the
+    // rows nor the section (which sizes to its rows) move under the pointer.
+    const unhovered = (await dispatchedRow.boundingBox())!.height;
     await dispatchedRow.hover();
+    expect((await dispatchedRow.boundingBox())!.height).toBeCloseTo(unhovered, 0);
     await dispatchedRow.getByRole("button", { name: "En route", exact: true }).click();
     await expect(item.locator(".status")).toHaveText("En route");
     await expect.poll(async () => (await callStatus(request, id)).status).toBe("enroute");

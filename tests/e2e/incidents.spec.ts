@@ -1,7 +1,9 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 import { specCallEvent } from "@/lib/webhook/sample-events";
-import { callStatus, incidentOf, openDashboard, saveScreenshot, scrollQueueTo, showLatestFirst, simulateCalls, tilesOffline } from "./dashboard-helpers";
+import {
+  callStatus, incidentOf, openDashboard, readQueueRows, saveScreenshot, scrollQueueTo, showLatestFirst, simulateCalls, tilesOffline,
+} from "./dashboard-helpers";
 
 interface ListedCall { conversation_id: string; incident_id: string; caller_phone?: string; summary: string; status: string }
 interface Incident { id: string; call_count: number; calls: ListedCall[] }
@@ -9,8 +11,8 @@ interface Incident { id: string; call_count: number; calls: ListedCall[] }
 const TABLE = "e2e-incidents";
 const CALLS = 40;
 
-async function tableCalls(request: APIRequestContext): Promise<ListedCall[]> {
-  const response = await request.get(`/api/calls?table_name=${TABLE}&limit=100`);
+async function tableCalls(request: APIRequestContext, table: string): Promise<ListedCall[]> {
+  const response = await request.get(`/api/calls?table_name=${table}&limit=100`);
   expect(response.status()).toBe(200);
   return (await response.json()).calls;
 }
@@ -25,13 +27,13 @@ async function incident(request: APIRequestContext, id: string): Promise<Inciden
  * The simulation's calls once grouping has settled: grouping may finish a moment after the calls
  * are stored, so the calls' incidents are read until two reads a second apart agree.
  */
-async function settledIncidents(request: APIRequestContext): Promise<Map<string, string[]>> {
+async function settledIncidents(request: APIRequestContext, table = TABLE): Promise<Map<string, string[]>> {
   let previous = "";
   let calls: ListedCall[] = [];
   await expect
     .poll(
       async () => {
-        calls = await tableCalls(request);
+        calls = await tableCalls(request, table);
         const now = JSON.stringify(calls.map((call) => [call.conversation_id, call.incident_id]).sort());
         const same = now === previous;
         previous = now;
@@ -46,43 +48,59 @@ async function settledIncidents(request: APIRequestContext): Promise<Map<string,
 }
 
 const counted = (text: string | null) => Number((text ?? "").replace(/[^\d]/g, ""));
+const callers = (count: number) => `${count} ${count === 1 ? "caller" : "callers"}`;
+
+/**
+ * The queue narrowed to one scenario's place, the latest received first, exercises hidden: other
+ * tests' incidents (the database is shared by the whole run) stay out of the rows this test reads.
+ */
+async function showSimulationsOf(page: Page, scenario: string): Promise<void> {
+  await page.getByTestId("queue-place").selectOption(scenario);
+  await showLatestFirst(page);
+  await page.getByLabel("Hide exercise calls").check();
+}
+
+/** An incident's detail, opened from its queue row (scrolled to): it stays in view whatever the queue redraws. */
+async function openIncident(page: Page, id: string): Promise<Locator> {
+  const row = page.locator(`.queue-item[data-incident-id="${id}"]`);
+  await expect(async () => {
+    await scrollQueueTo(page, row);
+    await row.getByRole("button", { name: /show its calls/ }).click({ timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
+  const detail = page.locator(`.incident-detail[data-incident-id="${id}"]`);
+  await expect(detail).toBeVisible();
+  return detail;
+}
 
 test.describe("incidents on the dashboard", () => {
-  // Failed in a full run with the virtualised queue (issue 34): it expects every incident of its
-  // simulation drawn at once, which other tests' incidents above them can prevent. To be rewritten
-  // to scroll the queue (dashboard-helpers.ts scrollQueueTo) or read the section's rows by page.
-  test.fixme("a simulation with duplicates shows fewer queue rows than calls, each row's caller count is its calls, and its detail lists them", async ({ page, request }) => {
+  test("a simulation with duplicates shows fewer queue rows than calls, each row's caller count is its calls, and its detail lists them", async ({ page, request }) => {
+    // It reads its 40 calls' incidents in a queue that holds every other test's too.
+    test.setTimeout(120_000);
     await simulateCalls(request, { scenario: "earthquake_sf", num_calls: CALLS, table_name: TABLE, seed: 4242 });
     const incidents = await settledIncidents(request);
     // The simulator reports about 30% of calls as duplicates of an earlier call's event.
     expect(incidents.size).toBeLessThan(CALLS);
 
-    // The queue draws only the rows in view: a tall window draws every incident of the simulation.
+    // A tall window: more rows in each view of the queue, fewer steps to read it.
     await page.setViewportSize({ width: 1280, height: 2400 });
     await tilesOffline(page);
     await openDashboard(page);
-    // The queue draws the rows in view: the latest received first puts this test's fresh incidents at the top.
-    await showLatestFirst(page);
-    // Exercise calls (another spec's) would crowd the top of the queue: hide them.
-    await page.getByLabel("Hide exercise calls").check();
-    const rows = page.locator(".queue-item").filter({ has: page.locator("[data-testid=caller-count]") });
-    for (const id of incidents.keys()) await expect(page.locator(`.queue-item[data-incident-id="${id}"]`)).toBeVisible();
-    const shownIds = await rows.evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-incident-id")));
-    const ours = shownIds.filter((id) => id !== null && incidents.has(id));
-    expect(ours.length).toBe(incidents.size);
-    expect(ours.length).toBeLessThan(CALLS);
+    await showSimulationsOf(page, "earthquake_sf");
 
-    // Each row's badge counts exactly its incident's calls (GET /api/incidents/{id}).
-    let largest: Incident | null = null;
+    // Each incident of the simulation has one row, found by reading the queue a view at a time as a
+    // dispatcher scrolls it, its badge counting exactly its incident's calls (GET /api/incidents/{id}).
+    const details = new Map<string, Incident>();
     for (const id of incidents.keys()) {
       const detail = await incident(request, id);
       expect(detail.calls).toHaveLength(detail.call_count);
-      await expect(page.locator(`.queue-item[data-incident-id="${id}"] [data-testid="caller-count"]`)).toHaveText(
-        `${detail.call_count} ${detail.call_count === 1 ? "caller" : "callers"}`,
-      );
-      if (!largest || detail.call_count > largest.call_count) largest = detail;
+      details.set(id, detail);
     }
-    expect(largest!.call_count).toBeGreaterThan(1);
+    await expect(async () => {
+      const rows = await readQueueRows(page, (read) => [...incidents.keys()].every((id) => read.has(id)));
+      for (const [id, detail] of details) expect(rows.get(id), `the row of incident ${id}`).toBe(callers(detail.call_count));
+    }).toPass({ timeout: 60_000 });
+    const largest = [...details.values()].reduce((most, detail) => (detail.call_count > most.call_count ? detail : most));
+    expect(largest.call_count).toBeGreaterThan(1);
 
     // The board counts open incidents beside open calls, exactly as the server does.
     const board = await (await request.get("/api/live/board?exercises=hide")).json();
@@ -90,84 +108,83 @@ test.describe("incidents on the dashboard", () => {
     expect(counted(await page.locator(".queue-total").textContent())).toBe(board.open.total);
 
     // The incident's detail: every call with its caller's number and summary; one opens on its own.
-    const item = page.locator(`.queue-item[data-incident-id="${largest!.id}"]`);
-    const latest = largest!.calls.at(-1)!;
-    // A compact row names its latest call (the summary is in the detail below).
-    await expect(item).toHaveAttribute("data-latest-call-id", latest.conversation_id);
-    await item.getByRole("button", { name: /show its calls/ }).click();
-    const detail = page.locator(`.incident-detail[data-incident-id="${largest!.id}"]`);
-    await expect(detail.locator(".incident-call")).toHaveCount(largest!.call_count);
-    for (const call of largest!.calls) {
+    const detail = await openIncident(page, largest.id);
+    const latest = largest.calls.at(-1)!;
+    // A compact row names its latest call (the summary is in the detail).
+    await expect(page.locator(`.queue-item[data-incident-id="${largest.id}"]`)).toHaveAttribute("data-latest-call-id", latest.conversation_id);
+    await expect(detail.locator(".incident-call")).toHaveCount(largest.call_count);
+    for (const call of largest.calls) {
       const entry = detail.locator(`.incident-call[data-call-id="${call.conversation_id}"]`);
       await expect(entry.getByTestId("incident-call-caller")).toHaveText(call.caller_phone ?? "web call");
       await expect(entry.locator(".detail-summary")).toHaveText(call.summary);
     }
     // The map flew to the incident: one marker, its popup counting the same callers.
-    const popup = page.locator(`.incident-popup[data-incident-id="${largest!.id}"]`);
-    await expect(popup).toContainText(`${largest!.call_count} callers`);
+    const popup = page.locator(`.incident-popup[data-incident-id="${largest.id}"]`);
+    await expect(popup).toContainText(`${largest.call_count} callers`);
     await saveScreenshot(page, "incident-detail");
 
-    const first = largest!.calls[0];
+    const first = largest.calls[0];
     await detail.locator(`.incident-call[data-call-id="${first.conversation_id}"]`).getByRole("button", { name: "Open call" }).click();
     await expect(detail.locator(".call-detail")).toContainText(first.conversation_id);
 
-    // Dispatching the incident from its detail moves each of its calls, recorded in their history.
+    // Dispatching the incident from its detail moves each of its calls, recorded in their history,
+    // and its row to the second section.
     await detail.getByRole("group", { name: /Move incident/ }).getByRole("button", { name: "Dispatched", exact: true }).click();
-    await expect(item.locator(".status")).toHaveText("Dispatched");
-    for (const call of largest!.calls) {
+    // The incident's own headline (the open call's detail below has one too).
+    await expect(detail.locator(".detail-headline").first().locator(".status")).toHaveText("Dispatched");
+    for (const call of largest.calls) {
       await expect.poll(async () => (await callStatus(request, call.conversation_id)).status).toBe("dispatched");
     }
+    const dispatchedRow = page.locator(`.section-dispatched .queue-item[data-incident-id="${largest.id}"]`);
+    await expect(async () => {
+      await scrollQueueTo(page, dispatchedRow);
+      await expect(dispatchedRow.locator(".status")).toHaveText("Dispatched", { timeout: 2_000 });
+    }).toPass({ timeout: 20_000 });
   });
 
-  // Fails in full runs since the queue became virtualised and sectioned (issue 34): the split-off
-  // incident's row is drawn wherever other tests' incidents leave it, and the steps read rows that
-  // may be off screen. To be rewritten around the incident detail, which does not scroll away.
-  test.fixme("a dispatcher moves a call out into its own incident and merges it back from the incident's detail", async ({ page, request }) => {
-    await simulateCalls(request, { scenario: "hurricane_florida", num_calls: 30, table_name: `${TABLE}-regroup`, seed: 77 });
-    await expect.poll(async () => {
-      const calls: ListedCall[] = (await (await request.get(`/api/calls?table_name=${TABLE}-regroup&limit=100`)).json()).calls;
-      const counts = new Map<string, number>();
-      for (const call of calls) counts.set(call.incident_id, (counts.get(call.incident_id) ?? 0) + 1);
-      return Math.max(...counts.values());
-    }, { timeout: 30_000 }).toBeGreaterThan(1);
-    const calls: ListedCall[] = (await (await request.get(`/api/calls?table_name=${TABLE}-regroup&limit=100`)).json()).calls;
-    const grouped = calls.find((call) => calls.some((other) => other !== call && other.incident_id === call.incident_id))!;
-    const before = await incident(request, grouped.incident_id);
+  test("a dispatcher moves a call out into its own incident and merges it back from the incident's detail", async ({ page, request }) => {
+    // Three reads of the whole queue (the incident, the split-off one, its absence at the end).
+    test.setTimeout(120_000);
+    const table = `${TABLE}-regroup`;
+    await simulateCalls(request, { scenario: "hurricane_florida", num_calls: 30, table_name: table, seed: 77 });
+    const incidents = await settledIncidents(request, table);
+    // The simulator reports some calls as duplicates of an earlier call's event: one incident holds several.
+    const grouped = [...incidents].find(([, calls]) => calls.length > 1);
+    expect(grouped).toBeDefined();
+    const before = await incident(request, grouped![0]);
 
-    await page.setViewportSize({ width: 1280, height: 2400 });
     await tilesOffline(page);
     await openDashboard(page);
-    // The queue draws the rows in view: the latest received first puts this test's fresh incidents at the top.
-    await showLatestFirst(page);
-    await page.getByLabel("Hide exercise calls").check();
-    const item = page.locator(`.queue-item[data-incident-id="${before.id}"]`);
-    // Other tests' newer calls may still rank above it: scrolled to, as a dispatcher would.
-    await expect(async () => {
-      await scrollQueueTo(page, item);
-      await expect(item).toBeVisible({ timeout: 2_000 });
-    }).toPass({ timeout: 20_000 });
-    await item.getByRole("button", { name: /show its calls/ }).click();
-    const detail = page.locator(`.incident-detail[data-incident-id="${before.id}"]`);
+    await showSimulationsOf(page, "hurricane_florida");
+    const detail = await openIncident(page, before.id);
     await expect(detail.locator(".incident-call")).toHaveCount(before.call_count);
     const moved = before.calls.at(-1)!;
     await detail.locator(`.incident-call[data-call-id="${moved.conversation_id}"]`).getByRole("button", { name: "Move out to its own incident" }).click();
 
     // The call now heads an incident of its own; the first incident has one caller less.
-    await expect(item.getByTestId("caller-count")).toHaveText(`${before.call_count - 1} ${before.call_count - 1 === 1 ? "caller" : "callers"}`);
+    await expect(detail.getByTestId("incident-caller-count")).toHaveText(callers(before.call_count - 1));
     await expect(detail.locator(".incident-call")).toHaveCount(before.call_count - 1);
     const own = await incidentOf(request, moved.conversation_id);
     expect(own).not.toBe(before.id);
-    await expect(page.locator(`.queue-item[data-incident-id="${own}"] [data-testid="caller-count"]`)).toHaveText("1 caller");
+    const ownRow = page.locator(`.queue-item[data-incident-id="${own}"]`);
+    await expect(async () => {
+      await scrollQueueTo(page, ownRow);
+      await expect(ownRow.getByTestId("caller-count")).toHaveText("1 caller", { timeout: 2_000 });
+    }).toPass({ timeout: 20_000 });
     const results = await new AxeBuilder({ page }).include(".incident-detail").analyze();
     expect(results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical")).toEqual([]);
 
-    // Merged back: the same calls as before, and the split-off incident is gone.
+    // Merged back: the same calls as before; the split-off incident leaves the queue and the merge menu.
     await detail.getByLabel("Merge into this incident").selectOption(own);
     await detail.getByRole("button", { name: "Merge", exact: true }).click();
-    await expect(item.getByTestId("caller-count")).toHaveText(`${before.call_count} callers`);
-    await expect(page.locator(`.queue-item[data-incident-id="${own}"]`)).toHaveCount(0);
+    await expect(detail.getByTestId("incident-caller-count")).toHaveText(callers(before.call_count));
+    await expect(detail.locator(".incident-call")).toHaveCount(before.call_count);
+    await expect(detail.locator(`option[value="${own}"]`)).toHaveCount(0);
     const after = await incident(request, before.id);
     expect(after.calls.map((call) => call.conversation_id).sort()).toEqual(before.calls.map((call) => call.conversation_id).sort());
+    // Every row of the place's queue read, to its end: the split-off incident has none.
+    await scrollQueueTo(page, ownRow);
+    await expect(ownRow).toHaveCount(0);
   });
 
   test("a new caller about an open incident raises its caller count on the open dashboard without reloading", async ({ page, request }) => {
