@@ -7,7 +7,7 @@ import { findScenario } from "@/lib/scenarios/scenario-list";
 const scenario = findScenario("earthquake_sf")!;
 let counter = 0;
 const plan = (shape: (typeof SURGE_SHAPE_NAMES)[number], numCalls: number, seed: number, durationMinutes = 60) =>
-  planExercise({ scenario, shape, durationMinutes, numCalls, abandonedShare: 0.15, seed, now: new Date(0), callNumber: () => ++counter });
+  planExercise({ scenario, shape, durationMinutes, numCalls, abandonedShare: 0.15, liveShare: 0, seed, now: new Date(0), callNumber: () => ++counter });
 
 describe("exercise planning", () => {
   it.each(SURGE_SHAPE_NAMES)("%s: due times fill every minute to within two calls of the curve", (shape) => {
