@@ -22,15 +22,17 @@ export interface LiveScript {
   steps: LiveStep[];
 }
 
-/** When the agent reports the location: 15 to 60 seconds into the call (issue 38), never after it ends. */
+/** When the agent reports the location: 15 to 60 seconds into the call (issue 38). */
 const LOCATED_FROM_SECS = 15;
 const LOCATED_BY_SECS = 60;
+/** The talk after the location lasts this long at least, so each step says something new (generated calls last 45 s or more). */
+const AFTER_LOCATED_SECS = 10;
 
 const turn = (speaker: string, secs: number, text: string): TranscriptTurn => ({ speaker, time_in_call_secs: secs, text });
 
 export function planLiveScript(call: SimulatedCall, random: RandomSource): LiveScript {
   const duration = call.duration_secs;
-  const latest = Math.min(LOCATED_BY_SECS, duration - 1);
+  const latest = Math.max(LOCATED_FROM_SECS, Math.min(LOCATED_BY_SECS, duration - AFTER_LOCATED_SECS));
   const located = LOCATED_FROM_SECS + Math.floor(random() * (latest - LOCATED_FROM_SECS + 1));
   const middle = Math.floor((located + duration) / 2);
   const conversation = [

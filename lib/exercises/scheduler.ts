@@ -102,13 +102,8 @@ async function releaseBatch(db: Db, now: Date): Promise<{ claimed: number; relea
       let released = 0;
       const missed: DueCall[] = [];
       for (const release of releases.filter(({ row }) => row.live_script)) {
-        const written = await upsertLiveCall(
-          {
-            ...liveReport(release.call.call_id, release.call, release.row, release.row.live_script!.steps[0], now),
-            training: { exerciseId: release.row.exercise_id, call: release.call, id: release.id },
-          },
-          undefined,
-        );
+        const { row, call, id } = release;
+        const written = await upsertLiveCall(liveReport(call.call_id, { exerciseId: row.exercise_id, call, id }, row, row.live_script!.steps[0], now), undefined);
         if (written?.inserted) released += 1;
         else missed.push(release.row);
       }
@@ -134,12 +129,14 @@ async function releaseBatch(db: Db, now: Date): Promise<{ claimed: number; relea
           FROM unnest(${missed.map((row) => row.exercise_id)}::text[], ${missed.map((row) => row.seq)}::int[]) AS r(exercise_id, seq)
           WHERE c.exercise_id = r.exercise_id AND c.seq = r.seq`;
       }
-      // Running exercises past their end with every call out are complete; ended at their exact end.
+      // Running exercises past their end with every call out and every live step due by the end done
+      // are complete; ended at their exact end. Live steps due later never are.
       const completed = await tx.$queryRaw<{ id: string }[]>`
         UPDATE exercises e SET state = 'completed', elapsed_ms = e.duration_minutes * 60000.0, running_since = NULL,
           ended_at = e.running_since + (e.duration_minutes * 60000.0 - e.elapsed_ms) / e.speed * interval '1 millisecond'
         WHERE e.state = 'running' AND ${elapsedMsAt(now)} >= e.duration_minutes * 60000.0
-          AND NOT EXISTS (SELECT 1 FROM exercise_calls c WHERE c.exercise_id = e.id AND c.released_at IS NULL)
+          AND NOT EXISTS (SELECT 1 FROM exercise_calls c WHERE c.exercise_id = e.id
+            AND (c.released_at IS NULL OR c.next_step_due_ms <= e.duration_minutes * 60000))
         RETURNING e.id`;
       // Their calls leave the live picture with them (docs/exercises.md, "When an exercise ends").
       for (const { id } of completed) await closeExerciseCalls(id);
@@ -165,13 +162,15 @@ function plannedPoint(call: SimulatedCall, placement: Placement) {
 }
 
 type Placement = Pick<DueCall, "precision" | "source" | "uncertainty_m">;
+type Training = NonNullable<LiveReport["training"]>;
 
 /**
  * A live step as the agent's tools would say it (lib/live-calls/report.ts): the conversation so
  * far and, at the step that reports, what the agent knows, the generated call's point included
  * (the plan placed it; no geocoder is asked).
  */
-function liveReport(conversationId: string, call: SimulatedCall, placement: Placement, step: LiveStep, now: Date): LiveReport {
+function liveReport(conversationId: string, training: Training, placement: Placement, step: LiveStep, now: Date): LiveReport {
+  const { call } = training;
   const said = step.reports
     ? {
       emergencyType: call.emergency_type,
@@ -190,6 +189,7 @@ function liveReport(conversationId: string, call: SimulatedCall, placement: Plac
     callerPhone: call.caller_phone,
     transcript: { turns: step.turns, whole: true },
     at: now,
+    training,
   };
 }
 
@@ -232,6 +232,7 @@ interface DueStep extends Placement {
   live_script: LiveScript;
   next_step: number;
   released_offset_ms: number;
+  call_id: string;
   conversation_id: string;
   occurred_at: Date;
 }
@@ -253,7 +254,7 @@ async function stepBatch(db: Db, now: Date): Promise<number> {
       // (closeExerciseCalls), so a step is written wholly before the closing or sees the exercise stopped.
       await lockChangeFeed();
       const due = await tx.$queryRaw<DueStep[]>`
-        SELECT c.exercise_id, c.seq, c.record, c.live_script, c.next_step, c.released_offset_ms,
+        SELECT c.exercise_id, c.seq, c.call_id, c.record, c.live_script, c.next_step, c.released_offset_ms,
           c.location_precision AS precision, c.location_source AS source, c.location_uncertainty_m AS uncertainty_m,
           k.conversation_id, k.occurred_at
         FROM exercise_calls c JOIN exercises e ON e.id = c.exercise_id JOIN calls k ON k.id = c.call_id
@@ -267,7 +268,10 @@ async function stepBatch(db: Db, now: Date): Promise<number> {
       for (const row of due) {
         const step = row.live_script.steps[row.next_step];
         if (step.ends) ended.push(postCallEvent(row.conversation_id, row.occurred_at, row.record, row, step));
-        else await upsertLiveCall(liveReport(row.conversation_id, row.record, row, step, now), placement);
+        else {
+          const training = { exerciseId: row.exercise_id, call: row.record, id: row.call_id };
+          await upsertLiveCall(liveReport(row.conversation_id, training, row, step, now), placement);
+        }
       }
       if (ended.length > 0) await upsertReceivedCalls(ended, placement);
       const following = due.map((row) => row.live_script.steps[row.next_step + 1]);
