@@ -1,5 +1,6 @@
-import { testAdmin } from "@/tests/support/auth";
+import { apiRequest, testAdmin } from "@/tests/support/auth";
 import { describe, expect, it } from "vitest";
+import { GET as getCallRoute } from "@/app/api/calls/[id]/route";
 import { getDb } from "@/lib/db/client";
 import type { Db } from "@/lib/db/client";
 import { createExercise } from "@/lib/exercises/create";
@@ -180,12 +181,40 @@ describe("an exercise with live calls", () => {
     const exercise = await createExercise(request({ num_calls: 10, duration_minutes: 6, seed: 3802 }), testAdmin, clock);
     await tickFor(exercise.id, clock, 90);
     expect((await counts(exercise.id)).on_line).toBeGreaterThan(0);
+    // The API shows a call in progress as a real live one, marked as the exercise's.
+    const [onLine] = await (await getDb()).$queryRaw<{ conversation_id: string }[]>`
+      SELECT conversation_id FROM calls WHERE exercise_id = ${exercise.id} AND on_line LIMIT 1`;
+    const shown = (await (await getCallRoute(apiRequest(`http://localhost/api/calls/${onLine.conversation_id}`), {
+      params: Promise.resolve({ id: onLine.conversation_id }),
+    })).json()) as { on_line: boolean; exercise_id: string; simulation: boolean; transcript: unknown[] };
+    expect(shown).toMatchObject({ on_line: true, exercise_id: exercise.id, simulation: true });
+    expect(shown.transcript.length).toBeGreaterThan(0);
     await stopExercise(exercise.id, testAdmin, clock);
     expect((await counts(exercise.id)).on_line).toBe(0);
     const before = await unfolded(exercise.id);
     await tickFor(exercise.id, clock, 120);
     expect(await unfolded(exercise.id)).toEqual(before);
     expect(before.every((call) => call.status === "failed" && !call.on_line)).toBe(true);
+  }, MANY_REQUESTS_TIMEOUT_MS);
+
+  it("an instance gone mid-exercise, another goes on: each call unfolds as planned, once", async () => {
+    const clock = manualClock(START);
+    const exercise = await createExercise(request({ num_calls: 8, duration_minutes: 4, seed: 3804 }), testAdmin, clock);
+    const first = await secondInstance("exercise-live-first");
+    const before = await tickFor(exercise.id, clock, 100, [first.db]);
+    await first.close();
+    const after = await tickFor(exercise.id, clock, 4 * 60 + 1 - 100);
+    expect(await getExercise(exercise.id, clock)).toMatchObject({ state: "completed" });
+    const calls = await unfolded(exercise.id);
+    expect(calls).toHaveLength(8);
+    // Some calls were mid-way (released, not yet finished) when the first instance went.
+    expect(calls.some((call) => before.unlocatedOnLine.has(call.id) && after.finishedAt.has(call.id))).toBe(true);
+    for (const call of calls) {
+      expect(call.creations).toBe(1);
+      expectLocatedAsPlanned(call, 4 * 60_000);
+      const ended = before.finishedAt.get(call.id) ?? after.finishedAt.get(call.id);
+      if (ended !== undefined) expect(ended - call.released_offset_ms).toBe(call.planned_duration_secs * 1000);
+    }
   }, MANY_REQUESTS_TIMEOUT_MS);
 
   it("two instances releasing the same exercise at the same instants write each call and each step once", async () => {
