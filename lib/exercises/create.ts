@@ -32,6 +32,7 @@ export async function createExercise(request: CreateExerciseRequest, actor: Acto
     durationMinutes: request.duration_minutes,
     numCalls,
     abandonedShare: request.abandoned_share,
+    liveShare: request.live_share,
     seed,
     now,
     callNumber: randomCallNumber,
@@ -41,24 +42,27 @@ export async function createExercise(request: CreateExerciseRequest, actor: Acto
   await db.$transaction(
     async (tx) => {
       await tx.$executeRaw`
-        INSERT INTO exercises (id, scenario, duration_minutes, planned_calls, shape, speed, abandoned_share, seed, state, created_at)
+        INSERT INTO exercises (id, scenario, duration_minutes, planned_calls, shape, speed, abandoned_share, live_share, seed, state, created_at)
         VALUES (${id}, ${scenario.id}, ${request.duration_minutes}, ${planned.length}, ${request.shape}, ${request.speed},
-          ${request.abandoned_share}, ${BigInt(seed)}, 'planned', ${now})`;
+          ${request.abandoned_share}, ${request.live_share}, ${BigInt(seed)}, 'planned', ${now})`;
       for (let start = 0; start < planned.length; start += PLAN_BATCH) {
         const batch = planned.slice(start, start + PLAN_BATCH);
         await tx.$executeRaw`
-          INSERT INTO exercise_calls (exercise_id, seq, due_offset_ms, abandoned, record, location_source, location_precision, location_uncertainty_m)
-          SELECT ${id}, r.seq, r.due, r.abandoned, r.record::jsonb, r.source, r.precision, r.uncertainty_m
+          INSERT INTO exercise_calls (exercise_id, seq, due_offset_ms, abandoned, record, location_source, location_precision, location_uncertainty_m,
+            live_script)
+          SELECT ${id}, r.seq, r.due, r.abandoned, r.record::jsonb, r.source, r.precision, r.uncertainty_m, r.live_script::jsonb
           FROM unnest(${batch.map((row) => row.seq)}::int[], ${batch.map((row) => row.dueOffsetMs)}::int[],
             ${batch.map((row) => row.abandoned)}::boolean[], ${batch.map((row) => JSON.stringify(row.call))}::text[],
             ${batch.map((row) => row.placement.source)}::text[], ${batch.map((row) => row.placement.precision)}::text[],
-            ${batch.map((row) => row.placement.uncertaintyMeters)}::float8[])
-            AS r(seq, due, abandoned, record, source, precision, uncertainty_m)`;
+            ${batch.map((row) => row.placement.uncertaintyMeters)}::float8[],
+            ${batch.map((row) => (row.live ? JSON.stringify(row.live) : null))}::text[])
+            AS r(seq, due, abandoned, record, source, precision, uncertainty_m, live_script)`;
       }
       await recordAudit(tx, actor, {
         action: "exercise.created",
         target: { kind: "exercise", id },
-        after: { scenario: scenario.id, shape: request.shape, duration_minutes: request.duration_minutes, planned_calls: planned.length, speed: request.speed },
+        after: { scenario: scenario.id, shape: request.shape, duration_minutes: request.duration_minutes, planned_calls: planned.length, speed: request.speed,
+          live_share: request.live_share },
       });
     },
     { timeout: 60_000 },

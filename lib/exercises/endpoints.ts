@@ -50,7 +50,10 @@ export const exerciseEndpoints = {
         summary: "Plan a training exercise (and start it when asked)",
         description:
           "Its calls are planned at once, deterministic per seed, and released by the server's scheduler as they fall due " +
-          "(docs/exercises.md). Exercise calls are simulated calls carrying the exercise id.",
+          "(docs/exercises.md). Exercise calls are simulated calls carrying the exercise id. With live_share, that share of the " +
+          "answered calls is released live: on the line with its first transcript turns, located 15-60 exercise seconds in as " +
+          "the agent's report_emergency would, more turns, then the post-call analysis at its duration, off the line after; " +
+          "calls still talking when the exercise ends or is stopped end with it.",
         body: jsonBody({ name: "ExerciseRequest", schema: createExerciseSchema }, parseCreateExercise),
         responses: { 201: { description: "The exercise as planned (or started)", body: exerciseResponse } },
         errors: ["INVALID_PARAMETER", "DATABASE_ERROR"],

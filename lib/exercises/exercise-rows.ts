@@ -39,6 +39,7 @@ interface ExerciseRow {
   planned_calls: number;
   speed: number;
   abandoned_share: number;
+  live_share: number;
   seed: bigint;
   state: ExerciseState;
   created_at: Date;
@@ -52,7 +53,7 @@ interface ExerciseRow {
 /** Exercises with their progress at `now`, newest first; one when `id` is given. */
 export async function readExercises(db: Db, now: Date, id?: string, limit = 50): Promise<ExerciseView[]> {
   const rows = await db.$queryRaw<ExerciseRow[]>`
-    SELECT e.id, e.scenario, e.shape, e.duration_minutes, e.planned_calls, e.speed, e.abandoned_share, e.seed,
+    SELECT e.id, e.scenario, e.shape, e.duration_minutes, e.planned_calls, e.speed, e.abandoned_share, e.live_share, e.seed,
       e.state, e.created_at, e.started_at, e.ended_at, ${elapsedMsAt(now)}::float8 AS elapsed_ms,
       p.released, p.last_minute
     FROM exercises e
@@ -75,6 +76,7 @@ export async function readExercises(db: Db, now: Date, id?: string, limit = 50):
       planned_calls: row.planned_calls,
       speed: row.speed,
       abandoned_share: row.abandoned_share,
+      live_share: row.live_share,
       seed: Number(row.seed),
       state: row.state,
       created_at: row.created_at.toISOString(),

@@ -4,6 +4,7 @@ import type { CallPlacement } from "../geocoding/types";
 import { generateCallsWithEvents } from "../simulation/generate";
 import type { SimulatedCall } from "../vocabulary";
 import { seededRandom } from "../simulation/random";
+import { type LiveScript, planLiveScript } from "./live-script";
 import { type SurgeShape, surgeCurve } from "./shapes";
 
 /**
@@ -21,6 +22,8 @@ export interface PlannedCall {
   abandoned: boolean;
   call: SimulatedCall;
   placement: CallPlacement;
+  /** How the call unfolds on the line; null for a call released finished (and every abandoned one). */
+  live: LiveScript | null;
 }
 
 export interface PlanOptions {
@@ -29,6 +32,8 @@ export interface PlanOptions {
   durationMinutes: number;
   numCalls: number;
   abandonedShare: number;
+  /** Share of answered calls released live (0 to 1). */
+  liveShare: number;
   seed: number;
   now: Date;
   callNumber: () => number;
@@ -55,11 +60,16 @@ export function planExercise(options: PlanOptions): PlannedCall[] {
   });
   const curve = surgeCurve(options.shape);
   const durationMs = options.durationMinutes * 60_000;
-  return calls.map((call, seq) => ({
-    seq,
-    dueOffsetMs: Math.min(durationMs, Math.floor(curve.quantile((seq + random()) / calls.length) * durationMs)),
-    abandoned: random() < options.abandonedShare,
-    call,
-    placement: placements[seq],
-  }));
+  // Live calls draw from a stream of their own: the rest of the plan is the same whatever the live share.
+  const liveRandom = seededRandom(options.seed + LIVE_SEED_OFFSET);
+  return calls.map((call, seq) => {
+    const dueOffsetMs = Math.min(durationMs, Math.floor(curve.quantile((seq + random()) / calls.length) * durationMs));
+    const abandoned = random() < options.abandonedShare;
+    const released = liveRandom() < options.liveShare;
+    const script = planLiveScript(call, liveRandom);
+    return { seq, dueOffsetMs, abandoned, call, placement: placements[seq], live: released && !abandoned ? script : null };
+  });
 }
+
+/** The live calls' random stream is the seed's, moved on by this (any fixed number would do). */
+const LIVE_SEED_OFFSET = 0x11fe;

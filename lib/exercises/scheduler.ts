@@ -1,14 +1,17 @@
 import { randomInt } from "node:crypto";
+import { type LiveReport, NOTHING_REPORTED } from "../calls/write/live";
+import type { ReceivedCall } from "../calls/write/received";
 import { writeCalls } from "../calls/write/write-calls";
 import type { Db } from "../db/client";
 import { groupSoon } from "../incidents/grouper";
-import { groupingEnabled } from "../incidents/grouping";
+import { groupingEnabled, placementQuery } from "../incidents/grouping";
 import { log } from "../log";
 import type { CallPlacement } from "../geocoding/types";
 import { formatCallId } from "../simulation/generate";
 import { uuid7 } from "../db/uuid7";
-import { EXERCISE_TABLE_NAME, type SimulatedCall } from "../vocabulary";
+import { EXERCISE_TABLE_NAME, type Platform, type SimulatedCall } from "../vocabulary";
 import { type Clock, elapsedMsAt, exerciseDb, nowOf } from "./exercise-rows";
+import type { LiveScript, LiveStep } from "./live-script";
 
 /**
  * The durable scheduler: releases running exercises' calls as they fall due, from PostgreSQL.
@@ -21,6 +24,10 @@ import { type Clock, elapsedMsAt, exerciseDb, nowOf } from "./exercise-rows";
  *
  * Exercise time is wall time at the exercise's speed (pauses excepted): calls that fell due while
  * no scheduler ran are released at the next tick.
+ *
+ * A live call (docs/exercises.md, "Live calls") is released on the line through the live calls'
+ * door and then unfolds one step at a time, each claimed the same way once due (`next_step_due_ms`,
+ * exercise time after its release), so a step is done once, never before its time.
  */
 
 /** Calls released per transaction; a tick repeats until fewer are due. */
@@ -37,6 +44,7 @@ interface DueCall {
   source: CallPlacement["source"];
   uncertainty_m: number;
   elapsed_ms: number;
+  live_script: LiveScript | null;
 }
 
 interface Release {
@@ -58,10 +66,10 @@ function groupByExercise(releases: readonly Release[]): Map<string, Release[]> {
 /** Releases one batch of due calls at `now`: how many were claimed, and released. */
 async function releaseBatch(db: Db, now: Date): Promise<{ claimed: number; released: number }> {
   return writeCalls(
-    async ({ tx, insertSimulatedRows, closeExerciseCalls }) => {
+    async ({ tx, insertSimulatedRows, upsertLiveCall, closeExerciseCalls }) => {
       const due = await tx.$queryRaw<DueCall[]>`
         SELECT c.exercise_id, c.seq, c.abandoned, c.record, c.location_precision AS precision, c.location_source AS source,
-          c.location_uncertainty_m AS uncertainty_m, ${elapsedMsAt(now)}::float8 AS elapsed_ms
+          c.location_uncertainty_m AS uncertainty_m, ${elapsedMsAt(now)}::float8 AS elapsed_ms, c.live_script
         FROM exercise_calls c JOIN exercises e ON e.id = c.exercise_id
         WHERE e.state = 'running' AND c.released_at IS NULL AND c.due_offset_ms <= ${elapsedMsAt(now)}
         ORDER BY c.exercise_id, c.due_offset_ms, c.seq
@@ -79,17 +87,27 @@ async function releaseBatch(db: Db, now: Date): Promise<{ claimed: number; relea
           call_id: formatCallId(row.record.scenario, timestamp, randomCallNumber()),
         },
       }));
+      // A live call's first step is its release; the next falls due after it, counted from the release.
+      const nextDue = ({ row }: Release) => (row.live_script ? Math.floor(row.elapsed_ms) + row.live_script.steps[1].at_ms : null);
       await tx.$executeRaw`
-        UPDATE exercise_calls c SET released_at = ${now}, released_offset_ms = floor(r.offset_ms), call_id = r.id
+        UPDATE exercise_calls c SET released_at = ${now}, released_offset_ms = floor(r.offset_ms), call_id = r.id,
+          next_step = CASE WHEN r.next_due IS NULL THEN NULL ELSE 1 END, next_step_due_ms = r.next_due
         FROM unnest(${releases.map(({ row }) => row.exercise_id)}::text[], ${releases.map(({ row }) => row.seq)}::int[],
-          ${releases.map(({ id }) => id)}::text[], ${releases.map(({ row }) => row.elapsed_ms)}::float8[])
-          AS r(exercise_id, seq, id, offset_ms)
+          ${releases.map(({ id }) => id)}::text[], ${releases.map(({ row }) => row.elapsed_ms)}::float8[],
+          ${releases.map(nextDue)}::int[])
+          AS r(exercise_id, seq, id, offset_ms, next_due)
         WHERE c.exercise_id = r.exercise_id AND c.seq = r.seq`;
       // The calls near the end: writing calls takes the change feed's lock until commit, which a real
       // call's insert waits for, so it is held for this statement and one short update only.
       let released = 0;
       const missed: DueCall[] = [];
-      for (const [exerciseId, group] of groupByExercise(releases)) {
+      for (const release of releases.filter(({ row }) => row.live_script)) {
+        const { row, call, id } = release;
+        const written = await upsertLiveCall(liveReport(call.call_id, { exerciseId: row.exercise_id, call, id }, row, row.live_script!.steps[0], now), undefined);
+        if (written?.inserted) released += 1;
+        else missed.push(release.row);
+      }
+      for (const [exerciseId, group] of groupByExercise(releases.filter(({ row }) => !row.live_script))) {
         const inserted = await insertSimulatedRows(
           EXERCISE_TABLE_NAME,
           group.map(({ row, id, call }) => ({
@@ -107,20 +125,164 @@ async function releaseBatch(db: Db, now: Date): Promise<{ claimed: number; relea
       // A call whose new id happened to be taken stays unreleased and gets another id next tick.
       if (missed.length > 0) {
         await tx.$executeRaw`
-          UPDATE exercise_calls c SET released_at = NULL, released_offset_ms = NULL, call_id = NULL
+          UPDATE exercise_calls c SET released_at = NULL, released_offset_ms = NULL, call_id = NULL, next_step = NULL, next_step_due_ms = NULL
           FROM unnest(${missed.map((row) => row.exercise_id)}::text[], ${missed.map((row) => row.seq)}::int[]) AS r(exercise_id, seq)
           WHERE c.exercise_id = r.exercise_id AND c.seq = r.seq`;
       }
-      // Running exercises past their end with every call out are complete; ended at their exact end.
+      // Running exercises past their end with every call out and every live step due by the end done
+      // are complete; ended at their exact end. Live steps due later never are.
       const completed = await tx.$queryRaw<{ id: string }[]>`
         UPDATE exercises e SET state = 'completed', elapsed_ms = e.duration_minutes * 60000.0, running_since = NULL,
           ended_at = e.running_since + (e.duration_minutes * 60000.0 - e.elapsed_ms) / e.speed * interval '1 millisecond'
         WHERE e.state = 'running' AND ${elapsedMsAt(now)} >= e.duration_minutes * 60000.0
-          AND NOT EXISTS (SELECT 1 FROM exercise_calls c WHERE c.exercise_id = e.id AND c.released_at IS NULL)
+          AND NOT EXISTS (SELECT 1 FROM exercise_calls c WHERE c.exercise_id = e.id
+            AND (c.released_at IS NULL OR c.next_step_due_ms <= e.duration_minutes * 60000))
         RETURNING e.id`;
       // Their calls leave the live picture with them (docs/exercises.md, "When an exercise ends").
       for (const { id } of completed) await closeExerciseCalls(id);
       return { claimed: due.length, released };
+    },
+    { db, timeout: 30_000 },
+  );
+}
+
+/** Exercise calls come from no platform: the column's default, as every simulated call's. */
+const EXERCISE_PLATFORM: Platform = "elevenlabs";
+const EXERCISE_AGENT = "simulator";
+
+/** Where the generated call is, as the live door and the post-call door take it. */
+function plannedPoint(call: SimulatedCall, placement: Placement) {
+  return {
+    latitude: Number(call.location.latitude),
+    longitude: Number(call.location.longitude),
+    precision: placement.precision,
+    uncertaintyMeters: placement.uncertainty_m,
+    source: placement.source,
+  };
+}
+
+type Placement = Pick<DueCall, "precision" | "source" | "uncertainty_m">;
+type Training = NonNullable<LiveReport["training"]>;
+
+/**
+ * A live step as the agent's tools would say it (lib/live-calls/report.ts): the conversation so
+ * far and, at the step that reports, what the agent knows, the generated call's point included
+ * (the plan placed it; no geocoder is asked).
+ */
+function liveReport(conversationId: string, training: Training, placement: Placement, step: LiveStep, now: Date): LiveReport {
+  const { call } = training;
+  const said = step.reports
+    ? {
+      emergencyType: call.emergency_type,
+      severity: call.severity,
+      location: call.location.address,
+      details: call.description,
+      point: plannedPoint(call, placement),
+      geocoderFailed: false,
+    }
+    : NOTHING_REPORTED;
+  return {
+    conversationId,
+    platform: EXERCISE_PLATFORM,
+    agentId: EXERCISE_AGENT,
+    ...said,
+    callerPhone: call.caller_phone,
+    transcript: { turns: step.turns, whole: true },
+    at: now,
+    training,
+  };
+}
+
+/** The last step as the platform's post-call event would bring it: the analysis and the whole conversation. */
+function postCallEvent(conversationId: string, occurredAt: Date, call: SimulatedCall, placement: Placement, step: LiveStep): ReceivedCall {
+  const point = plannedPoint(call, placement);
+  return {
+    call: {
+      conversationId,
+      agentId: EXERCISE_AGENT,
+      occurredAt,
+      summary: call.summary,
+      callSuccessful: true,
+      durationSecs: call.duration_secs,
+      transcriptLength: step.turns.length,
+      emergencyType: call.emergency_type,
+      severity: call.severity,
+      location: call.location.address,
+      reported: { latitude: point.latitude, longitude: point.longitude },
+      status: "active",
+      callerPhone: call.caller_phone,
+      failureReason: null,
+      platform: EXERCISE_PLATFORM,
+      recordingUrl: null,
+      recordingFallbackUrl: null,
+      hasAnalysis: true,
+      transcript: step.turns,
+    },
+    payloadKey: null,
+    point,
+    geocoderFailed: false,
+    verified: true,
+  };
+}
+
+interface DueStep extends Placement {
+  exercise_id: string;
+  seq: number;
+  record: SimulatedCall;
+  live_script: LiveScript;
+  next_step: number;
+  released_offset_ms: number;
+  call_id: string;
+  conversation_id: string;
+  occurred_at: Date;
+}
+
+/** A live step of a running exercise is due at `now` (a read that locks nothing). */
+async function stepDue(db: Db, now: Date): Promise<boolean> {
+  const [row] = await db.$queryRaw<{ due: boolean }[]>`
+    SELECT EXISTS (
+      SELECT 1 FROM exercise_calls c JOIN exercises e ON e.id = c.exercise_id
+      WHERE e.state = 'running' AND c.next_step_due_ms <= ${elapsedMsAt(now)}) AS due`;
+  return row.due;
+}
+
+/** Does one batch of due live steps at `now`, each call's next one; answers how many. */
+async function stepBatch(db: Db, now: Date): Promise<number> {
+  return writeCalls(
+    async ({ tx, lockChangeFeed, upsertLiveCall, upsertReceivedCalls }) => {
+      // The feed's lock before the claim: stopping an exercise closes its calls under that lock
+      // (closeExerciseCalls), so a step is written wholly before the closing or sees the exercise stopped.
+      await lockChangeFeed();
+      const due = await tx.$queryRaw<DueStep[]>`
+        SELECT c.exercise_id, c.seq, c.call_id, c.record, c.live_script, c.next_step, c.released_offset_ms,
+          c.location_precision AS precision, c.location_source AS source, c.location_uncertainty_m AS uncertainty_m,
+          k.conversation_id, k.occurred_at
+        FROM exercise_calls c JOIN exercises e ON e.id = c.exercise_id JOIN calls k ON k.id = c.call_id
+        WHERE e.state = 'running' AND c.next_step_due_ms <= ${elapsedMsAt(now)}
+        ORDER BY c.next_step_due_ms, c.exercise_id, c.seq
+        LIMIT ${CLAIM_LIMIT}
+        FOR UPDATE OF c SKIP LOCKED`;
+      if (due.length === 0) return 0;
+      const placement = groupingEnabled() ? placementQuery : undefined;
+      const ended: ReceivedCall[] = [];
+      for (const row of due) {
+        const step = row.live_script.steps[row.next_step];
+        if (step.ends) ended.push(postCallEvent(row.conversation_id, row.occurred_at, row.record, row, step));
+        else {
+          const training = { exerciseId: row.exercise_id, call: row.record, id: row.call_id };
+          await upsertLiveCall(liveReport(row.conversation_id, training, row, step, now), placement);
+        }
+      }
+      if (ended.length > 0) await upsertReceivedCalls(ended, placement);
+      const following = due.map((row) => row.live_script.steps[row.next_step + 1]);
+      await tx.$executeRaw`
+        UPDATE exercise_calls c SET next_step = CASE WHEN r.next_due IS NULL THEN NULL ELSE c.next_step + 1 END,
+          next_step_due_ms = r.next_due
+        FROM unnest(${due.map((row) => row.exercise_id)}::text[], ${due.map((row) => row.seq)}::int[],
+          ${due.map((row, i) => (following[i] ? row.released_offset_ms + following[i].at_ms : null))}::int[])
+          AS r(exercise_id, seq, next_due)
+        WHERE c.exercise_id = r.exercise_id AND c.seq = r.seq`;
+      return due.length;
     },
     { db, timeout: 30_000 },
   );
@@ -141,7 +303,16 @@ export async function releaseDueCalls(deps: SchedulerDeps = {}): Promise<number>
     total += released;
     if (claimed < CLAIM_LIMIT) break;
   }
-  if (total > 0) groupSoon();
+  // Steps after releases: a call released late does the steps that fell due since at once, in order.
+  let stepped = 0;
+  while (await stepDue(db, now)) {
+    const done = await stepBatch(db, now);
+    // Another instance holds them.
+    if (done === 0) break;
+    stepped += done;
+  }
+  // A live call located after its release waits for the grouper, as a real one does (lib/live-calls/report.ts).
+  if (total > 0 || stepped > 0) groupSoon();
   return total;
 }
 

@@ -40,6 +40,16 @@ export const createExerciseSchema = z
       .max(0.9)
       .default(0.15)
       .meta({ description: "Share of calls abandoned before an answer (stored as failed)" }),
+    live_share: z
+      .number()
+      .min(0)
+      .max(1)
+      .default(0)
+      .meta({
+        description:
+          "Share of answered calls released live (0 to 1): on the line from their release with their first transcript turns, " +
+          "located 15-60 exercise seconds in, completed by the post-call analysis at their duration",
+      }),
     seed: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional().meta({ description: "Same seed and settings: the same plan" }),
     start: z.boolean().default(false).meta({ description: "Start at once" }),
   })
@@ -69,6 +79,7 @@ export const exerciseSchema = z.object({
   planned_calls: z.number().int(),
   speed: z.number(),
   abandoned_share: z.number(),
+  live_share: z.number(),
   seed: z.number().int(),
   state: z.enum(EXERCISE_STATES),
   created_at: z.string(),

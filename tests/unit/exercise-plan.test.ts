@@ -6,8 +6,9 @@ import { findScenario } from "@/lib/scenarios/scenario-list";
 
 const scenario = findScenario("earthquake_sf")!;
 let counter = 0;
-const plan = (shape: (typeof SURGE_SHAPE_NAMES)[number], numCalls: number, seed: number, durationMinutes = 60) =>
-  planExercise({ scenario, shape, durationMinutes, numCalls, abandonedShare: 0.15, seed, now: new Date(0), callNumber: () => ++counter });
+const plan = (shape: (typeof SURGE_SHAPE_NAMES)[number], numCalls: number, seed: number, durationMinutes = 60, liveShare = 0) =>
+  planExercise({ scenario, shape, durationMinutes, numCalls, abandonedShare: 0.15, liveShare, seed, now: new Date(0), callNumber: () => ++counter });
+const strip = (calls: ReturnType<typeof plan>) => calls.map(({ call, ...rest }) => ({ ...rest, call: { ...call, call_id: "" } }));
 
 describe("exercise planning", () => {
   it.each(SURGE_SHAPE_NAMES)("%s: due times fill every minute to within two calls of the curve", (shape) => {
@@ -31,7 +32,6 @@ describe("exercise planning", () => {
   });
 
   it("is deterministic per seed (ids aside) and abandons about the asked share", () => {
-    const strip = (calls: ReturnType<typeof plan>) => calls.map(({ call, ...rest }) => ({ ...rest, call: { ...call, call_id: "" } }));
     expect(strip(plan("double-wave", 300, 9))).toEqual(strip(plan("double-wave", 300, 9)));
     expect(strip(plan("double-wave", 300, 10))).not.toEqual(strip(plan("double-wave", 300, 9)));
     const abandoned = plan("steady", 4000, 2).filter((call) => call.abandoned).length / 4000;
@@ -43,5 +43,32 @@ describe("exercise planning", () => {
     expect(callsForPeakRate("steady", 60, 10)).toBe(600);
     expect(callsForPeakRate("sudden-onset", 60, 10)).toBeLessThan(600);
     expect(parseCreateExercise({ peak_calls_per_minute: 10 })).toMatchObject({ shape: "ramp-peak-decay", duration_minutes: 60, speed: 1 });
+  });
+
+  it("live calls: about the asked share of answered calls, located 15-60 s in, ending at their duration; the rest of the plan unchanged", () => {
+    const live = plan("steady", 4000, 5, 60, 0.4);
+    const scripted = live.filter((call) => call.live !== null);
+    expect(scripted.every((call) => !call.abandoned)).toBe(true);
+    const share = scripted.length / live.filter((call) => !call.abandoned).length;
+    expect(share).toBeGreaterThan(0.37);
+    expect(share).toBeLessThan(0.43);
+    for (const { call, live: script } of scripted) {
+      const [answered, located, middle, ended] = script!.steps;
+      expect(answered).toMatchObject({ at_ms: 0, reports: false, ends: false });
+      expect(answered.turns.length).toBeGreaterThan(0);
+      expect(located.reports).toBe(true);
+      expect(located.at_ms).toBeGreaterThanOrEqual(15_000);
+      expect(located.at_ms).toBeLessThanOrEqual(Math.min(60_000, call.duration_secs * 1000));
+      expect(located.turns.at(-1)!.text).toBe(call.location.address);
+      expect(middle.at_ms).toBeGreaterThan(located.at_ms);
+      expect(ended).toMatchObject({ at_ms: call.duration_secs * 1000, ends: true });
+      // Each step's conversation is the one before it and more.
+      expect(middle.turns.slice(0, located.turns.length)).toEqual(located.turns);
+      expect(ended.turns.slice(0, middle.turns.length)).toEqual(middle.turns);
+      expect(ended.turns.every((turn) => turn.time_in_call_secs! <= call.duration_secs)).toBe(true);
+    }
+    // Same seed: the same live calls; and the calls, due times and abandonments do not depend on the live share.
+    expect(strip(plan("steady", 4000, 5, 60, 0.4))).toEqual(strip(live));
+    expect(strip(live).map((call) => ({ ...call, live: null }))).toEqual(strip(plan("steady", 4000, 5, 60, 0)));
   });
 });

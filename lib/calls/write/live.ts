@@ -1,7 +1,7 @@
 import type { Db } from "../../db/client";
 import { Prisma } from "../../db/generated/client";
 import { uuid7 } from "../../db/uuid7";
-import { SEVERITY_FALLBACK, type Platform, type Severity } from "../../vocabulary";
+import { EXERCISE_TABLE_NAME, SEVERITY_FALLBACK, type Platform, type Severity, type SimulatedCall } from "../../vocabulary";
 import type { TranscriptTurn } from "../../webhook/payload";
 import { withCallStore } from "../with-call-store";
 import { mergeTextIndexesSoon } from "../text-index-upkeep";
@@ -33,6 +33,14 @@ export interface LiveReport {
   ended?: boolean;
   /** The conversation so far, when the platform sent it live (lib/live-calls/events.ts). */
   transcript?: LiveTranscript | null;
+  /** When it happened: now unless given (an exercise's scheduler passes its clock's time). */
+  at?: Date;
+  /**
+   * A training call (docs/exercises.md, "Live calls"): the exercise's generated call, stored as its
+   * calls are (simulated, `exercise-calls`, with `exercise_id`) under the id the exercise gave it; a live
+   * report of a real call never changes it, nor the reverse.
+   */
+  training?: { exerciseId: string; call: SimulatedCall; id: string };
 }
 
 /**
@@ -87,28 +95,34 @@ const pointColumn = (column: string, sent: string) =>
  * a report changes nothing: whatever the order of the events, the call ends with the analysis.
  */
 export async function upsertLiveCall(db: Pick<Db, "$queryRaw">, report: LiveReport, placement: Placement | undefined): Promise<LiveWrite | undefined> {
-  const { point } = report;
+  const { point, training } = report;
   const input = Prisma.sql`input AS (
-    SELECT ${uuid7()}::text AS id, ${report.conversationId}::text AS conversation_id, ${report.platform}::text AS platform,
+    SELECT ${training?.id ?? uuid7()}::text AS id, ${report.conversationId}::text AS conversation_id, ${report.platform}::text AS platform,
       ${report.agentId}::text AS agent_id, ${report.emergencyType}::text AS type, ${report.severity}::text AS severity,
       ${report.location}::text AS location, ${report.details}::text AS details, ${report.callerPhone}::text AS phone,
       ${point?.latitude ?? null}::float8 AS lat, ${point?.longitude ?? null}::float8 AS lon, ${point?.source ?? null}::text AS source,
       ${point?.precision ?? null}::text AS precision, ${point?.uncertaintyMeters ?? null}::float8 AS uncertainty,
-      ${report.geocoderFailed}::boolean AS geocoder_failed, ${report.ended ?? false}::boolean AS ended, now() AS at
+      ${report.geocoderFailed}::boolean AS geocoder_failed, ${report.ended ?? false}::boolean AS ended,
+      COALESCE(${report.at ?? null}::timestamptz, now()) AS at, ${training?.exerciseId ?? null}::text AS exercise_id,
+      ${training ? JSON.stringify(training.call) : null}::jsonb AS record
   )`;
   const grouping = placement !== undefined;
   const write = Prisma.sql`upserted AS (
       INSERT INTO calls (id, conversation_id, occurred_at, agent_id, summary, call_successful, duration_secs, transcript_length,
                          emergency_type, location, latitude, longitude, location_source, location_precision, location_uncertainty_m,
                          severity, status, simulation, table_name, caller_phone, platform, awaiting_analysis, incident_id,
-                         grouped_at, grouping_pending, verified, on_line, live_at, live_seen_at, live_ended_at, live_located_at)
+                         grouped_at, grouping_pending, verified, on_line, live_at, live_seen_at, live_ended_at, live_located_at,
+                         exercise_id, call_id, scenario, scenario_name, area, description, simulated_record)
       SELECT id, conversation_id, at, agent_id, COALESCE(details, ''), false, 0, 0, COALESCE(type, 'unknown'), COALESCE(location, ''),
-        lat, lon, source, precision, uncertainty, COALESCE(severity, ${SEVERITY_FALLBACK}), 'active', false, 'calls', phone, platform,
+        lat, lon, source, precision, uncertainty, COALESCE(severity, ${SEVERITY_FALLBACK}), 'active', exercise_id IS NOT NULL,
+        CASE WHEN exercise_id IS NULL THEN 'calls' ELSE ${EXERCISE_TABLE_NAME} END, phone, platform,
         location IS NULL,
         ${grouping ? Prisma.sql`(SELECT p.incident_id FROM placed p WHERE p.id = input.id)` : Prisma.sql`NULL`},
-        CASE WHEN ${grouping} AND location IS NOT NULL AND NOT geocoder_failed THEN now() END,
-        ${grouping} AND location IS NOT NULL AND geocoder_failed, true, NOT ended, now(), now(),
-        CASE WHEN ended THEN now() END, CASE WHEN location IS NOT NULL THEN now() END
+        CASE WHEN ${grouping} AND location IS NOT NULL AND NOT geocoder_failed THEN at END,
+        ${grouping} AND location IS NOT NULL AND geocoder_failed, true, NOT ended, at, at,
+        CASE WHEN ended THEN at END, CASE WHEN location IS NOT NULL THEN at END,
+        exercise_id, record->>'call_id', record->>'scenario', record->>'scenario_name', record->'location'->>'area',
+        record->>'description', record
       FROM input
       ON CONFLICT (conversation_id) DO UPDATE SET
         (emergency_type, original_emergency_type, severity, original_severity, location, original_location,
@@ -124,22 +138,24 @@ export async function upsertLiveCall(db: Pick<Db, "$queryRaw">, report: LiveRepo
           FROM input i),
         -- Ended once, off the line for good; else any live event shows it on the line.
         on_line = calls.live_ended_at IS NULL AND NOT (SELECT ended FROM input),
-        live_ended_at = COALESCE(calls.live_ended_at, CASE WHEN (SELECT ended FROM input) THEN now() END),
-        live_located_at = COALESCE(calls.live_located_at, CASE WHEN (SELECT location FROM input) IS NOT NULL THEN now() END),
-        live_seen_at = now(), updated_at = CURRENT_TIMESTAMP
+        live_ended_at = COALESCE(calls.live_ended_at, CASE WHEN (SELECT ended FROM input) THEN (SELECT at FROM input) END),
+        live_located_at = COALESCE(calls.live_located_at, CASE WHEN (SELECT location FROM input) IS NOT NULL THEN (SELECT at FROM input) END),
+        live_seen_at = (SELECT at FROM input), updated_at = CURRENT_TIMESTAMP
       WHERE calls.live_at IS NOT NULL AND calls.post_call_at IS NULL
-      RETURNING id, status, (xmax = 0) AS inserted
+        -- Training and reality never write each other's calls.
+        AND calls.exercise_id IS NOT DISTINCT FROM (SELECT exercise_id FROM input)
+      RETURNING id, status, occurred_at, (xmax = 0) AS inserted
     ),
     history AS (
-      INSERT INTO call_status_changes (call_id, from_status, status, changed_by)
-      SELECT id, NULL, status, 'webhook' FROM upserted WHERE inserted
+      INSERT INTO call_status_changes (call_id, from_status, status, changed_at, changed_by)
+      SELECT id, NULL, status, occurred_at, ${training ? "simulator" : "webhook"} FROM upserted WHERE inserted
     )${transcriptWrite(report.transcript ?? null)}
     SELECT id, inserted FROM upserted`;
   const statement = grouping
     ? placement(
       Prisma.sql`
         SELECT t.id, t.id AS own, 1 AS seq, t.type, t.at, t.lat, t.lon, t.precision, t.location,
-          false AS simulation, NULL::text AS exercise_id
+          t.exercise_id IS NOT NULL AS simulation, t.exercise_id
         FROM input t
         WHERE t.location IS NOT NULL AND NOT t.geocoder_failed
           AND NOT EXISTS (SELECT 1 FROM calls c WHERE c.conversation_id = t.conversation_id)`,

@@ -20,7 +20,8 @@ export type Placement = (calls: Prisma.Sql, around: { before: Prisma.Sql; then: 
 /** A call the voice platform handed over, ready to store. */
 export interface ReceivedCall {
   call: WebhookCall;
-  payloadKey: string;
+  /** Where the raw payload is kept; null for an exercise's call, which has none. */
+  payloadKey: string | null;
   /** Where it is: reported by the agent, or geocoded from its text; null when unknown. */
   point: LocatedPoint | null;
   /** The geocoder failed: a redelivery keeps the earlier point, and a new call waits for the grouper. */

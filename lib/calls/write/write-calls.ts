@@ -10,6 +10,7 @@ import { moveCall, moveIncidentCalls, placeCalls } from "./incident";
 import { lockChangeFeed } from "./lock";
 import { type Placement, type ReceivedCall, upsertFailedCall, upsertReceivedCalls } from "./received";
 import { insertSimulatedRows, type SimulatedRow } from "./simulated";
+import { type LiveReport, type LiveWrite, upsertLiveCall } from "./live";
 import { OPEN_STATUSES } from "../workflow";
 import { closeExerciseCalls, setCallStatus, setIncidentCallsStatus } from "./write-status";
 import { bumpCallsVersion } from "./own-writes";
@@ -62,6 +63,10 @@ export interface CallWrites {
   placeCalls(placed: readonly { id: string; incident_id: string }[]): Promise<void>;
   /** `waitForGrouper`: grouping is on (lib/incidents/grouping.ts groupingEnabled), the calls wait for the grouper. */
   insertSimulatedRows(tableName: string, rows: readonly SimulatedRow[], exerciseId: string | null, waitForGrouper: boolean): Promise<Map<string, string>>;
+  /** One live report (./live.ts): an exercise's live call unfolding in the scheduler's transaction. */
+  upsertLiveCall(report: LiveReport, placement: Placement | undefined): Promise<LiveWrite | undefined>;
+  /** Post-call events (./received.ts): an exercise's live call completed by its analysis. */
+  upsertReceivedCalls(received: readonly ReceivedCall[], placement: Placement | undefined): Promise<void>;
 }
 
 export interface WriteOptions {
@@ -113,6 +118,8 @@ export async function writeCalls<T>(work: (writes: CallWrites) => Promise<T>, op
           placeCalls: (placed) => writing(() => placeCalls(tx, placed)),
           insertSimulatedRows: (tableName, rows, exerciseId, waitForGrouper) =>
             writing(() => insertSimulatedRows(tx, tableName, rows, exerciseId, waitForGrouper)),
+          upsertLiveCall: (report, placement) => writing(() => upsertLiveCall(tx, report, placement)),
+          upsertReceivedCalls: (received, placement) => writing(() => upsertReceivedCalls(tx, received, placement)),
         });
       },
       options.timeout === undefined ? undefined : { timeout: options.timeout },

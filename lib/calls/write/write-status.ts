@@ -23,6 +23,10 @@ export async function setCallStatus(tx: Tx, call: { id: string; status: CallStat
  * their incidents close with them (incidents_close_with_calls).
  */
 export async function closeExerciseCalls(tx: Tx, exerciseId: string, open: readonly CallStatus[]): Promise<number> {
+  // Its live calls still unfolding end with it: off the line (their steps are never done).
+  await tx.$executeRaw`
+    UPDATE calls SET on_line = false, live_ended_at = COALESCE(live_ended_at, now()), updated_at = CURRENT_TIMESTAMP
+    WHERE exercise_id = ${exerciseId} AND on_line`;
   return tx.$executeRaw`
     WITH moved AS (
       UPDATE calls c SET status = 'failed', updated_at = CURRENT_TIMESTAMP
