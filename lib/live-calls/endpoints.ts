@@ -148,7 +148,7 @@ export const liveCallEndpoints = {
           "from outside the call (409 TRANSFER_NOT_SUPPORTED); a call not on the line: 409 CALL_NOT_LIVE. `delivery` says whether " +
           "Vapi took the request or why it failed; a platform that fails never fails the request. Who may: as for instructions.",
         body: jsonBody({ name: "TransferRequest", schema: transferRequestSchema }, parseTransferRequest),
-        responses: { 200: { description: "The request and its outcome", body: { name: "Transfer", schema: transferSchema } } },
+        responses: { 200: { description: "The request and its outcome (to a caller without `read`: the call's id and what changed)", body: documentedWriteAnswer("Transfer", transferSchema) } },
         errors: ["INVALID_PARAMETER", "NOT_FOUND", "CALL_NOT_LIVE", "TRANSFER_NOT_SUPPORTED", "DATABASE_ERROR"],
       },
     },
