@@ -139,12 +139,18 @@ async function main(): Promise<void> {
               p95: percentile(sorted, 0.95),
               max: sorted.at(-1),
             },
-            shown_open: await page.locator(".queue-total").textContent(),
+            // What the dashboard showed at the end, or why it showed nothing (the figures above stand either way).
+            shown_open: await page
+              .locator(".queue-total")
+              .textContent({ timeout: 5_000 })
+              .catch((error: Error) => `not shown at ${page.url()}: ${error.message.split("\n")[0]}`),
           },
           null,
           2,
         ),
       );
+      // The page as it ended (a renderer too busy to paint cannot be photographed: said, not thrown).
+      await page.screenshot({ path: "test-results/bench-dashboard-surge.png", timeout: 10_000 }).catch((error: Error) => console.log(`no screenshot: ${error.message.split("\n")[0]}`));
       await fetch(`${a.base}/api/exercises/${exerciseId}/stop`, { method: "POST", headers: benchAuth }).catch(() => undefined);
       await context.close();
     } finally {
