@@ -2,7 +2,7 @@
 
 import "leaflet/dist/leaflet.css";
 import L from "leaflet";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Circle, MapContainer, Marker, Popup, TileLayer, useMap, useMapEvents } from "react-leaflet";
 import { SEVERITIES } from "@/lib/vocabulary";
 import type { IncidentMapView, LiveIncident, Viewport } from "./api";
@@ -85,19 +85,47 @@ function incidentMarkerPixels(calls: number): number {
  * more than one. Exercise incidents get a dashed yellow ring (as the queue's Exercise badge) so
  * they are never taken for real ones.
  */
-function incidentIcon(severity: string, calls: number, open: boolean, exercise: boolean, scale: number): L.DivIcon {
+function incidentIcon(severity: string, calls: number, open: boolean, exercise: boolean, scale: number, [dx, dy]: Offset): L.DivIcon {
   const level = severityOf(severity);
   const size = Math.round(incidentMarkerPixels(calls) * scale);
   const label = calls > 1 ? `<span class="incident-calls-label" aria-hidden="true">${calls >= 1000 ? `${Math.round(calls / 100) / 10}k` : calls}</span>` : "";
-  return cachedIcon(`incident:${level}:${calls}:${open}:${exercise}:${size}`, () =>
+  return cachedIcon(`incident:${level}:${calls}:${open}:${exercise}:${size}:${dx}:${dy}`, () =>
     L.divIcon({
       className: `call-marker incident-marker sev-${level}${open ? "" : " closed"}${exercise ? " exercise-call" : ""}`,
       html: severitySvg(level, size) + label,
       iconSize: [size, size],
-      iconAnchor: [size / 2, size / 2],
-      popupAnchor: [0, -size / 2],
+      iconAnchor: [size / 2 - dx, size / 2 - dy],
+      popupAnchor: [dx, dy - size / 2],
     }),
   );
+}
+
+/** A marker's icon moved this many pixels (right, down) from its point. */
+type Offset = readonly [number, number];
+const NO_OFFSET: Offset = [0, 0];
+
+/**
+ * Markers of incidents on one point (a town centre, one address) fanned out on a small ring around
+ * it, each reachable and readable; the point and its uncertainty circle stay where they are.
+ */
+function fanOut(incidents: readonly Located[], scale: number): Map<string, Offset> {
+  const atPoint = new Map<string, Located[]>();
+  for (const incident of incidents) {
+    const key = `${incident.latitude},${incident.longitude}`;
+    const group = atPoint.get(key);
+    if (group) group.push(incident);
+    else atPoint.set(key, [incident]);
+  }
+  const offsets = new Map<string, Offset>();
+  for (const group of atPoint.values()) {
+    if (group.length < 2) continue;
+    const radius = Math.round(Math.max(22, (group.length * 30) / (2 * Math.PI)) * scale);
+    group.forEach((incident, index) => {
+      const angle = (2 * Math.PI * index) / group.length - Math.PI / 2;
+      offsets.set(incident.id, [Math.round(radius * Math.cos(angle)), Math.round(radius * Math.sin(angle))]);
+    });
+  }
+  return offsets;
 }
 
 function clusterIcon(count: number, worst: number, scale: number): L.DivIcon {
@@ -141,13 +169,13 @@ function IncidentPopup({ incident, onSelect }: { incident: LiveIncident; onSelec
   );
 }
 
-function IncidentMarker({ incident, openSeq, scale, onSelect }: {
-  incident: Located; openSeq: number | null; scale: number; onSelect: (id: string) => void;
+function IncidentMarker({ incident, openSeq, scale, offset, onSelect }: {
+  incident: Located; openSeq: number | null; scale: number; offset: Offset; onSelect: (id: string) => void;
 }) {
   const marker = useRef<L.Marker>(null);
   const opened = useRef<number | null>(null);
   const position = useMemo<[number, number]>(() => [incident.latitude, incident.longitude], [incident.latitude, incident.longitude]);
-  const icon = incidentIcon(incident.severity, incident.call_count, isOpen(incident.status), Boolean(incident.latest_call.exercise_id), scale);
+  const icon = incidentIcon(incident.severity, incident.call_count, isOpen(incident.status), Boolean(incident.latest_call.exercise_id), scale, offset);
   const title = describe(incident);
 
   // Leaflet reads `title` only when it builds the icon; keep it current as the status moves.
@@ -233,6 +261,8 @@ function ServerIncidents({ focus, onShown, onDrawn, onSelect }: {
     // A failed map read must not hold the history back either.
     if (data || isError) onDrawn();
   }, [data, isError, onShown, onDrawn]);
+  const markers = useMemo(() => data?.markers.filter(located) ?? [], [data]);
+  const offsets = useMemo(() => fanOut(markers, scale), [markers, scale]);
   if (!data) return null;
   return (
     <>
@@ -256,12 +286,13 @@ function ServerIncidents({ focus, onShown, onDrawn, onSelect }: {
           />
         );
       })}
-      {data.markers.filter(located).map((incident) => (
+      {markers.map((incident) => (
         <IncidentMarker
           key={incident.id}
           incident={incident}
           openSeq={focus?.id === incident.id ? focus.seq : null}
           scale={scale}
+          offset={offsets.get(incident.id) ?? NO_OFFSET}
           onSelect={onSelect}
         />
       ))}
@@ -330,7 +361,7 @@ function FollowContainerSize() {
   return null;
 }
 
-export default function CallMap({ basemap, command, openBounds, onDrawn, onSelectIncident }: CallMapProps) {
+function CallMap({ basemap, command, openBounds, onDrawn, onSelectIncident }: CallMapProps) {
   const [tilesFailed, setTilesFailed] = useState(false);
   const onStreetMapFailed = useCallback(() => setTilesFailed(true), []);
   const { tileUrl, streetMapUrl } = basemap;
@@ -369,3 +400,6 @@ export default function CallMap({ basemap, command, openBounds, onDrawn, onSelec
     </>
   );
 }
+
+/** Drawn again only when its own props change, not with every update of the page around it. */
+export default memo(CallMap);

@@ -2,7 +2,7 @@ import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import { withCallStore } from "../calls/with-call-store";
 import { readLiveIncidents } from "./incidents";
-import { type CellRow, cellColumns, cellDegrees, checkedViewport, closedList, clusterOf, MARKER_ZOOM, type MapRequest, markersAndClusters, openList } from "./map";
+import { type CellRow, cellColumns, cellDegrees, cellGrouping, checkedViewport, closedList, clusterOf, type MapRequest, markersAndClusters, openList } from "./map";
 import type { IncidentMapView } from "./schema";
 import { andIncidentShown } from "./visibility";
 
@@ -15,8 +15,7 @@ import { andIncidentShown } from "./visibility";
  */
 
 export function incidentMapCellsSql(request: MapRequest): Prisma.Sql {
-  const { west, south, east, north, zoom } = checkedViewport(request);
-  const grid = zoom >= MARKER_ZOOM ? 1e-9 : cellDegrees(zoom);
+  const { west, south, east, north } = checkedViewport(request);
   const inBox = Prisma.sql`i.latitude BETWEEN ${south} AND ${north} AND i.longitude BETWEEN ${west} AND ${east}${andIncidentShown(request.exercises, "i")}`;
   return Prisma.sql`
     WITH shown AS (
@@ -28,7 +27,7 @@ export function incidentMapCellsSql(request: MapRequest): Prisma.Sql {
     )
     SELECT ${cellColumns}, sum(call_count)::int AS calls
     FROM shown
-    GROUP BY floor(longitude / ${grid}), floor(latitude / ${grid})`;
+    GROUP BY ${cellGrouping(request.zoom)}`;
 }
 
 export async function readIncidentMapFrom(db: Db, request: MapRequest): Promise<IncidentMapView> {

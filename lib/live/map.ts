@@ -19,7 +19,10 @@ import { andShown, type ExerciseVisibility } from "./visibility";
 
 /** Cells are about this many screen pixels wide. */
 const CELL_PIXELS = 64;
-/** From this zoom every call is its own marker (street level), up to MAX_MARKERS. */
+/**
+ * From this zoom every call is its own marker (street level), up to MAX_MARKERS, even where several
+ * share one point (a town centre, one address): a cluster there could never be zoomed apart.
+ */
 export const MARKER_ZOOM = 16;
 export const MAX_MARKERS = 1000;
 /** A request may not ask for more cells than a very large screen holds. */
@@ -115,11 +118,16 @@ export function checkedViewport(request: MapRequest): MapRequest {
   return { ...request, west, east };
 }
 
+/** The GROUP BY of a map's cells at `zoom`: grid cells, or one row per item at street level. */
+export function cellGrouping(zoom: number): Prisma.Sql {
+  if (zoom >= MARKER_ZOOM) return Prisma.sql`id`;
+  const grid = cellDegrees(zoom);
+  return Prisma.sql`floor(longitude / ${grid}), floor(latitude / ${grid})`;
+}
+
 /** One row per occupied grid cell of the viewport. */
 export function mapCellsSql(request: MapRequest): Prisma.Sql {
-  const { west, south, east, north, zoom } = checkedViewport(request);
-  // Street level: each call its own cell (a tiny grid keeps the query the same).
-  const grid = zoom >= MARKER_ZOOM ? 1e-9 : cellDegrees(zoom);
+  const { west, south, east, north } = checkedViewport(request);
   const inBox = Prisma.sql`latitude BETWEEN ${south} AND ${north} AND longitude BETWEEN ${west} AND ${east}${andShown(request.exercises)}`;
   return Prisma.sql`
     WITH shown AS (
@@ -131,7 +139,7 @@ export function mapCellsSql(request: MapRequest): Prisma.Sql {
     )
     SELECT ${cellColumns}
     FROM shown
-    GROUP BY floor(longitude / ${grid}), floor(latitude / ${grid})`;
+    GROUP BY ${cellGrouping(request.zoom)}`;
 }
 
 export async function readMapFrom(db: Db, request: MapRequest): Promise<MapView> {

@@ -2,12 +2,13 @@ import { apiRequest } from "@/tests/support/auth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as boardRoute } from "@/app/api/live/board/route";
 import { GET as incidentMapRoute } from "@/app/api/live/incident-map/route";
+import { GET as callMapRoute } from "@/app/api/live/map/route";
 import { GET as incidentQueueRoute } from "@/app/api/live/incidents/route";
 import { POST as merge } from "@/app/api/incidents/[id]/merge/route";
 import { getDb } from "@/lib/db/client";
 import { groupNow } from "@/lib/incidents/grouper";
 import { EXERCISE_TABLE_NAME } from "@/lib/vocabulary";
-import { boardSchema, incidentMapViewSchema, incidentQueuePageSchema, type LiveIncident } from "@/lib/live/schema";
+import { boardSchema, incidentMapViewSchema, incidentQueuePageSchema, type LiveIncident, mapViewSchema } from "@/lib/live/schema";
 import { closeRedis } from "@/lib/redis";
 import { insertCalls, makeCalls } from "../support/calls";
 import { postSimulate } from "../support/simulate-request";
@@ -134,6 +135,30 @@ describe("live incidents: queue, board count and map", () => {
       expect(marker.call_count).toBe(await db.call.count({ where: { incidentId: marker.id } }));
     }
     expect(street.markers.some((marker) => marker.call_count > 1)).toBe(true);
+  });
+
+  it("shows incidents on one point (a town centre) as their own markers at street level, on both maps", async () => {
+    const db = await getDb();
+    const point = { latitude: 44.3683, longitude: -100.351 };
+    // Voice-agent calls of three kinds, which no grouping rule joins.
+    const onePoint = makeCalls(40, 23)
+      .filter((call) => !call.simulation)
+      .slice(0, 3)
+      .map((call, index) => ({ ...call, ...point, status: "active", emergencyType: ["structure_fire", "evacuation_assistance", "trapped_person"][index] }));
+    await insertCalls(db, onePoint);
+    const incidents = new Set((await db.call.findMany({ where: { id: { in: onePoint.map((call) => call.id) } } })).map((call) => call.incidentId));
+    expect(incidents.size).toBe(3);
+    const box = "west=-100.36&south=44.36&east=-100.34&north=44.38";
+    const street = incidentMapViewSchema.parse((await get(incidentMapRoute, `/api/live/incident-map?${box}&zoom=16`)).body);
+    expect(street.clusters).toEqual([]);
+    expect(new Set(street.markers.map((marker) => marker.id))).toEqual(incidents);
+    const calls = mapViewSchema.parse((await get(callMapRoute, `/api/live/map?${box}&zoom=16`)).body);
+    expect(calls.clusters).toEqual([]);
+    expect(new Set(calls.markers.map((marker) => marker.conversation_id))).toEqual(new Set(onePoint.map((call) => call.conversationId)));
+    // Below street level they are one cluster of three.
+    const town = incidentMapViewSchema.parse((await get(incidentMapRoute, `/api/live/incident-map?${box}&zoom=15`)).body);
+    expect(town.markers).toEqual([]);
+    expect(town.clusters.map((cluster) => cluster.count)).toEqual([3]);
   });
 
   it("rejects a bad cursor, limit or viewport with 400", async () => {
