@@ -1,6 +1,6 @@
 "use client";
 
-import { useState, type FormEvent } from "react";
+import { memo, useState, type FormEvent } from "react";
 import { EMERGENCY_TYPES, PLATFORMS, SEVERITIES, STATUSES } from "@/lib/vocabulary";
 import { ApiRequestError, callsExportUrl, type CallFilters, type CallRecord } from "./api";
 import { CallDetail } from "./CallDetail";
@@ -54,8 +54,11 @@ function InputFilter({ id, label, type, value, onChange }: {
   );
 }
 
-/** `enabled`: the history reads wait for the map's first answer, so the first markers come first. */
-export function HistoryPanel({ onShowOnMap, enabled }: { onShowOnMap: (call: CallRecord) => void; enabled: boolean }) {
+/**
+ * `enabled`: the history reads wait for the map's first answer, so the first markers come first.
+ * Drawn again only when its own props or reads change, not with every update of the page around it.
+ */
+export const HistoryPanel = memo(function HistoryPanel({ onShowOnMap, enabled }: { onShowOnMap: (call: CallRecord) => void; enabled: boolean }) {
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const [filters, setFilters] = useState<CallFilters>({});
   const [formError, setFormError] = useState<string | null>(null);
@@ -192,4 +195,4 @@ export function HistoryPanel({ onShowOnMap, enabled }: { onShowOnMap: (call: Cal
       </div>
     </section>
   );
-}
+});

@@ -15,10 +15,9 @@ import { StatusBadge } from "./StatusBadge";
 import { IncidentStatusActions } from "./StatusActions";
 import { storedSetting } from "./stored-setting";
 import type { AlertState } from "./use-alerts";
+import { NEW_FOR_MS } from "./use-change-feed";
 import { useNow } from "./use-now";
 
-/** How long an incident with a newly arrived call stays highlighted. */
-const NEW_FOR_MS = 30_000;
 /** A row's height before it is measured (px at the default font size), compact and comfortable. */
 const ROW_ESTIMATE_PX = { compact: 30, comfortable: 48 } as const;
 /** The next page is read when the list's end is this many rows away. */

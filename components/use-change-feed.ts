@@ -42,6 +42,13 @@ const FAMILIES: Record<Family, InvalidateQueryFilters[]> = {
 const STREAM_RETRY_MS = 30_000;
 /** A call first seen this long after it was created is not news. */
 const NEW_WITHIN_MS = 120_000;
+/** How long an incident with a newly arrived call stays highlighted; arrivals older are forgotten. */
+export const NEW_FOR_MS = 30_000;
+/**
+ * Stream events are applied together, at most this often: in a surge of a thousand calls a minute
+ * the stream carries several events a second, and each applied alone re-rendered the page.
+ */
+const STREAM_BATCH_MS = 250;
 
 export interface ChangeFeed {
   mode: FeedMode;
@@ -72,6 +79,8 @@ export function useChangeFeed(startCursor: number | undefined, known: ReadonlySe
     let source: EventSource | null = null;
     let pollTimer: ReturnType<typeof setTimeout> | undefined;
     let retryTimer: ReturnType<typeof setTimeout> | undefined;
+    let batchTimer: ReturnType<typeof setTimeout> | undefined;
+    const streamed: FeedChange[] = [];
     const refreshTimers = new Map<Family, ReturnType<typeof setTimeout>>();
     const lastRefresh = new Map<Family, number>();
     const seen = new Set<string>();
@@ -110,7 +119,8 @@ export function useChangeFeed(startCursor: number | undefined, known: ReadonlySe
       });
       if (fresh.length > 0) {
         setArrivals((previous) => {
-          const next = new Map(previous);
+          const next = new Map<string, number>();
+          for (const [id, at] of previous) if (now - at < NEW_FOR_MS) next.set(id, at);
           for (const { call } of fresh) next.set(call.conversation_id, now);
           return next;
         });
@@ -149,7 +159,11 @@ export function useChangeFeed(startCursor: number | undefined, known: ReadonlySe
         // Whatever changed while the stream was down arrives as events from `cursor`.
       };
       stream.addEventListener("change", (event) => {
-        apply([JSON.parse((event as MessageEvent<string>).data) as FeedChange]);
+        streamed.push(JSON.parse((event as MessageEvent<string>).data) as FeedChange);
+        batchTimer ??= setTimeout(() => {
+          batchTimer = undefined;
+          apply(streamed.splice(0));
+        }, STREAM_BATCH_MS);
       });
       stream.onerror = () => {
         // The browser would retry by itself; instead poll (the same feed) and try again later,
@@ -169,6 +183,7 @@ export function useChangeFeed(startCursor: number | undefined, known: ReadonlySe
       source?.close();
       clearTimeout(pollTimer);
       clearTimeout(retryTimer);
+      clearTimeout(batchTimer);
       for (const timer of refreshTimers.values()) clearTimeout(timer);
     };
   }, [started, client, router]);
