@@ -83,6 +83,28 @@ async function eachQueueView(page: Page, visit: () => Promise<boolean>): Promise
   return false;
 }
 
+/**
+ * What `read` answers once it has settled: grouping may finish a moment after calls are stored, so
+ * it is read until two reads a second apart agree (as `key` says).
+ */
+export async function untilSettled<T>(read: () => Promise<T>, key: (value: T) => string = JSON.stringify): Promise<T> {
+  let previous: string | undefined;
+  let value: T | undefined;
+  await expect
+    .poll(
+      async () => {
+        value = await read();
+        const now = key(value);
+        const same = now === previous;
+        previous = now;
+        return same;
+      },
+      { timeout: 30_000, intervals: [1_000] },
+    )
+    .toBe(true);
+  return value as T;
+}
+
 /** Scrolls each queue section a view at a time until the row is drawn (or the sections end). */
 export async function scrollQueueTo(page: Page, row: Locator): Promise<void> {
   if (await eachQueueView(page, () => row.isVisible())) await row.scrollIntoViewIfNeeded();

@@ -336,11 +336,7 @@ test.describe("dispatcher dashboard", () => {
     expect(serious).toEqual([]);
   });
 
-  // Failed twice in a row (with its retry) in a clean-clone CI run of 2026-11-26 15:35 UTC: Enter on
-  // the row's "on the map" opened no popup, the incident lying inside a cluster of other specs'
-  // incidents at the zoom the map flew to. A dispatcher would meet the same: to be fixed in the map
-  // (zoom until the incident is its own marker), then this test runs again (issue 34's note).
-  test.fixme("the dashboard is keyboard operable", async ({ page, request }) => {
+  test("the dashboard is keyboard operable", async ({ page, request }) => {
     const { incidentId, item } = await openWithOneCall(page, request, "la_wildfire", "e2e-keyboard", 18);
     const dispatch = item.getByRole("button", { name: "Dispatched", exact: true });
     // From the row's title, Tab reaches its moves (shown while the row holds the focus).

@@ -19,11 +19,7 @@ async function openTotal(request: APIRequestContext, query: string): Promise<num
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 test.describe("training exercise", () => {
-  // Failed twice in a row (with its retry) in a clean-clone CI run of 2026-11-26 15:38 UTC: after
-  // Stop the exercise still showed "running" 5 s later. Stopping now also takes live exercise calls
-  // off the line (issue 38's live exercise calls, merged the same day): to be found and fixed, then
-  // this test runs again (issue 38's note).
-  test.fixme("started at 60x from the dashboard: calls arrive over time under the banner, pause stops them, stop ends them, a dispatcher hides them", async ({ page, request }) => {
+  test("started at 60x from the dashboard: calls arrive over time under the banner, pause stops them, stop ends them, a dispatcher hides them", async ({ page, request }) => {
     // Waits of its own (the exercise's pace, pauses of 3 s) and two dashboard loads: close to the
     // default 30 s on a quiet machine, past it on a loaded one.
     test.setTimeout(120_000);

@@ -3,7 +3,7 @@ import { expect, test, type APIRequestContext } from "@playwright/test";
 import { specCallEvent } from "@/lib/webhook/sample-events";
 import { signatureHeader } from "@/lib/webhook/signature";
 import { E2E_WEBHOOK_SECRET } from "../../playwright.config";
-import { incidentOf } from "./dashboard-helpers";
+import { incidentOf, untilSettled } from "./dashboard-helpers";
 
 /**
  * Grouping respects precision on the production build, through the signed webhook
@@ -33,21 +33,9 @@ async function postSigned(request: APIRequestContext, location: string, point?: 
   return id;
 }
 
-/** How many incidents the calls are in once grouping has settled (two reads a second apart agree). */
+/** How many incidents the calls are in once grouping has settled. */
 async function incidentsOf(request: APIRequestContext, ids: string[]): Promise<number> {
-  let previous = "";
-  let incidents: string[] = [];
-  await expect
-    .poll(
-      async () => {
-        incidents = await Promise.all(ids.map((id) => incidentOf(request, id)));
-        const same = incidents.join() === previous;
-        previous = incidents.join();
-        return same;
-      },
-      { timeout: 30_000, intervals: [1_000] },
-    )
-    .toBe(true);
+  const incidents = await untilSettled(() => Promise.all(ids.map((id) => incidentOf(request, id))));
   return new Set(incidents).size;
 }
 

@@ -2,7 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 import { specCallEvent } from "@/lib/webhook/sample-events";
 import {
-  callStatus, incidentOf, openDashboard, readQueueRows, saveScreenshot, scrollQueueTo, showLatestFirst, simulateCalls, tilesOffline,
+  callStatus, incidentOf, openDashboard, readQueueRows, saveScreenshot, scrollQueueTo, showLatestFirst, simulateCalls, tilesOffline, untilSettled,
 } from "./dashboard-helpers";
 
 interface ListedCall { conversation_id: string; incident_id: string; caller_phone?: string; summary: string; status: string }
@@ -23,25 +23,12 @@ async function incident(request: APIRequestContext, id: string): Promise<Inciden
   return response.json();
 }
 
-/**
- * The simulation's calls once grouping has settled: grouping may finish a moment after the calls
- * are stored, so the calls' incidents are read until two reads a second apart agree.
- */
+/** The simulation's calls by incident once grouping has settled. */
 async function settledIncidents(request: APIRequestContext, table = TABLE): Promise<Map<string, string[]>> {
-  let previous = "";
-  let calls: ListedCall[] = [];
-  await expect
-    .poll(
-      async () => {
-        calls = await tableCalls(request, table);
-        const now = JSON.stringify(calls.map((call) => [call.conversation_id, call.incident_id]).sort());
-        const same = now === previous;
-        previous = now;
-        return same;
-      },
-      { timeout: 30_000, intervals: [1_000] },
-    )
-    .toBe(true);
+  const calls = await untilSettled(
+    () => tableCalls(request, table),
+    (read) => JSON.stringify(read.map((call) => [call.conversation_id, call.incident_id]).sort()),
+  );
   const byIncident = new Map<string, string[]>();
   for (const call of calls) byIncident.set(call.incident_id, [...(byIncident.get(call.incident_id) ?? []), call.conversation_id]);
   return byIncident;
