@@ -1,7 +1,7 @@
 "use client";
 
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useEffect, useRef } from "react";
+import { useEffect, useLayoutEffect, useRef } from "react";
 import { SCENARIOS } from "@/lib/scenarios/scenario-list";
 import { isStreetLevel } from "@/lib/geocoding/precision";
 import { SEVERITIES, type Severity } from "@/lib/vocabulary";
@@ -55,12 +55,45 @@ interface RowProps {
   onSelect: (incident: LiveIncident) => void;
 }
 
+/** The incident whose row held the focus when it left its section, and when. */
+let focusLeftWith: { id: string; at: number } | null = null;
+/** A row that takes the focus back appears within this long (the server's confirmation of a move). */
+const FOCUS_FOLLOWS_MS = 10_000;
+
+/**
+ * The focus follows an incident's row from one section to the other: a move made from the keyboard
+ * (Dispatched, say) sends the row to "Dispatched / en route" once the server confirms it, and the
+ * focus would otherwise fall to the page.
+ */
+function useFocusFollowsRow(id: string) {
+  const title = useRef<HTMLButtonElement>(null);
+  useLayoutEffect(() => {
+    const button = title.current;
+    // Only a focus that fell to the page is taken back: never from where the person has gone since.
+    const lost = document.activeElement === null || document.activeElement === document.body;
+    if (focusLeftWith?.id === id && Date.now() - focusLeftWith.at < FOCUS_FOLLOWS_MS && lost) {
+      focusLeftWith = null;
+      button?.focus();
+    }
+    return () => {
+      const row = button?.closest(".queue-item");
+      if (!row || !row.contains(document.activeElement)) return;
+      // The row's other drawing may already be there (the other section read first), else it comes later.
+      const other = [...document.querySelectorAll<HTMLElement>(`.queue-item[data-incident-id="${CSS.escape(id)}"] .queue-title`)].find((candidate) => !row.contains(candidate));
+      if (other) queueMicrotask(() => other.focus());
+      else focusLeftWith = { id, at: Date.now() };
+    };
+  }, [id]);
+  return title;
+}
+
 /**
  * One line: severity, type, the full address, callers, and how long it has waited (or since
  * dispatched); its moves on hover or focus. Comfortable rows add the latest call's summary below.
  */
 function QueueRow({ incident, now, arrivals, alerts, onSelect, section, mode }: RowProps & { incident: LiveIncident; now: number; section: QueueSection; mode: RowMode }) {
   const latest = incident.latest_call;
+  const title = useFocusFollowsRow(incident.id);
   const seen = arrivals.get(latest.conversation_id) ?? 0;
   const fresh = seen > 0 && now - seen < NEW_FOR_MS;
   const alerting = alerts.alerting(incident.id);
@@ -72,7 +105,7 @@ function QueueRow({ incident, now, arrivals, alerts, onSelect, section, mode }: 
   return (
     <>
       <span className="sev-icon" title={SEVERITY_LABEL[severityOf(incident.severity)]} dangerouslySetInnerHTML={{ __html: severitySvg(incident.severity, 16) }} />
-      <button type="button" className="link-button queue-title" onClick={() => onSelect(incident)}>
+      <button ref={title} type="button" className="link-button queue-title" onClick={() => onSelect(incident)}>
         <span className="sr-only">{SEVERITY_LABEL[severityOf(incident.severity)]}: </span>
         {humanize(incident.emergency_type)}
         <span className="sr-only">: show its calls{incident.latitude !== null ? " and its place on the map" : ""}</span>
@@ -87,7 +120,8 @@ function QueueRow({ incident, now, arrivals, alerts, onSelect, section, mode }: 
         <span className="sr-only">{sinceDispatch ? "Since dispatched " : "Waiting "}</span>
         {formatWaiting(now / 1000 - Date.parse(sinceDispatch ?? incident.queued_at) / 1000)}
       </span>
-      <span className="row-actions">
+      {/* A move's button goes once the move is made: the focus waits on the row's title meanwhile. */}
+      <span className="row-actions" onClickCapture={() => title.current?.focus()}>
         <IncidentStatusActions id={incident.id} status={incident.status} training={incident.training} />
       </span>
       {mode === "comfortable" && <span className="queue-summary" title={latest.summary}>{latest.summary || "No summary."}</span>}

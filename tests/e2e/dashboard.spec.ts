@@ -344,10 +344,10 @@ test.describe("dispatcher dashboard", () => {
     await page.keyboard.press("Tab");
     await expect(dispatch).toBeFocused();
     await page.keyboard.press("Enter");
-    // The row moves to the second section once the server confirms: its button there is the one to use.
+    // The row moves to the second section once the server confirms, and the focus moves with it to its title.
     const dispatchedRow = page.locator(`.section-dispatched .queue-item[data-incident-id="${incidentId}"]`);
     await expect(dispatchedRow.locator(".status")).toHaveText("Dispatched");
-    await dispatchedRow.getByRole("button", { name: /on the map/ }).focus();
+    await expect(dispatchedRow.getByRole("button", { name: /on the map/ })).toBeFocused();
     await page.keyboard.press("Enter");
     await expect(page.locator(`.incident-popup[data-incident-id="${incidentId}"]`)).toBeVisible();
     // Markers are reachable with Tab and carry a description for screen readers.
