@@ -6,21 +6,26 @@ import { SURGE_SHAPE_NAMES, type SurgeShape } from "@/lib/exercises/shapes";
 import { DEFAULT_SCENARIO_ID, findScenario, SCENARIOS } from "@/lib/scenarios/scenario-list";
 import { humanize } from "./call-status";
 import { useCan } from "./person";
-import type { ExerciseView } from "./exercise-api";
+import type { ExerciseAction, ExerciseView } from "./exercise-api";
 import { useCurrentExercise, useExerciseActions } from "./use-exercises";
 
 const minutes = (seconds: number) => `${Math.floor(seconds / 60)}:${String(Math.floor(seconds % 60)).padStart(2, "0")}`;
+
+const PENDING_LABEL: Record<ExerciseAction, string> = { start: "starting", pause: "pausing", resume: "resuming", stop: "stopping" };
 
 function Progress({ exercise }: { exercise: ExerciseView }) {
   const { control } = useExerciseActions();
   const canTrain = useCan("train");
   const { progress } = exercise;
   const act = (action: "pause" | "resume" | "stop") => control.mutate({ id: exercise.id, action });
+  // Stopping closes the exercise's open calls too: on a busy server that takes seconds, said meanwhile.
+  const pending = control.isPending ? control.variables?.action : undefined;
   return (
     <div className="exercise-progress" data-testid="exercise-progress">
       <p>
         <strong>{findScenario(exercise.scenario)?.name ?? exercise.scenario}</strong>, {humanize(exercise.shape)} at {exercise.speed}x:{" "}
         <span data-testid="exercise-state">{exercise.state}</span>
+        {pending && <span className="muted" role="status"> ({PENDING_LABEL[pending]}…)</span>}
       </p>
       <progress max={progress.planned} value={progress.released} aria-label="Calls released" />
       <dl className="sim-figures">
@@ -34,10 +39,10 @@ function Progress({ exercise }: { exercise: ExerciseView }) {
         <dd>{minutes(progress.remaining_wall_seconds)} (wall clock)</dd>
       </dl>
       <div className="exercise-controls">
-        {canTrain && exercise.state === "running" && <button type="button" onClick={() => act("pause")}>Pause</button>}
-        {canTrain && exercise.state === "paused" && <button type="button" onClick={() => act("resume")}>Resume</button>}
+        {canTrain && exercise.state === "running" && <button type="button" disabled={pending !== undefined} onClick={() => act("pause")}>Pause</button>}
+        {canTrain && exercise.state === "paused" && <button type="button" disabled={pending !== undefined} onClick={() => act("resume")}>Resume</button>}
         {canTrain && (exercise.state === "running" || exercise.state === "paused") && (
-          <button type="button" onClick={() => act("stop")}>Stop</button>
+          <button type="button" disabled={pending !== undefined} onClick={() => act("stop")}>Stop</button>
         )}
         <Link href={`/exercises/${exercise.id}`}>Debrief</Link>
       </div>
