@@ -198,10 +198,13 @@ describe("states and dispatch", () => {
     expect(await incidentStatus(handled)).toBe("enroute");
   });
 
-  it("a merged-away incident's units move with its calls to the surviving incident", async () => {
+  it("a merged-away incident's units move with its calls to the surviving incident, its cleared assignments too", async () => {
     const [kept, merged] = await newIncidents(2);
     const unit = await createUnit();
-    expect((await assign(merged, { unit_ids: [unit.id] })).status).toBe(201);
+    const cleared = await createUnit();
+    expect((await assign(merged, { unit_ids: [unit.id, cleared.id] })).status).toBe(201);
+    expect((await moveTo(cleared.id, { state: "en_route" })).status).toBe(200);
+    expect((await moveTo(cleared.id, { state: "available" })).status).toBe(200);
     const { POST: mergeRoute } = await import("@/app/api/incidents/[id]/merge/route");
     const response = await mergeRoute(post(`/api/incidents/${kept}/merge`, { other_id: merged }), context(kept));
     expect(response.status).toBe(200);
@@ -209,6 +212,9 @@ describe("states and dispatch", () => {
     expect(await unitOf(unit.id)).toMatchObject({ state: "dispatched", incident_id: kept });
     const open = await (await getDb()).unitAssignment.findMany({ where: { unitId: unit.id, clearedAt: null } });
     expect(open.map((assignment) => assignment.incidentId)).toEqual([kept]);
+    // The cleared assignment is the emergency's history (its turnout, its EIDO resource): kept, under the survivor.
+    const history = await (await getDb()).unitAssignment.findMany({ where: { unitId: cleared.id } });
+    expect(history.map((assignment) => [assignment.incidentId, assignment.clearedAt !== null])).toEqual([[kept, true]]);
     expect((await moveTo(unit.id, { state: "en_route" })).status).toBe(200);
   });
 
