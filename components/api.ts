@@ -69,19 +69,46 @@ export class ApiRequestError extends Error {
   }
 }
 
+/**
+ * The latest answer to each read, with its ETag: a read sends If-None-Match and an unchanged view
+ * comes back as a bodiless 304 (docs/interface.md, "Conditional reads"). The dashboard reads its
+ * views again as changes come, and most reads find a view unchanged. Kept in memory only (the
+ * API's answers are no-store), the most recently used READS_KEPT.
+ */
+const lastReads = new Map<string, { etag: string; body: unknown }>();
+const READS_KEPT = 200;
+
+function keepRead(path: string, etag: string | null, body: unknown): void {
+  lastReads.delete(path);
+  if (etag === null) return;
+  lastReads.set(path, { etag, body });
+  if (lastReads.size > READS_KEPT) lastReads.delete(lastReads.keys().next().value!);
+}
+
 export async function request<T>(path: string, init?: RequestInit): Promise<T> {
+  const read = (init?.method ?? "GET") === "GET";
+  const earlier = read ? lastReads.get(path) : undefined;
   let response: Response;
   try {
     response = await fetch(path, {
       ...init,
-      // No extra header on reads: the browser then reuses the page's preload of the newest calls.
-      headers: init?.body ? { accept: "application/json", "content-type": "application/json", ...(init.headers as Record<string, string>) } : undefined,
+      // No other header on a first read: the browser then reuses the page's preload of the newest calls.
+      headers: init?.body
+        ? { accept: "application/json", "content-type": "application/json", ...(init.headers as Record<string, string>) }
+        : earlier
+          ? { "if-none-match": earlier.etag }
+          : undefined,
       credentials: "same-origin",
     });
   } catch {
     throw new ApiRequestError(0, "The Mayday API cannot be reached");
   }
+  if (response.status === 304 && earlier) {
+    keepRead(path, earlier.etag, earlier.body);
+    return earlier.body as T;
+  }
   const body: unknown = await response.json().catch(() => undefined);
+  if (read && response.ok) keepRead(path, response.headers.get("etag"), body);
   if (!response.ok) {
     // Calls errors carry `message`, simulation errors `details`; both carry `error`.
     const fields = (body ?? {}) as { message?: string; details?: string; error?: string; error_code?: string };

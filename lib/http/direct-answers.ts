@@ -13,6 +13,7 @@ import { nodeBodyChunks } from "./body";
 import { appendPeer } from "./client-address";
 import { openStreamAnswer } from "./change-stream";
 import { acceptsGzip } from "./compressed-stream";
+import { entityTag, matchesEntityTag, readsConditionally } from "./conditional";
 import type { Method } from "../contract/endpoint";
 import { endpoints, type RouteName } from "./endpoints";
 import { guardedAnswer, type JsonAnswer } from "./respond";
@@ -57,19 +58,29 @@ const COMPRESS_FROM_BYTES = 1024;
  */
 async function answerJson(request: IncomingMessage, response: ServerResponse, route: RouteName, work: (headers: Headers) => Promise<unknown>): Promise<void> {
   const headers = webHeaders(request);
-  await writeJson(response, headers, await guardedAnswer(route, request.method as Method, headers, () => work(headers)));
+  await writeJson(response, headers, await guardedAnswer(route, request.method as Method, headers, () => work(headers)), request.method);
 }
 
-async function writeJson(response: ServerResponse, requestHeaders: Headers, answer: JsonAnswer): Promise<void> {
+async function writeJson(response: ServerResponse, requestHeaders: Headers, answer: JsonAnswer, method?: string): Promise<void> {
   let body = Buffer.from(JSON.stringify(answer.body));
-  const compress = body.length >= COMPRESS_FROM_BYTES && acceptsGzip(requestHeaders);
-  if (compress) body = await gzipped(body);
-  response.writeHead(answer.status, {
+  // A read's ETag, and 304 when the client already has this answer (as guardRoute answers through Next).
+  const etag = readsConditionally(method) && answer.status === 200 ? entityTag(body) : undefined;
+  const headers = {
     ...headersOnEveryResponse(),
     ...answer.headers,
     "content-type": "application/json; charset=utf-8",
     "cache-control": "no-store",
     vary: "Accept-Encoding",
+    ...(etag ? { etag } : {}),
+  };
+  if (etag && matchesEntityTag(requestHeaders.get("if-none-match"), etag)) {
+    response.writeHead(304, headers).end();
+    return;
+  }
+  const compress = body.length >= COMPRESS_FROM_BYTES && acceptsGzip(requestHeaders);
+  if (compress) body = await gzipped(body);
+  response.writeHead(answer.status, {
+    ...headers,
     ...(compress ? { "content-encoding": "gzip" } : {}),
     "content-length": String(body.length),
   });

@@ -5,9 +5,10 @@ import type { Permission, Requirement } from "../contract/permissions";
 import { z } from "zod";
 import type { ErrorCode } from "../contract/error-codes";
 import { errorStatus } from "./api-error";
-import type { DocumentedSchema, Endpoint, ErrorFormat, Operation } from "../contract/endpoint";
+import type { DocumentedSchema, Endpoint, ErrorFormat, Method, Operation } from "../contract/endpoint";
 import { declaredMethods, endpoints } from "./endpoints";
 import { errorBodySchemas } from "./error-schemas";
+import { matchesEntityTag } from "./conditional";
 
 /**
  * GET /api/openapi.json: an OpenAPI 3.1 document generated from the endpoint registry
@@ -69,7 +70,18 @@ function errorCodes(endpoint: Endpoint, operation: Operation): ErrorCode[] {
   return [...codes];
 }
 
-function operationObject(endpoint: Endpoint, operation: Operation, components: Components): Record<string, unknown> {
+/** A GET whose success is JSON is read conditionally (lib/http/conditional.ts): it documents If-None-Match and 304. */
+function readConditionally(method: Method, operation: Operation): boolean {
+  const success = operation.responses[200];
+  return method === "GET" && success?.body !== undefined && (success.contentType ?? "application/json") === "application/json";
+}
+
+function operationObject(endpoint: Endpoint, method: Method, operation: Operation, components: Components): Record<string, unknown> {
+  const conditional = readConditionally(method, operation);
+  const headers = {
+    ...(conditional ? { "if-none-match": { description: "An ETag of an earlier answer: 304 without a body while the answer is unchanged", required: false } } : {}),
+    ...operation.headers,
+  };
   const parameters = [
     ...Object.entries(operation.query ?? {}).map(([name, parameter]) => ({
       name,
@@ -78,7 +90,7 @@ function operationObject(endpoint: Endpoint, operation: Operation, components: C
       description: parameter.description,
       schema: jsonSchema(parameter.schema, "output"),
     })),
-    ...Object.entries(operation.headers ?? {}).map(([name, header]) => ({
+    ...Object.entries(headers).map(([name, header]) => ({
       name,
       in: "header",
       required: header.required,
@@ -93,6 +105,7 @@ function operationObject(endpoint: Endpoint, operation: Operation, components: C
       ? { description: spec.description, content: jsonContent(components.use(spec.body, "output"), spec.contentType) }
       : { description: spec.description };
   }
+  if (conditional) responses[304] ??= { description: "Unchanged since the ETag named in If-None-Match: no body (docs/interface.md, \"Conditional reads\")" };
   const errorSchema = components.use(
     { name: errorSchemaNames[endpoint.errorFormat], schema: errorBodySchemas[endpoint.errorFormat] },
     "output",
@@ -147,7 +160,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     const parameters = pathParameters(endpoint);
     if (parameters.length > 0) item.parameters = parameters;
     for (const method of declaredMethods(endpoint)) {
-      item[method.toLowerCase()] = operationObject(endpoint, endpoint.methods[method]!, components);
+      item[method.toLowerCase()] = operationObject(endpoint, method, endpoint.methods[method]!, components);
     }
     paths[endpoint.path.replace(/:(\w+)/g, "{$1}")] = item;
   }
@@ -186,15 +199,6 @@ function servedDocument(): ServedDocument {
   return served;
 }
 
-/** Whether If-None-Match names the ETag (weak comparison, as RFC 9110 asks for GET). */
-function matches(ifNoneMatch: string | null, etag: string): boolean {
-  if (ifNoneMatch === null) return false;
-  return ifNoneMatch.split(",").some((tag) => {
-    const candidate = tag.trim();
-    return candidate === "*" || candidate.replace(/^W\//, "") === etag;
-  });
-}
-
 export interface DocumentAnswer {
   status: 200 | 304;
   headers: Record<string, string>;
@@ -206,7 +210,7 @@ export interface DocumentAnswer {
 export function openApiAnswer(ifNoneMatch: string | null): DocumentAnswer {
   const { body, etag } = servedDocument();
   const headers = { etag, "cache-control": "no-cache" };
-  if (matches(ifNoneMatch, etag)) return { status: 304, headers };
+  if (matchesEntityTag(ifNoneMatch, etag)) return { status: 304, headers };
   return { status: 200, headers: { ...headers, "content-type": "application/json; charset=utf-8" }, body };
 }
 

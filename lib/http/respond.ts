@@ -4,6 +4,7 @@ import { log } from "../log";
 import { parseQueryParameters, type QueryParameters, type QueryValues } from "../query-parameters";
 import { requireStorableJson, requireStorableParameter } from "../storable-text";
 import { ApiError } from "./api-error";
+import { entityTag, matchesEntityTag, readsConditionally } from "./conditional";
 import { readJsonBody } from "./body";
 import type { Endpoint, JsonBody, Method, Operation } from "../contract/endpoint";
 import { endpoints, type RouteName } from "./endpoints";
@@ -113,6 +114,18 @@ async function parseInput(endpoint: Endpoint, operation: Operation, request: Req
   return { request, query, params, body, actor };
 }
 
+/** A JSON GET answer with its ETag, or 304 without a body when If-None-Match names it (lib/http/conditional.ts). */
+async function answeredConditionally(request: Request, response: Response): Promise<Response> {
+  if (!readsConditionally(request.method) || response.status !== 200 || response.headers.has("etag")) return response;
+  if (!response.headers.get("content-type")?.startsWith("application/json")) return response;
+  const body = new Uint8Array(await response.arrayBuffer());
+  const headers = new Headers(response.headers);
+  headers.set("etag", entityTag(body));
+  if (!matchesEntityTag(request.headers.get("if-none-match"), headers.get("etag")!)) return new Response(body, { status: 200, headers });
+  headers.delete("content-length");
+  return new Response(null, { status: 304, headers });
+}
+
 /** `handler` behind the endpoint's protection (see protect), every failure answered in the endpoint's error format. */
 export function guardRoute(route: RouteName, handler: GuardedHandler): RouteHandler {
   const endpoint: Endpoint = endpoints[route];
@@ -121,7 +134,7 @@ export function guardRoute(route: RouteName, handler: GuardedHandler): RouteHand
     let response: Response;
     try {
       const actor = await protect(request.headers, request.method, endpoint, limitHeaders);
-      response = await handler(request, context, actor);
+      response = await answeredConditionally(request, await handler(request, context, actor));
     } catch (error) {
       response = errorResponse(toApiError(error, route), endpoint.errorFormat);
     }

@@ -288,8 +288,11 @@ export type IncidentMapView = z.infer<typeof incidentMapViewSchema>;
 
 // ---- Alerts (docs/dashboard.md, "Alerts") ----------------------------------------------------
 
-/** Entries of each kind an answer lists; `total` counts them all, the queue reaches every one. */
-export const ALERTS_LISTED = 50;
+/**
+ * Entries of each kind an answer lists; `total` counts them all, the queue reaches every one. The
+ * strip shows three at a time; the list is read again every second in a surge, so each entry costs.
+ */
+export const ALERTS_LISTED = 20;
 
 export const alertIncidentSchema = liveIncidentSchema.extend({
   alert_at: z.int().meta({

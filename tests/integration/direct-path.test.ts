@@ -190,6 +190,32 @@ describe("the production server's own answer to GET /api/calls", () => {
     expect(badDirect.status).toBe(400);
   });
 
+  it("answers a read with its ETag, 304 without a body while it is unchanged, as the route file does", async () => {
+    const conversationId = `conv_etag_${runId}_${++counter}`;
+    const search = `?limit=5&location=${conversationId}`;
+    const [direct, route] = await list(search);
+    const etag = direct.headers.get("etag");
+    expect(etag).toMatch(/^W\/".+"$/);
+    expect(route.headers.get("etag")).toBe(etag);
+    for (const [answer, label] of [...(await list(search, { ...withKey, "if-none-match": etag! }))].map((answer, index) => [answer, ["direct", "route"][index]] as const)) {
+      expect(answer.status, label).toBe(304);
+      expect(await answer.text(), label).toBe("");
+      expect(answer.headers.get("etag"), label).toBe(etag);
+    }
+    // The view changes: the answer is whole again, with another ETag, whatever the client names.
+    const event = specCallEvent(conversationId, { location: `${conversationId} Main Street, Springfield` });
+    expect((await signedPost(JSON.stringify(event))).status).toBe(200);
+    const [changed, changedRoute] = await list(search, { ...withKey, "if-none-match": etag! });
+    expect([changed.status, changedRoute.status]).toEqual([200, 200]);
+    expect(changed.headers.get("etag")).not.toBe(etag);
+    expect((await changed.json()).calls.map((call: { conversation_id: string }) => call.conversation_id)).toEqual([conversationId]);
+    expect(changedRoute.headers.get("etag")).toBe(changed.headers.get("etag"));
+    // Errors and writes carry none.
+    const [bad] = await list("?limit=0", { ...withKey, "if-none-match": "*" });
+    expect(bad.status).toBe(400);
+    expect(bad.headers.get("etag")).toBeNull();
+  });
+
   it("asks for the API key when one is set, as the route does", async () => {
     process.env.API_KEY = "direct-path-key";
     resetConfigForTests();
