@@ -12,6 +12,7 @@ const DASHBOARD_KEYS: readonly { keys: string; does: string }[] = [
   { keys: "o", does: "In the open incident: open its first call" },
   { keys: "c", does: "In the open incident: correct its first (or open) call's location; saving returns to the queue" },
   { keys: "m", does: "In the open incident: choose an incident to merge into it" },
+  { keys: "l", does: "Focus the latest alert in the New strip; again, the next one (Enter opens it)" },
   { keys: "a", does: "Acknowledge the focused or open incident's alert (for every dispatcher)" },
   { keys: "n", does: "Write a note on the open incident (Ctrl+Enter keeps it)" },
   { keys: "/", does: "Search the history by location" },
@@ -36,8 +37,8 @@ const STATUS_KEYS: Record<string, string> = { d: "dispatched", e: "enroute", r: 
  * is in the queue, so they still scroll the page elsewhere), moves the focused entry's or the open
  * incident's incident along the workflow (d, e, r; f asks first) by pressing its own status
  * button, which is there only when the workflow and the person's role allow the move; focuses the
- * open incident's note (n) or the history's location search (/), acknowledges the focused or open
- * incident's alert (a) and shows the list of keys (?).
+ * open incident's note (n) or the history's location search (/), focuses the latest alert and then
+ * each next one (l), acknowledges the focused or open incident's alert (a) and shows the list of keys (?).
  * Enter on a queue entry is its button's own; o, c and m are the open incident's (IncidentDetail).
  */
 export function KeyboardHelp() {
@@ -85,6 +86,16 @@ export function KeyboardHelp() {
           return at >= 0 ? move(1) : undefined;
         case "ArrowUp":
           return at >= 0 ? move(-1) : undefined;
+        case "l": {
+          // The "New" strip's latest alert, then each next one: a new alert is two keys from anywhere to open.
+          const alerts = [...document.querySelectorAll<HTMLButtonElement>(".alert-strip .alert-open")];
+          if (alerts.length === 0) return;
+          const next = alerts[(alerts.indexOf(document.activeElement as HTMLButtonElement) + 1) % alerts.length];
+          next.focus();
+          next.scrollIntoView({ block: "nearest" });
+          event.preventDefault();
+          return;
+        }
         case "a": {
           // The focused row's, alert's or open incident's acknowledgement, through its button in the "New" strip.
           const scope = (document.activeElement as HTMLElement | null)?.closest<HTMLElement>(".queue-item, .alert-entry, .incident-detail");

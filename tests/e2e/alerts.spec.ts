@@ -78,8 +78,10 @@ test("a new critical incident ranked below any fixed page sounds and enters the 
     await expect.poll(tones).toBe(2);
     await expectNoAxeViolations(page);
 
-    // By keyboard: the entry opens its incident, `a` acknowledges it for everyone.
-    await entry.locator(".alert-open").focus();
+    // Three keys: `l` focuses the latest alert (this one, the newest), Enter opens its incident, `a` acknowledges it for everyone.
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.keyboard.press("l");
+    await expect(entry.locator(".alert-open")).toBeFocused();
     await page.keyboard.press("Enter");
     await expect(page.locator(`.incident-detail[data-incident-id="${incidentId}"]`)).toBeFocused();
     await page.keyboard.press("a");
