@@ -1,9 +1,9 @@
 import { specCallEvent } from "../lib/webhook/sample-events";
 import { signatureHeader } from "../lib/webhook/signature";
 
-/** One unsigned voice-agent call, happening now, posted to a bench server's webhook. */
-export async function postCall(base: string, id: string): Promise<void> {
-  const event = specCallEvent(id, { location: "Mission District, San Francisco", eventTimestamp: Math.floor(Date.now() / 1000) });
+/** One unsigned voice-agent call (a critical structure fire), happening now unless `at` says when, posted to a bench server's webhook. */
+export async function postCall(base: string, id: string, location = "Mission District, San Francisco", at = Date.now()): Promise<void> {
+  const event = specCallEvent(id, { location, eventTimestamp: Math.floor(at / 1000) });
   const response = await fetch(`${base}/api/voiceagent-webhook`, {
     method: "POST",
     headers: { "content-type": "application/json", "x-forwarded-for": "203.0.113.9" },

@@ -156,16 +156,21 @@ export async function openWithOneCall(page: Page, request: APIRequestContext, sc
   return { id, ...(await queuedIncident(page, request, id)) };
 }
 
-/** Web Audio recorded, not heard: each tone is two notes. */
+/** Web Audio recorded, not heard: each tone is two notes; `window.__noteTimes` holds when each was played (Date.now()). */
 export async function recordTones(page: Page): Promise<() => Promise<number>> {
   await page.addInitScript(() => {
-    const recorder = window as unknown as { __notes: number; AudioContext: unknown };
+    const recorder = window as unknown as { __notes: number; __noteTimes: number[]; AudioContext: unknown };
     recorder.__notes = 0;
+    recorder.__noteTimes = [];
     recorder.AudioContext = class {
       currentTime = 0;
       destination = {};
       createOscillator() {
-        return { frequency: { value: 0 }, connect: (next: unknown) => next, start: () => void (recorder.__notes += 1), stop: () => undefined };
+        const start = () => {
+          recorder.__notes += 1;
+          recorder.__noteTimes.push(Date.now());
+        };
+        return { frequency: { value: 0 }, connect: (next: unknown) => next, start, stop: () => undefined };
       }
       createGain() {
         return { gain: { value: 0 }, connect: (next: unknown) => next };
