@@ -61,6 +61,7 @@ export function ExercisePanel() {
   const [calls, setCalls] = useState("500");
   const [shape, setShape] = useState<SurgeShape>("ramp-peak-decay");
   const [speed, setSpeed] = useState("1");
+  const [livePercent, setLivePercent] = useState("0");
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -70,6 +71,7 @@ export function ExercisePanel() {
       num_calls: Number(calls),
       shape,
       speed: Number(speed),
+      live_share: Number(livePercent) / 100,
       start: true,
     });
   };
@@ -106,6 +108,10 @@ export function ExercisePanel() {
           <label className="field">
             <span>Speed (1x to 60x)</span>
             <input name="exercise_speed" type="number" min={1} max={60} value={speed} onChange={(event) => setSpeed(event.target.value)} />
+          </label>
+          <label className="field">
+            <span>Live calls (% of answered, 0 to 100: on the board while the caller talks)</span>
+            <input name="exercise_live" type="number" min={0} max={100} value={livePercent} onChange={(event) => setLivePercent(event.target.value)} />
           </label>
           <button type="submit" className="primary" disabled={create.isPending}>
             {create.isPending ? "Planning…" : "Start exercise"}

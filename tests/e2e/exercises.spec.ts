@@ -33,9 +33,11 @@ test.describe("training exercise", () => {
     await form.getByLabel(/Calls/).fill("300");
     await form.getByLabel("Surge shape").selectOption("steady");
     await form.getByLabel(/Speed/).fill("60");
+    await form.getByLabel(/Live calls/).fill("20");
     const created = page.waitForResponse((response) => response.url().endsWith("/api/exercises") && response.request().method() === "POST");
     await form.getByRole("button", { name: "Start exercise" }).click();
-    const { id } = (await (await created).json()) as { id: string };
+    const { id, live_share } = (await (await created).json()) as { id: string; live_share: number };
+    expect(live_share).toBe(0.2);
 
     // 30 exercise minutes at 60x: 30 s of wall time, about 10 calls a second.
     await expect(page.getByTestId("exercise-banner")).toContainText("EXERCISE in progress");
