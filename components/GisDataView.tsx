@@ -30,11 +30,11 @@ function GisLayers() {
     <section className="panel" aria-labelledby="gis-title">
       <h2 id="gis-title">The centre&apos;s GIS data</h2>
       <p>
-        Address points and road centrelines in NENA NG9-1-1 field names (or OpenAddresses CSV), as CSV or GeoJSON. A file
+        Address points and road centrelines in NENA NG9-1-1 field names (or OpenAddresses CSV), as CSV, GeoJSON or FlatGeobuf. A file
         replaces its layer whole; a file with a bad feature changes nothing.
       </p>
       <form className="admin-form" onSubmit={submit} aria-label="Import a GIS file">
-        <label>File<input name="file" type="file" accept=".csv,.geojson,.json" required /></label>
+        <label>File<input name="file" type="file" accept=".csv,.geojson,.json,.fgb" required /></label>
         <label>
           Layer
           <select value={layer} onChange={(event) => setLayer(event.target.value as GisLayerName | "")}>

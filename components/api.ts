@@ -326,9 +326,9 @@ export function listGisLayers(): Promise<{ layers: GisLayerView[] }> {
   return request("/api/gis");
 }
 
-/** Replaces one layer with a file (POST /api/gis): CSV or GeoJSON, told by its name. */
+/** Replaces one layer with a file (POST /api/gis): CSV, FlatGeobuf or GeoJSON, told by its name. */
 export function importGisFile(file: File, layer: GisLayerName | ""): Promise<{ layer: GisLayerName; features: number }> {
-  const type = /\.csv$/i.test(file.name) ? "text/csv" : "application/geo+json";
+  const type = /\.csv$/i.test(file.name) ? "text/csv" : /\.fgb$/i.test(file.name) ? "application/flatgeobuf" : "application/geo+json";
   return request(`/api/gis?${query({ layer, name: file.name })}`, { method: "POST", body: file, headers: { "content-type": type } });
 }
 

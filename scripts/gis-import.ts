@@ -1,6 +1,6 @@
 /**
  * `npm run gis:import -- <file> [--layer address_points|centrelines]`: replaces one layer of the
- * centre's GIS data with a CSV or GeoJSON file (docs/geocoding.md, "The centre's GIS data"), on the
+ * centre's GIS data with a CSV, GeoJSON or FlatGeobuf file (docs/geocoding.md, "The centre's GIS data"), on the
  * configured database (DATABASE_URL, else the embedded one under DATA_DIR; the server must not be
  * running on an embedded database). A bad feature prints its line or feature and field, exit 1.
  */
@@ -21,7 +21,7 @@ async function main(): Promise<number> {
   const layer = values.layer as GisLayerName | undefined;
   const format = file ? formatOf(file) : undefined;
   if (!file || !format || (layer && !GIS_LAYERS.includes(layer))) {
-    console.error(`usage: npm run gis:import -- <file.csv|file.geojson> [--layer ${GIS_LAYERS.join("|")}]`);
+    console.error(`usage: npm run gis:import -- <file.csv|file.geojson|file.fgb> [--layer ${GIS_LAYERS.join("|")}]`);
     return 2;
   }
   loadEnvConfig(process.cwd());

@@ -1,6 +1,7 @@
 import { createReadStream, readFileSync } from "node:fs";
 import path from "node:path";
 import { Readable } from "node:stream";
+import { serialize } from "flatgeobuf/lib/mjs/geojson.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as layersRoute, POST as importRoute } from "@/app/api/gis/route";
 import { getDb } from "@/lib/db/client";
@@ -105,6 +106,47 @@ describe("the centre's GIS data", () => {
     expect(await getGeocoder().geocode("14 Quarry Rd apt 2, Springfield")).toMatchObject({ precision: "address_point", longitude: -89.7001 });
     // The town's address points are gone; its centrelines still place the number.
     expect(await getGeocoder().geocode(spoken[0].text)).toMatchObject({ precision: "interpolated" });
+    await importFixtures();
+  });
+
+  it("reads FlatGeobuf as it streams in: the town's centrelines place what GeoJSON placed; a bad or cut file changes nothing", async () => {
+    const centrelines = JSON.parse(readFileSync(fixture("centrelines.geojson"), "utf8"));
+    const fgb = serialize(centrelines);
+    // Streamed in small pieces, as an upload arrives.
+    const pieces = (bytes: Uint8Array) => Readable.from(Array.from({ length: Math.ceil(bytes.length / 997) }, (_, at) => bytes.subarray(at * 997, (at + 1) * 997)));
+    expect(await importGisLayer({ format: "flatgeobuf", chunks: pieces(fgb), sourceName: "centrelines.fgb" })).toEqual({ layer: "centrelines", features: centrelines.features.length });
+    const points = serialize({
+      type: "FeatureCollection",
+      features: [
+        { type: "Feature", properties: { Add_Number: 12, AddNum_Suf: "B", St_PreDir: "N", St_Name: "Quarry", St_PosTyp: "Rd", Post_Comm: "Springfield" }, geometry: { type: "Point", coordinates: [-89.7, 39.9] } },
+        { type: "Feature", properties: { Add_Number: 14, St_PreDir: "N", St_Name: "Quarry", St_PosTyp: "Rd", Post_Comm: "Springfield" }, geometry: { type: "Point", coordinates: [-89.7001, 39.9] } },
+      ],
+    });
+    expect(await importGisLayer({ format: "flatgeobuf", chunks: pieces(points), sourceName: "points.fgb" })).toEqual({ layer: "address_points", features: 2 });
+    expect(await getGeocoder().geocode("14 north quarry road, springfield")).toMatchObject({ precision: "address_point", latitude: 39.9, longitude: -89.7001 });
+    // The town's address points are gone; its centrelines, read from FlatGeobuf, still place the number.
+    expect(await getGeocoder().geocode(spoken[0].text)).toMatchObject({ source: "centre_gis", precision: "interpolated" });
+
+    const before = await layerCounts();
+    const badPoint = serialize({
+      type: "FeatureCollection",
+      features: [
+        { type: "Feature", properties: { Add_Number: 1, St_Name: "Test" }, geometry: { type: "Point", coordinates: [-89.6, 39.7] } },
+        { type: "Feature", properties: { Add_Number: 2, St_Name: "Test" }, geometry: { type: "Point", coordinates: [-189.6, 39.7] } },
+      ],
+    });
+    await expect(importGisLayer({ format: "flatgeobuf", chunks: pieces(badPoint), sourceName: "bad.fgb" })).rejects.toMatchObject({
+      code: "INVALID_PARAMETER",
+      message: expect.stringMatching(/^feature 1, field geometry: -189.6 is not a coordinate/),
+    });
+    await expect(importGisLayer({ format: "flatgeobuf", chunks: fromText("Add_Number,St_Name\n1,Test\n"), sourceName: "not.fgb" })).rejects.toMatchObject({
+      code: "INVALID_PARAMETER",
+      message: expect.stringMatching(/^file: not a readable FlatGeobuf file/),
+    });
+    await expect(importGisLayer({ format: "flatgeobuf", chunks: pieces(fgb.subarray(0, Math.floor(fgb.length * 0.6))), sourceName: "cut.fgb" })).rejects.toMatchObject({
+      code: "INVALID_PARAMETER",
+    });
+    expect(await layerCounts()).toEqual(before);
     await importFixtures();
   });
 

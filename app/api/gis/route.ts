@@ -9,10 +9,10 @@ export const dynamic = "force-dynamic";
 
 export const GET = apiRoute("gisLayers", "GET", async () => json({ layers: await listGisLayers() }));
 
-/** The file streams into the import (docs/geocoding.md, "The centre's GIS data"); its Content-Type says CSV or GeoJSON. */
+/** The file streams into the import (docs/geocoding.md, "The centre's GIS data"); its Content-Type says CSV, GeoJSON or FlatGeobuf. */
 export const POST = apiRoute("gisLayers", "POST", async ({ request, query, actor }) => {
   const format = formatOf(request.headers.get("content-type") ?? "");
-  if (!format) throw new ApiError("UNSUPPORTED_MEDIA_TYPE", "Content-Type must be text/csv or application/geo+json");
+  if (!format) throw new ApiError("UNSUPPORTED_MEDIA_TYPE", "Content-Type must be text/csv, application/geo+json or application/flatgeobuf");
   const maxBytes = getConfig().GIS_IMPORT_MAX_BYTES;
   const chunks = boundedChunks(bodyChunks(request, maxBytes), maxBytes);
   return json(await importGisLayer({ format, chunks, sourceName: query.name ?? "upload", layer: query.layer }, actor));

@@ -32,7 +32,8 @@ export const gisImportBodySchema = z.string().meta({
   description:
     "The whole file: CSV (`text/csv`, a header row; NENA NG9-1-1 field names with lon/lat columns or a WKT LINESTRING, " +
     "or OpenAddresses' LON,LAT,NUMBER,STREET,UNIT,CITY,DISTRICT,REGION,POSTCODE) or a GeoJSON FeatureCollection " +
-    "(`application/geo+json` or `application/json`) of Points or LineStrings with NENA properties.",
+    "(`application/geo+json` or `application/json`) of Points or LineStrings with NENA properties, or a FlatGeobuf file " +
+    "(`application/flatgeobuf`) of the same.",
 });
 
 export type GisLayerView = z.infer<typeof gisLayerSchema>;
