@@ -14,6 +14,7 @@ import { ExerciseBanner, ExercisePanel } from "./ExercisePanel";
 import { ExerciseToggle } from "./ExerciseToggle";
 import { formatClock } from "./format";
 import { HistoryPanel } from "./HistoryPanel";
+import { UnitBoard } from "./UnitBoard";
 import { IncidentDetail } from "./IncidentDetail";
 import { IncidentQueue, queuePlace, queueSort, queueView, type SectionRows } from "./IncidentQueue";
 import { KeyboardHelp } from "./KeyboardHelp";
@@ -227,6 +228,7 @@ function DashboardView({ basemap }: { basemap: Basemap }) {
           />
         )}
         <HistoryPanel onShowOnMap={showCall} enabled={mapDrawn} />
+        <UnitBoard openIncidentId={incidentId} onSelectIncident={setIncidentId} />
         {canTrain && <SimulationForm onSimulated={showScenario} />}
         <ExercisePanel />
       </main>

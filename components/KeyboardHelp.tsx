@@ -14,6 +14,8 @@ const DASHBOARD_KEYS: readonly { keys: string; does: string }[] = [
   { keys: "m", does: "In the open incident: choose an incident to merge into it" },
   { keys: "l", does: "Focus the latest alert in the New strip; again, the next one (Enter opens it)" },
   { keys: "a", does: "Acknowledge the focused or open incident's alert (for every dispatcher)" },
+  { keys: "u", does: "With an incident open: focus the first free unit's Send on the unit board (Tab: the next unit)" },
+  { keys: "s", does: "On the unit board: send the focused unit to the open incident" },
   { keys: "n", does: "Write a note on the open incident (Ctrl+Enter keeps it)" },
   { keys: "/", does: "Search the history by location" },
   { keys: "?", does: "Show or hide these keys" },
@@ -101,6 +103,23 @@ export function KeyboardHelp() {
           const scope = (document.activeElement as HTMLElement | null)?.closest<HTMLElement>(".queue-item, .alert-entry, .incident-detail");
           const id = scope?.dataset.incidentId;
           const button = id ? document.querySelector<HTMLButtonElement>(`.alert-strip .action-acknowledge[data-incident-id="${CSS.escape(id)}"]`) : null;
+          if (!button) return;
+          event.preventDefault();
+          button.click();
+          return;
+        }
+        case "u": {
+          // The unit board's first free unit, else the first unit that can be sent at all (it asks first).
+          const free = document.querySelector<HTMLButtonElement>(".unit-list .unit-available .action-send-unit");
+          const button = free ?? document.querySelector<HTMLButtonElement>(".unit-list .action-send-unit");
+          if (!button) return;
+          button.focus();
+          button.scrollIntoView({ block: "nearest" });
+          event.preventDefault();
+          return;
+        }
+        case "s": {
+          const button = (document.activeElement as HTMLElement | null)?.closest(".unit-row")?.querySelector<HTMLButtonElement>(".action-send-unit");
           if (!button) return;
           event.preventDefault();
           button.click();

@@ -12,6 +12,7 @@ import type { GisLayerName } from "@/lib/geocoding/centre/fields";
 import type { GisLayerView } from "@/lib/geocoding/centre/schema";
 import type { MapPlaces } from "@/lib/geocoding/map-places-schema";
 import type { IncidentDetail } from "@/lib/incidents/schema";
+import type { AssignUnitsAnswer, Unit } from "@/lib/units/schema";
 import type {
   AlertIncident, Alerts, Board, CallChange, ChangePage, FeedChange, HourlySeries, IncidentMapView, IncidentQueuePage, LiveIncident,
 } from "@/lib/live/schema";
@@ -59,6 +60,8 @@ export class ApiRequestError extends Error {
     readonly status: number,
     message: string,
     readonly code?: string,
+    /** The error body's other fields (e.g. the refused units of UNIT_UNAVAILABLE). */
+    readonly details: Record<string, unknown> = {},
   ) {
     super(message);
     this.name = "ApiRequestError";
@@ -113,7 +116,7 @@ export async function request<T>(path: string, init?: RequestInit): Promise<T> {
     // Calls errors carry `message`, simulation errors `details`; both carry `error`.
     const fields = (body ?? {}) as { message?: string; details?: string; error?: string; error_code?: string };
     const message = fields.message ?? fields.details ?? fields.error ?? `Request failed (${response.status})`;
-    throw new ApiRequestError(response.status, message, fields.error_code);
+    throw new ApiRequestError(response.status, message, fields.error_code, (body ?? {}) as Record<string, unknown>);
   }
   return body as T;
 }
@@ -350,4 +353,14 @@ export function removeSubscription(id: string): Promise<SubscriptionView> {
 
 export function listDeliveries(id: string): Promise<DeliveryPage> {
   return request(`/api/subscriptions/${encodeURIComponent(id)}/deliveries?limit=20`);
+}
+
+/** The roster with each unit's state, the incident it serves and its last position (GET /api/units). */
+export function listUnits(): Promise<{ units: Unit[] }> {
+  return request("/api/units");
+}
+
+/** Sends units to an incident (POST /api/incidents/{id}/units); `confirm` sends units that are not free. */
+export function assignUnits(incidentId: string, unitIds: string[], confirm: boolean): Promise<AssignUnitsAnswer> {
+  return request(`/api/incidents/${encodeURIComponent(incidentId)}/units`, { method: "POST", body: JSON.stringify({ unit_ids: unitIds, confirm }) });
 }

@@ -24,7 +24,7 @@ export type FeedMode = "connecting" | "live" | "polling";
  * minute costs it (the queue window is about 10 KB gzipped, the board 1.3 KB, the map 3 KB, a
  * history page 4 KB) and the most it adds to a change's delay on screen.
  */
-const REFRESH_MS = { board: 1_000, alerts: 1_000, picture: 2_000, details: 2_000, history: 5_000, notes: 250 } as const;
+const REFRESH_MS = { board: 1_000, alerts: 1_000, picture: 2_000, details: 2_000, history: 5_000, notes: 250, units: 1_000 } as const;
 type Family = keyof typeof REFRESH_MS;
 /** What a call's change marks stale. */
 const CALL_FAMILIES: Family[] = ["board", "alerts", "picture", "details", "history"];
@@ -37,6 +37,7 @@ const FAMILIES: Record<Family, InvalidateQueryFilters[]> = {
   details: [{ queryKey: ["call"] }, { queryKey: ["incident"] }],
   history: [{ queryKey: ["calls"] }],
   notes: [{ queryKey: ["notes"] }],
+  units: [{ queryKey: ["units"] }],
 };
 /** After the stream failed, polling runs this long before the stream is tried again. */
 const STREAM_RETRY_MS = 30_000;
@@ -108,8 +109,8 @@ export function useChangeFeed(startCursor: number | undefined, known: ReadonlySe
       if (feedChanges.length === 0) return;
       cursor = Math.max(cursor, feedChanges.at(-1)!.change);
       const changes = feedChanges.filter((change): change is CallChange => "call" in change);
-      // Units are in the feed too; the dashboard shows none yet (docs/units.md).
       if (feedChanges.some((change) => "note" in change)) refreshFamily("notes");
+      if (feedChanges.some((change) => "unit" in change)) refreshFamily("units");
       if (feedChanges.some((change) => "acknowledgement" in change)) refreshFamily("alerts");
       if (changes.length === 0) return;
       const fresh = changes.filter(({ call }) => {

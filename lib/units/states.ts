@@ -24,17 +24,22 @@ interface StateRule {
   assigned: boolean;
   /** A dispatcher may send the unit without confirming. */
   assignable: boolean;
+  /**
+   * After this long in the state the unit board's timer turns to a warning (null: never): a unit
+   * that has not moved on when it should have (docs/units.md, "The unit board").
+   */
+  warnAfterSeconds: number | null;
 }
 
 export const UNIT_STATE_RULES: Record<UnitState, StateRule> = {
-  available: { meaning: "In service, free, at the station or on patrol", assigned: false, assignable: true },
-  dispatched: { meaning: "Sent to an incident, not yet moving", assigned: true, assignable: false },
-  en_route: { meaning: "Moving to the incident", assigned: true, assignable: false },
-  on_scene: { meaning: "Arrived at the incident", assigned: true, assignable: false },
-  transporting: { meaning: "Carrying a patient to hospital", assigned: true, assignable: false },
-  at_hospital: { meaning: "At hospital, handing over", assigned: true, assignable: false },
-  available_on_scene: { meaning: "Still at the incident but free to be sent elsewhere", assigned: true, assignable: true },
-  out_of_service: { meaning: "Not in service (maintenance, crew off, administratively down)", assigned: false, assignable: false },
+  available: { meaning: "In service, free, at the station or on patrol", assigned: false, assignable: true, warnAfterSeconds: null },
+  dispatched: { meaning: "Sent to an incident, not yet moving", assigned: true, assignable: false, warnAfterSeconds: 90 },
+  en_route: { meaning: "Moving to the incident", assigned: true, assignable: false, warnAfterSeconds: 480 },
+  on_scene: { meaning: "Arrived at the incident", assigned: true, assignable: false, warnAfterSeconds: 3_600 },
+  transporting: { meaning: "Carrying a patient to hospital", assigned: true, assignable: false, warnAfterSeconds: 1_800 },
+  at_hospital: { meaning: "At hospital, handing over", assigned: true, assignable: false, warnAfterSeconds: 1_800 },
+  available_on_scene: { meaning: "Still at the incident but free to be sent elsewhere", assigned: true, assignable: true, warnAfterSeconds: 1_800 },
+  out_of_service: { meaning: "Not in service (maintenance, crew off, administratively down)", assigned: false, assignable: false, warnAfterSeconds: null },
 };
 
 /** A move to a state that needs no assignment clears the unit: its assignment closes. */

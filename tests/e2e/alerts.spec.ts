@@ -1,7 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { specCallEvent } from "../../lib/webhook/sample-events";
-import { callStatus, incidentOf, openDashboard, recordTones, simulateCalls, tilesOffline } from "./dashboard-helpers";
+import { callStatus, expectNoAxeViolations, incidentOf, openDashboard, recordTones, simulateCalls, tilesOffline } from "./dashboard-helpers";
 
 /**
  * Alerts from the server, not from the rows drawn (docs/dashboard.md, "Alerts" and "Incident
@@ -13,11 +12,6 @@ test.describe.configure({ mode: "serial" });
 
 const password = "a long enough password";
 const LATE = `e2e-alert-late-${Date.now()}`;
-
-async function expectNoAxeViolations(page: Page): Promise<void> {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  expect(results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
-}
 
 /** Where the incident ranks in the server's queue (priority order, every page read). */
 async function rankOf(request: APIRequestContext, incidentId: string): Promise<number> {

@@ -1,7 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext } from "@playwright/test";
 import { specCallEvent } from "../../lib/webhook/sample-events";
-import { incidentOf, openDashboard, queuedIncident, saveScreenshot, simulateCalls, tilesOffline } from "./dashboard-helpers";
+import { expectNoAxeViolations, incidentOf, openDashboard, queuedIncident, saveScreenshot, simulateCalls, tilesOffline } from "./dashboard-helpers";
 
 /**
  * The dispatch console's layout and keys (docs/dashboard.md, "Layout" and "Keyboard"): the header
@@ -18,11 +17,6 @@ const MISSION = "Mission District, San Francisco";
 const CORRECTED_TO = "Financial District, San Francisco";
 const REAL_CALL = `e2e-console-${Date.now()}`;
 const password = "a long enough password";
-
-async function expectNoAxeViolations(page: Page): Promise<void> {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  expect(results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
-}
 
 /** A critical voice-agent call at the Mission District, received 20 hours ago (older than the simulations). */
 async function postRealCall(request: APIRequestContext): Promise<void> {

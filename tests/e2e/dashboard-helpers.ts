@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 
 /** Any map tile, whatever NEXT_PUBLIC_MAP_TILE_URL says: tile URLs end in /{z}/{x}/{y}.png. */
@@ -181,4 +182,10 @@ export async function recordTones(page: Page): Promise<() => Promise<number>> {
     };
   });
   return () => page.evaluate(() => (window as unknown as { __notes: number }).__notes);
+}
+
+/** No WCAG 2.1 A or AA violation on the page as it is. */
+export async function expectNoAxeViolations(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  expect(results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
 }

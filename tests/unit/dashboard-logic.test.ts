@@ -3,6 +3,7 @@ import { isOpen, severityOf, statusOptions } from "@/components/call-status";
 import { normaliseSeverity } from "@/lib/webhook/payload";
 import { formatWaiting } from "@/components/format";
 import { formatCoordinates, precisionLabel, uncertaintyCircle } from "@/components/precision";
+import { unitTimer } from "@/components/UnitBoard";
 
 describe("the status buttons the dashboard offers", () => {
   it("offers every later status and failed for an open call", () => {
@@ -61,3 +62,17 @@ describe("a location's precision as the dashboard shows it", () => {
     expect(uncertaintyCircle(null, null)).toBeNull();
   });
 });
+
+describe("the unit board's timers", () => {
+  const changed = "2026-11-26T12:00:00.000Z";
+  const at = (seconds: number) => Date.parse(changed) + seconds * 1000;
+  it("turn to a warning after the state's threshold, and never for a free or out-of-service unit", () => {
+    expect(unitTimer({ state: "dispatched", state_changed_at: changed }, at(89))).toEqual({ seconds: 89, overdue: false });
+    expect(unitTimer({ state: "dispatched", state_changed_at: changed }, at(90))).toEqual({ seconds: 90, overdue: true });
+    expect(unitTimer({ state: "en_route", state_changed_at: changed }, at(479)).overdue).toBe(false);
+    expect(unitTimer({ state: "en_route", state_changed_at: changed }, at(480)).overdue).toBe(true);
+    expect(unitTimer({ state: "available", state_changed_at: changed }, at(86_400)).overdue).toBe(false);
+    expect(unitTimer({ state: "out_of_service", state_changed_at: changed }, at(86_400)).overdue).toBe(false);
+  });
+});
+

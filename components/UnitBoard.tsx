@@ -1,0 +1,88 @@
+"use client";
+
+import { UNIT_STATE_RULES, UNIT_STATES, type UnitState } from "@/lib/units/states";
+import type { Unit } from "@/lib/units/schema";
+import { formatWaiting } from "./format";
+import { useMayAct } from "./person";
+import { useIncidentDetail } from "./use-calls";
+import { useNow } from "./use-now";
+import { useSendUnit, useUnits } from "./use-units";
+
+const stateLabel = (state: UnitState) => state.replaceAll("_", " ");
+
+/** Seconds since the unit's last state change, and whether that is past its state's warning (lib/units/states.ts). */
+export function unitTimer(unit: Pick<Unit, "state" | "state_changed_at">, now: number): { seconds: number; overdue: boolean } {
+  const seconds = (now - Date.parse(unit.state_changed_at)) / 1000;
+  const warnAfter = UNIT_STATE_RULES[unit.state].warnAfterSeconds;
+  return { seconds, overdue: warnAfter !== null && seconds >= warnAfter };
+}
+
+function UnitRow({ unit, now, sendTo, onSelectIncident }: {
+  unit: Unit;
+  now: number;
+  /** The open incident, when the person may send units to it. */
+  sendTo: string | null;
+  onSelectIncident: (id: string) => void;
+}) {
+  const send = useSendUnit();
+  const { seconds, overdue } = unitTimer(unit, now);
+  const serving = unit.incident_id === sendTo && sendTo !== null;
+  return (
+    <li className={`unit-row unit-${unit.state}${overdue ? " is-overdue" : ""}`} data-unit-id={unit.id}>
+      <span className="unit-title" title={`${unit.name} (${unit.type})`}>{unit.call_sign}</span>
+      <span className="unit-type muted">{unit.type}</span>
+      <span className="unit-state">{stateLabel(unit.state)}</span>
+      <span className="unit-timer" title={overdue ? "Longer in this state than expected" : undefined}>
+        {formatWaiting(seconds)}
+        {overdue && <span className="unit-overdue"> overdue</span>}
+      </span>
+      {unit.incident_id !== null && (
+        <button type="button" className="link-button unit-incident" onClick={() => onSelectIncident(unit.incident_id!)}>
+          <span className="sr-only">Serves incident </span>
+          {unit.incident_id.slice(-6)}
+        </button>
+      )}
+      {sendTo !== null && !serving && (
+        <button
+          type="button"
+          className="action-send-unit"
+          disabled={send.isPending}
+          onClick={() => send.mutate({ unitId: unit.id, incidentId: sendTo })}
+        >
+          Send<span className="sr-only"> {unit.call_sign} to the open incident</span>
+        </button>
+      )}
+    </li>
+  );
+}
+
+/**
+ * The unit board (docs/units.md, "The unit board"): every unit of the roster with its state, the
+ * incident it serves and how long since its last change, by call sign; a timer past its state's
+ * threshold turns to a warning. With an incident open, each unit the person may send has "Send"
+ * (key `u` focuses the first free unit's, Tab the next ones; Enter or `s` sends). Read again when the change feed carries a unit; nothing is shown
+ * while the roster is empty (a centre that keeps no units).
+ */
+export function UnitBoard({ openIncidentId, onSelectIncident }: { openIncidentId: string | null; onSelectIncident: (id: string) => void }) {
+  const units = useUnits();
+  const now = useNow();
+  const open = useIncidentDetail(openIncidentId);
+  const mayAct = useMayAct(open.data?.training ?? false);
+  const roster = units.data?.units ?? [];
+  if (roster.length === 0) return null;
+  const sendTo = openIncidentId !== null && open.data && mayAct ? openIncidentId : null;
+  const counts = UNIT_STATES.map((state) => [state, roster.filter((unit) => unit.state === state).length] as const).filter(([, count]) => count > 0);
+  return (
+    <section className="panel units" aria-labelledby="units-title">
+      <header className="panel-head">
+        <h2 id="units-title">Units</h2>
+        <p className="unit-counts muted" data-testid="unit-counts">
+          {counts.map(([state, count]) => `${count} ${stateLabel(state)}`).join(" · ")}
+        </p>
+      </header>
+      <ol className="unit-list" aria-label={sendTo ? `Units; Send assigns one to incident ${sendTo}` : "Units"}>
+        {roster.map((unit) => <UnitRow key={unit.id} unit={unit} now={now} sendTo={sendTo} onSelectIncident={onSelectIncident} />)}
+      </ol>
+    </section>
+  );
+}

@@ -1,0 +1,88 @@
+import { expect, test, type APIRequestContext } from "@playwright/test";
+import { specCallEvent } from "../../lib/webhook/sample-events";
+import { expectNoAxeViolations, openDashboard, queuedIncident, tilesOffline } from "./dashboard-helpers";
+
+/**
+ * The unit board (docs/units.md, "The unit board"): the roster with each unit's state, the incident
+ * it serves and a timer; with an incident open, a dispatcher sends a unit by keyboard (u, Enter),
+ * a unit that is not free only after saying yes; the board follows each unit's moves through the
+ * change feed. This spec runs last of the app's: the units it makes stay on the board.
+ */
+const RUN = Date.now().toString(36);
+
+interface UnitView { id: string; call_sign: string; state: string; incident_id: string | null }
+
+async function createUnit(request: APIRequestContext, callSign: string, type: string): Promise<UnitView> {
+  const response = await request.post("/api/units", { data: { call_sign: callSign, type, station: "Station 3", station_latitude: 25.77, station_longitude: -80.19 } });
+  expect(response.status(), await response.text()).toBe(201);
+  return response.json();
+}
+
+async function unitOf(request: APIRequestContext, id: string): Promise<UnitView> {
+  return (await request.get(`/api/units/${id}`)).json();
+}
+
+async function postCall(request: APIRequestContext, id: string, location: string): Promise<void> {
+  expect((await request.post("/api/voiceagent-webhook", { data: specCallEvent(id, { location, eventTimestamp: Math.floor(Date.now() / 1000) }) })).status()).toBe(200);
+}
+
+test("a dispatcher sends units from the unit board by keyboard; a busy one only after saying yes; the board follows their moves", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const engine = await createUnit(request, `E-${RUN}`, "engine");
+  const medic = await createUnit(request, `M-${RUN}`, "ambulance");
+  const first = `e2e-units-first-${RUN}`;
+  const second = `e2e-units-second-${RUN}`;
+  await postCall(request, first, `${RUN} Harbor Lane, Key Largo, Florida`);
+  await postCall(request, second, `${RUN} Coral Way, Marathon, Florida`);
+
+  await tilesOffline(page);
+  await openDashboard(page);
+  const board = page.locator("section.units");
+  const row = (unit: UnitView) => board.locator(`.unit-row[data-unit-id="${unit.id}"]`);
+  await expect(row(engine)).toContainText("available");
+  await expect(row(medic)).toContainText("available");
+  // No incident open: nothing to send to.
+  await expect(board.locator(".action-send-unit")).toHaveCount(0);
+
+  // The first incident, opened from its queue row; `u` focuses a free unit's Send, Enter sends it.
+  const { incidentId, item } = await queuedIncident(page, request, first);
+  await item.locator(".queue-title").focus();
+  await page.keyboard.press("Enter");
+  await expect(page.locator(`.incident-detail[data-incident-id="${incidentId}"]`)).toBeFocused();
+  await expect(row(engine).locator(".action-send-unit")).toBeVisible();
+  await page.keyboard.press("u");
+  // The first free unit by call sign: one of this run's, or of an earlier attempt's.
+  const focusedUnit = await page.evaluate(() => document.activeElement?.closest<HTMLElement>(".unit-row")?.dataset.unitId);
+  expect(focusedUnit).toBeTruthy();
+  const sent = await unitOf(request, focusedUnit!);
+  expect(sent.state).toBe("available");
+  await page.keyboard.press("Enter");
+  await expect(row(sent)).toContainText("dispatched");
+  await expect(row(sent).locator(".unit-incident")).toContainText(incidentId.slice(-6));
+  expect(await unitOf(request, sent.id)).toMatchObject({ state: "dispatched", incident_id: incidentId });
+  await expectNoAxeViolations(page);
+
+  // The unit reports en route (its crew's tablet): the board follows through the change feed, its timer restarts.
+  expect((await request.post(`/api/units/${sent.id}/state`, { data: { state: "en_route" } })).status()).toBe(200);
+  await expect(row(sent)).toContainText("en route");
+  await expect(row(sent).locator(".unit-timer")).toHaveText(/^0:0\d$/);
+
+  // The second incident: the busy unit is sent only after the dispatcher says yes.
+  const { incidentId: otherId, item: otherItem } = await queuedIncident(page, request, second);
+  await otherItem.locator(".queue-title").click();
+  await expect(page.locator(`.incident-detail[data-incident-id="${otherId}"]`)).toBeVisible();
+  const asked: string[] = [];
+  page.once("dialog", (dialog) => {
+    asked.push(dialog.message());
+    void dialog.dismiss();
+  });
+  await row(sent).locator(".action-send-unit").focus();
+  await page.keyboard.press("s");
+  await expect.poll(() => asked.length).toBe(1);
+  expect(asked[0]).toContain(`${sent.call_sign} is en route on incident ${incidentId}`);
+  expect(await unitOf(request, sent.id)).toMatchObject({ state: "en_route", incident_id: incidentId });
+  page.once("dialog", (dialog) => void dialog.accept());
+  await page.keyboard.press("s");
+  await expect(row(sent).locator(".unit-incident")).toContainText(otherId.slice(-6));
+  expect(await unitOf(request, sent.id)).toMatchObject({ state: "dispatched", incident_id: otherId });
+});
