@@ -364,3 +364,18 @@ export function listUnits(): Promise<{ units: Unit[] }> {
 export function assignUnits(incidentId: string, unitIds: string[], confirm: boolean): Promise<AssignUnitsAnswer> {
   return request(`/api/incidents/${encodeURIComponent(incidentId)}/units`, { method: "POST", body: JSON.stringify({ unit_ids: unitIds, confirm }) });
 }
+
+/** Adds a unit to the roster (POST /api/units). */
+export function createUnit(fields: { call_sign: string; type: string; name?: string; station?: string; station_latitude?: number; station_longitude?: number }): Promise<Unit> {
+  return request("/api/units", { method: "POST", body: JSON.stringify(fields) });
+}
+
+/** Puts a unit in or out of service (PATCH /api/units/{id}). */
+export function setUnitInService(id: string, inService: boolean): Promise<Unit> {
+  return request(`/api/units/${encodeURIComponent(id)}`, { method: "PATCH", body: JSON.stringify({ in_service: inService }) });
+}
+
+/** Adds every unit of a CSV roster, or none (POST /api/units/import). */
+export function importUnits(csv: string): Promise<{ created: number }> {
+  return request("/api/units/import", { method: "POST", body: JSON.stringify({ csv }) });
+}

@@ -58,6 +58,7 @@ function AdminMenu() {
         <Link href="/admin">People and keys</Link>
         <Link href="/admin/audit">Audit trail</Link>
         <Link href="/admin/gis">GIS data</Link>
+        <Link href="/admin/units">Units</Link>
         <Link href="/admin/subscriptions" className={failing > 0 ? "webhooks-failing" : undefined} data-testid="webhooks-link">
           Webhooks{warning}
         </Link>

@@ -86,3 +86,37 @@ test("a dispatcher sends units from the unit board by keyboard; a busy one only 
   await expect(row(sent).locator(".unit-incident")).toContainText(otherId.slice(-6));
   expect(await unitOf(request, sent.id)).toMatchObject({ state: "dispatched", incident_id: otherId });
 });
+
+test("an administrator keeps the roster from its page: one unit by the form, a CSV all or nothing, out of service and back", async ({ page, request }) => {
+  await page.goto("/admin/units");
+  const add = page.getByRole("form", { name: "Add a unit" });
+  await add.getByLabel("Call sign").fill(`L-${RUN}`);
+  await add.getByLabel("Type").selectOption("ladder");
+  await add.getByLabel("Station", { exact: true }).fill("Station 9");
+  await add.getByLabel("Station latitude").fill("25.79");
+  await add.getByLabel("Station longitude").fill("-80.21");
+  await add.getByRole("button", { name: "Add" }).click();
+  const roster = page.getByRole("table", { name: "Units" });
+  const ladder = roster.locator("tr", { hasText: `L-${RUN}` });
+  await expect(ladder).toContainText("available");
+
+  // A CSV with a bad line adds nothing and says which line; corrected, it adds every unit.
+  const csv = (latitude: string) => `call_sign,type,station,station_latitude,station_longitude\nR-${RUN},rescue,Station 9,25.79,-80.21\nH-${RUN},hazmat,Station 9,${latitude},-80.21\n`;
+  const importForm = page.getByRole("form", { name: "Import a roster" });
+  await importForm.getByLabel("Or the CSV itself").fill(csv("95"));
+  await importForm.getByRole("button", { name: "Import" }).click();
+  await expect(page.getByRole("alert")).toContainText("Line 3");
+  await expect(roster.locator("tr", { hasText: `R-${RUN}` })).toHaveCount(0);
+  await importForm.getByLabel("Or the CSV itself").fill(csv("25.8"));
+  await importForm.getByRole("button", { name: "Import" }).click();
+  await expect(page.getByTestId("unit-import-result")).toHaveText("2 units added.");
+  await expect(roster.locator("tr", { hasText: `H-${RUN}` })).toContainText("available");
+
+  await ladder.getByRole("button", { name: `Take out of service L-${RUN}` }).click();
+  await expect(ladder).toContainText("out of service");
+  const listed = (await (await request.get("/api/units")).json()) as { units: { call_sign: string; state: string }[] };
+  expect(listed.units.find((unit) => unit.call_sign === `L-${RUN}`)?.state).toBe("out_of_service");
+  await ladder.getByRole("button", { name: `Put in service L-${RUN}` }).click();
+  await expect(ladder).toContainText("available");
+  await expectNoAxeViolations(page);
+});
