@@ -17,6 +17,8 @@ import { SeverityBadge, severitySvg } from "./SeverityIcon";
 import { StatusBadge } from "./StatusBadge";
 import { IncidentStatusActions } from "./StatusActions";
 import { precisionLabel, uncertaintyCircle } from "./precision";
+import type { Unit } from "@/lib/units/schema";
+import { useUnits } from "./use-units";
 
 /**
  * What the rest of the dashboard asks the map to do; `seq` makes a repeated request count.
@@ -222,6 +224,37 @@ function IncidentMarker({ incident, openSeq, scale, offset, onSelect }: {
   );
 }
 
+/** Where a unit is drawn: its fresh position, else its home station (a stale position is never used silently). */
+function unitPoint(unit: Unit): { latitude: number; longitude: number; where: string } | null {
+  if (unit.position && !unit.position.stale) return { ...unit.position, where: `reported ${formatTime(unit.position.at)}` };
+  if (unit.station?.latitude == null || unit.station.longitude == null) return null;
+  const stale = unit.position ? `, its position of ${formatTime(unit.position.at)} is stale` : "";
+  return { latitude: unit.station.latitude, longitude: unit.station.longitude, where: `at ${unit.station.name} (home station${stale})` };
+}
+
+/** The roster on the map (docs/units.md, "The unit board"): a square per unit in service, its call sign beside it, its state's colour. */
+function UnitMarkers() {
+  const units = useUnits();
+  return (
+    <>
+      {(units.data?.units ?? []).filter((unit) => unit.in_service).flatMap((unit) => {
+        const point = unitPoint(unit);
+        if (!point) return [];
+        const state = unit.state.replaceAll("_", " ");
+        const icon = cachedIcon(`unit-${unit.state}-${unit.call_sign}`, () =>
+          L.divIcon({
+            className: `unit-marker unit-${unit.state}`,
+            html: `<span class="unit-marker-square"></span><span class="unit-marker-label">${unit.call_sign.replace(/[&<>"']/g, "")}</span>`,
+            iconSize: [12, 12],
+            iconAnchor: [6, 6],
+          }),
+        );
+        return [<Marker key={unit.id} position={[point.latitude, point.longitude]} icon={icon} title={`Unit ${unit.call_sign} (${unit.type}), ${state}, ${point.where}`} zIndexOffset={-500} />];
+      })}
+    </>
+  );
+}
+
 /** The viewport as the server is asked for it: the visible box, a little larger, and the zoom. */
 function useViewport(): Viewport {
   const map = useMap();
@@ -388,6 +421,7 @@ function CallMap({ basemap, command, openBounds, onDrawn, onSelectIncident }: Ca
           )}
           {(offline || tilesFailed) && <OfflineBasemap />}
           <ServerIncidents focus={focus} onShown={setShown} onDrawn={onDrawn} onSelect={onSelectIncident} />
+          <UnitMarkers />
           <MapCommands openBounds={openBounds} command={command} onFocus={setFocus} />
           <FollowContainerSize />
         </MapContainer>

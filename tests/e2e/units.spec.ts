@@ -60,6 +60,8 @@ test("a dispatcher sends units from the unit board by keyboard; a busy one only 
   await expect(row(sent)).toContainText("dispatched");
   await expect(row(sent).locator(".unit-incident")).toContainText(incidentId.slice(-6));
   expect(await unitOf(request, sent.id)).toMatchObject({ state: "dispatched", incident_id: incidentId });
+  // On the map at its home station (no position reported yet), in its state.
+  await expect(page.locator(`.leaflet-marker-pane .unit-marker[title^="Unit ${sent.call_sign} ("]`)).toHaveAttribute("title", /, dispatched, at Station 3 \(home station\)$/);
   await expectNoAxeViolations(page);
 
   // The unit reports en route (its crew's tablet): the board follows through the change feed, its timer restarts.
