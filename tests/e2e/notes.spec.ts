@@ -43,7 +43,8 @@ test.describe("incident notes and the keyboard", () => {
     const detail = page.locator(`.incident-detail[data-incident-id="${incidentId}"]`);
     await expect(detail).toBeVisible();
     await page.keyboard.press("d");
-    await expect(first.locator(".status")).toHaveText("Dispatched");
+    // Dispatched, the row moves to the second section once the server confirms: the first waiting row is then another.
+    await expect(page.locator(`.section-dispatched .queue-item[data-incident-id="${incidentId}"] .status`)).toHaveText("Dispatched");
 
     const note = detail.getByLabel("Add a note");
     await expect(note).toBeVisible();
