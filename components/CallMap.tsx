@@ -171,29 +171,33 @@ function IncidentPopup({ incident, onSelect }: { incident: LiveIncident; onSelec
   );
 }
 
-function IncidentMarker({ incident, openSeq, scale, offset, onSelect }: {
-  incident: Located; openSeq: number | null; scale: number; offset: Offset; onSelect: (id: string) => void;
-}) {
+/** A marker's ref whose `title` is kept current: Leaflet reads it only when it builds the icon, and the state moves. */
+function useTitledMarker(title: string, icon: L.DivIcon) {
   const marker = useRef<L.Marker>(null);
-  const opened = useRef<number | null>(null);
-  const position = useMemo<[number, number]>(() => [incident.latitude, incident.longitude], [incident.latitude, incident.longitude]);
-  const icon = incidentIcon(incident.severity, incident.call_count, isOpen(incident.status), Boolean(incident.latest_call.exercise_id), scale, offset);
-  const title = describe(incident);
-
-  // Leaflet reads `title` only when it builds the icon; keep it current as the status moves.
   useEffect(() => {
     const instance = marker.current;
     if (!instance) return;
     instance.options.title = title;
     instance.getElement()?.setAttribute("title", title);
   }, [title, icon]);
+  return marker;
+}
+
+function IncidentMarker({ incident, openSeq, scale, offset, onSelect }: {
+  incident: Located; openSeq: number | null; scale: number; offset: Offset; onSelect: (id: string) => void;
+}) {
+  const opened = useRef<number | null>(null);
+  const position = useMemo<[number, number]>(() => [incident.latitude, incident.longitude], [incident.latitude, incident.longitude]);
+  const icon = incidentIcon(incident.severity, incident.call_count, isOpen(incident.status), Boolean(incident.latest_call.exercise_id), scale, offset);
+  const title = describe(incident);
+  const marker = useTitledMarker(title, icon);
 
   useEffect(() => {
     if (openSeq !== null && opened.current !== openSeq) {
       opened.current = openSeq;
       marker.current?.openPopup();
     }
-  }, [openSeq]);
+  }, [openSeq, marker]);
 
   // Coarser than a street, the point is somewhere in a circle: drawn, so a town centre is not read as an address.
   const radius = uncertaintyCircle(incident.location_precision);
@@ -232,6 +236,20 @@ function unitPoint(unit: Unit): { latitude: number; longitude: number; where: st
   return { latitude: unit.station.latitude, longitude: unit.station.longitude, where: `at ${unit.station.name} (home station${stale})` };
 }
 
+function UnitMarker({ unit, point }: { unit: Unit; point: { latitude: number; longitude: number; where: string } }) {
+  const icon = cachedIcon(`unit-${unit.state}-${unit.call_sign}`, () =>
+    L.divIcon({
+      className: `unit-marker unit-${unit.state}`,
+      html: `<span class="unit-marker-square"></span><span class="unit-marker-label">${unit.call_sign.replace(/[&<>"']/g, "")}</span>`,
+      iconSize: [12, 12],
+      iconAnchor: [6, 6],
+    }),
+  );
+  const title = `Unit ${unit.call_sign} (${unit.type}), ${unit.state.replaceAll("_", " ")}, ${point.where}`;
+  const marker = useTitledMarker(title, icon);
+  return <Marker ref={marker} position={[point.latitude, point.longitude]} icon={icon} title={title} zIndexOffset={-500} />;
+}
+
 /** The roster on the map (docs/units.md, "The unit board"): a square per unit in service, its call sign beside it, its state's colour. */
 function UnitMarkers() {
   const units = useUnits();
@@ -239,17 +257,7 @@ function UnitMarkers() {
     <>
       {(units.data?.units ?? []).filter((unit) => unit.in_service).flatMap((unit) => {
         const point = unitPoint(unit);
-        if (!point) return [];
-        const state = unit.state.replaceAll("_", " ");
-        const icon = cachedIcon(`unit-${unit.state}-${unit.call_sign}`, () =>
-          L.divIcon({
-            className: `unit-marker unit-${unit.state}`,
-            html: `<span class="unit-marker-square"></span><span class="unit-marker-label">${unit.call_sign.replace(/[&<>"']/g, "")}</span>`,
-            iconSize: [12, 12],
-            iconAnchor: [6, 6],
-          }),
-        );
-        return [<Marker key={unit.id} position={[point.latitude, point.longitude]} icon={icon} title={`Unit ${unit.call_sign} (${unit.type}), ${state}, ${point.where}`} zIndexOffset={-500} />];
+        return point ? [<UnitMarker key={unit.id} unit={unit} point={point} />] : [];
       })}
     </>
   );

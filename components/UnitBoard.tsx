@@ -46,8 +46,9 @@ function UnitRow({ unit, now, sendTo, onSelectIncident }: {
         <button
           type="button"
           className="action-send-unit"
-          disabled={send.isPending}
-          onClick={() => send.mutate({ unitId: unit.id, incidentId: sendTo })}
+          // Not disabled while sending: a disabled button drops the keyboard's focus (after a "no", it would be lost).
+          aria-busy={send.isPending}
+          onClick={() => send.isPending || send.mutate({ unitId: unit.id, incidentId: sendTo })}
         >
           Send<span className="sr-only"> {unit.call_sign} to the open incident</span>
         </button>
