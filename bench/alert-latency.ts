@@ -73,6 +73,8 @@ async function main(): Promise<void> {
     try {
       const { page } = await newDashboardPage(browser, a.base);
       await recordTones(page);
+      // A script error in the page would stop it alerting: say so rather than report missed alerts only.
+      page.on("pageerror", (error) => console.log(`page error: ${error.message}`));
       await page.addInitScript(ALERT_PROBE);
       await page.goto(a.base, { waitUntil: "commit" });
       await page.getByTestId("feed-mode").filter({ hasText: "Live" }).waitFor({ timeout: 60_000 });

@@ -157,30 +157,32 @@ export async function openWithOneCall(page: Page, request: APIRequestContext, sc
   return { id, ...(await queuedIncident(page, request, id)) };
 }
 
-/** Web Audio recorded, not heard: each tone is two notes; `window.__noteTimes` holds when each was played (Date.now()). */
+/**
+ * Web Audio recorded, not heard: each tone is two notes; `window.__noteTimes` holds when each was
+ * played (Date.now()). A script as text: a benchmark's compiler (tsx) would wrap a function's inner
+ * named functions in a helper the page does not have.
+ */
+const TONE_RECORDER = `
+  window.__notes = 0;
+  window.__noteTimes = [];
+  window.AudioContext = class {
+    currentTime = 0;
+    destination = {};
+    createOscillator() {
+      return {
+        frequency: { value: 0 },
+        connect: (next) => next,
+        start: () => { window.__notes += 1; window.__noteTimes.push(Date.now()); },
+        stop: () => undefined,
+      };
+    }
+    createGain() { return { gain: { value: 0 }, connect: (next) => next }; }
+    resume() { return Promise.resolve(); }
+  };
+`;
+
 export async function recordTones(page: Page): Promise<() => Promise<number>> {
-  await page.addInitScript(() => {
-    const recorder = window as unknown as { __notes: number; __noteTimes: number[]; AudioContext: unknown };
-    recorder.__notes = 0;
-    recorder.__noteTimes = [];
-    recorder.AudioContext = class {
-      currentTime = 0;
-      destination = {};
-      createOscillator() {
-        const start = () => {
-          recorder.__notes += 1;
-          recorder.__noteTimes.push(Date.now());
-        };
-        return { frequency: { value: 0 }, connect: (next: unknown) => next, start, stop: () => undefined };
-      }
-      createGain() {
-        return { gain: { value: 0 }, connect: (next: unknown) => next };
-      }
-      resume() {
-        return Promise.resolve();
-      }
-    };
-  });
+  await page.addInitScript(TONE_RECORDER);
   return () => page.evaluate(() => (window as unknown as { __notes: number }).__notes);
 }
 
