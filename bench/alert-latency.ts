@@ -17,7 +17,7 @@
 import { loadavg } from "node:os";
 import { launchBenchBrowser, newDashboardPage } from "./browser";
 import { postCall } from "./post-call";
-import { benchAuth, startProductionServer } from "./production-server";
+import { benchAuth, withTwoInstances } from "./production-server";
 import { withScratchClient } from "./scratch-database";
 import { seedIncidents } from "./seed-incidents";
 import { percentile } from "./stats";
@@ -66,93 +66,90 @@ async function main(): Promise<void> {
   console.log(`load average before: ${loadavg().map((value) => value.toFixed(2)).join(" ")}`);
   await withScratchClient(server, async (client, url) => {
     await seedIncidents(client, 0, OPEN_INCIDENTS - 1, 1);
-    const env = { DATABASE_URL: url, TRUST_PROXY: "1", REDIS_URL: "" };
-    const a = await startProductionServer(portA, env);
-    const b = await startProductionServer(portA + 100, env);
-    const browser = await launchBenchBrowser();
-    try {
-      const { page } = await newDashboardPage(browser, a.base);
-      await recordTones(page);
-      // A script error in the page would stop it alerting: say so rather than report missed alerts only.
-      page.on("pageerror", (error) => console.log(`page error: ${error.message}`));
-      await page.addInitScript(ALERT_PROBE);
-      await page.goto(a.base, { waitUntil: "commit" });
-      await page.getByTestId("feed-mode").filter({ hasText: "Live" }).waitFor({ timeout: 60_000 });
-      await page.locator(".queue-total").waitFor({ timeout: 60_000 });
+    await withTwoInstances(portA, url, async (a, b) => {
+      const browser = await launchBenchBrowser();
+      try {
+        const { page } = await newDashboardPage(browser, a.base);
+        await recordTones(page);
+        // A script error in the page would stop it alerting: say so rather than report missed alerts only.
+        page.on("pageerror", (error) => console.log(`page error: ${error.message}`));
+        await page.addInitScript(ALERT_PROBE);
+        await page.goto(a.base, { waitUntil: "commit" });
+        await page.getByTestId("feed-mode").filter({ hasText: "Live" }).waitFor({ timeout: 60_000 });
+        await page.locator(".queue-total").waitFor({ timeout: 60_000 });
 
-      const outcomes: Outcome[] = [];
-      const runStarted = Date.now();
-      for (let index = 0; index < CALLS; index++) {
-        await new Promise((resolve) => setTimeout(resolve, Math.max(0, runStarted + index * EVERY_MS - Date.now())));
-        const id = `bench-alert-${runStarted.toString(36)}-${index}`;
-        // Spread over the seeded hours: the queue orders a plausible platform time as sent.
-        const at = Date.now() - Math.round(((index * 37) % CALLS) / CALLS * SEEDED_SPAN_MS);
-        const postedAt = Date.now();
-        await postCall(b.base, id, `${100 + index * 2} Lantern Row, Springfield, Illinois`, at);
-        const call = (await (await fetch(`${b.base}/api/calls/${id}`, { headers: benchAuth })).json()) as { incident_id: string };
-        const incident = call.incident_id;
-        const seen = await page
-          .waitForFunction((wanted) => (window as unknown as { __alertSeen: Record<string, number> }).__alertSeen[wanted], incident, { timeout: GIVE_UP_MS, polling: 50 })
-          .then((handle) => handle.jsonValue() as Promise<number>)
-          .catch(() => null);
-        const tones = await page.evaluate(() => (window as unknown as { __noteTimes: number[] }).__noteTimes);
-        const tone = tones.find((time) => time >= postedAt);
-        // The keys, from a page with nothing focused.
-        await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-        await page.keyboard.press("l");
-        const focused = await page.evaluate((wanted) => document.activeElement?.closest<HTMLElement>(".alert-entry")?.dataset.incidentId === wanted, incident);
-        await page.keyboard.press("Enter");
-        const opened = await page
-          .waitForFunction((wanted) => document.activeElement?.closest<HTMLElement>(".incident-detail")?.dataset.incidentId === wanted, incident, { timeout: 5_000 })
-          .then(() => true)
-          .catch(() => false);
-        await page.keyboard.press("a");
-        const acknowledged = await page
-          .locator(`.alert-strip .alert-entry[data-incident-id="${incident}"]`)
-          .waitFor({ state: "detached", timeout: 5_000 })
-          .then(() => true)
-          .catch(() => false);
-        outcomes.push({ incident, entryMs: seen === null ? null : seen - postedAt, toneMs: tone === undefined ? null : tone - postedAt, keys: { focused, opened, acknowledged } });
-      }
+        const outcomes: Outcome[] = [];
+        const runStarted = Date.now();
+        for (let index = 0; index < CALLS; index++) {
+          await new Promise((resolve) => setTimeout(resolve, Math.max(0, runStarted + index * EVERY_MS - Date.now())));
+          const id = `bench-alert-${runStarted.toString(36)}-${index}`;
+          // Spread over the seeded hours: the queue orders a plausible platform time as sent.
+          const at = Date.now() - Math.round(((index * 37) % CALLS) / CALLS * SEEDED_SPAN_MS);
+          const postedAt = Date.now();
+          await postCall(b.base, id, `${100 + index * 2} Lantern Row, Springfield, Illinois`, at);
+          const call = (await (await fetch(`${b.base}/api/calls/${id}`, { headers: benchAuth })).json()) as { incident_id: string };
+          const incident = call.incident_id;
+          const seen = await page
+            .waitForFunction((wanted) => (window as unknown as { __alertSeen: Record<string, number> }).__alertSeen[wanted], incident, { timeout: GIVE_UP_MS, polling: 50 })
+            .then((handle) => handle.jsonValue() as Promise<number>)
+            .catch(() => null);
+          const tones = await page.evaluate(() => (window as unknown as { __noteTimes: number[] }).__noteTimes);
+          const tone = tones.find((time) => time >= postedAt);
+          // The keys, from a page with nothing focused.
+          await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+          await page.keyboard.press("l");
+          const focused = await page.evaluate((wanted) => document.activeElement?.closest<HTMLElement>(".alert-entry")?.dataset.incidentId === wanted, incident);
+          await page.keyboard.press("Enter");
+          const opened = await page
+            .waitForFunction((wanted) => document.activeElement?.closest<HTMLElement>(".incident-detail")?.dataset.incidentId === wanted, incident, { timeout: 5_000 })
+            .then(() => true)
+            .catch(() => false);
+          await page.keyboard.press("a");
+          const acknowledged = await page
+            .locator(`.alert-strip .alert-entry[data-incident-id="${incident}"]`)
+            .waitFor({ state: "detached", timeout: 5_000 })
+            .then(() => true)
+            .catch(() => false);
+          outcomes.push({ incident, entryMs: seen === null ? null : seen - postedAt, toneMs: tone === undefined ? null : tone - postedAt, keys: { focused, opened, acknowledged } });
+        }
 
-      // Each incident's rank in A's waiting section, in urgency order (1 = first).
-      const rankOf = new Map<string, number>();
-      let after: string | null = null;
-      let rank = 0;
-      do {
-        const search: string = `section=waiting&limit=500${after ? `&after=${encodeURIComponent(after)}` : ""}`;
-        const pageOfQueue = (await (await fetch(`${a.base}/api/live/incidents?${search}`, { headers: benchAuth })).json()) as { incidents: { id: string }[]; next: string | null };
-        for (const row of pageOfQueue.incidents) rankOf.set(row.id, ++rank);
-        after = pageOfQueue.next;
-      } while (after);
-      const ranks = outcomes.map((outcome) => rankOf.get(outcome.incident) ?? Number.NaN).sort((x, y) => x - y);
+        // Each incident's rank in A's waiting section, in urgency order (1 = first).
+        const rankOf = new Map<string, number>();
+        let after: string | null = null;
+        let rank = 0;
+        do {
+          const search: string = `section=waiting&limit=500${after ? `&after=${encodeURIComponent(after)}` : ""}`;
+          const pageOfQueue = (await (await fetch(`${a.base}/api/live/incidents?${search}`, { headers: benchAuth })).json()) as { incidents: { id: string }[]; next: string | null };
+          for (const row of pageOfQueue.incidents) rankOf.set(row.id, ++rank);
+          after = pageOfQueue.next;
+        } while (after);
+        const ranks = outcomes.map((outcome) => rankOf.get(outcome.incident) ?? Number.NaN).sort((x, y) => x - y);
 
-      console.log(
-        JSON.stringify(
-          {
-            open_incidents_seeded: OPEN_INCIDENTS,
-            waiting_at_end: rank,
-            calls: CALLS,
-            every_ms: EVERY_MS,
-            new_entry_on_a: summary(outcomes.map((outcome) => outcome.entryMs)),
-            tone_on_a: summary(outcomes.map((outcome) => outcome.toneMs)),
-            keys: {
-              l_focuses_it: outcomes.filter((outcome) => outcome.keys.focused).length,
-              enter_opens_it: outcomes.filter((outcome) => outcome.keys.opened).length,
-              a_acknowledges_it: outcomes.filter((outcome) => outcome.keys.acknowledged).length,
+        console.log(
+          JSON.stringify(
+            {
+              open_incidents_seeded: OPEN_INCIDENTS,
+              waiting_at_end: rank,
+              calls: CALLS,
+              every_ms: EVERY_MS,
+              new_entry_on_a: summary(outcomes.map((outcome) => outcome.entryMs)),
+              tone_on_a: summary(outcomes.map((outcome) => outcome.toneMs)),
+              keys: {
+                l_focuses_it: outcomes.filter((outcome) => outcome.keys.focused).length,
+                enter_opens_it: outcomes.filter((outcome) => outcome.keys.opened).length,
+                a_acknowledges_it: outcomes.filter((outcome) => outcome.keys.acknowledged).length,
+              },
+              rank_in_waiting: { min: ranks[0], p50: ranks[Math.floor(ranks.length / 2)], max: ranks.at(-1) },
+              load_average_after: loadavg().map((value) => Number(value.toFixed(2))),
             },
-            rank_in_waiting: { min: ranks[0], p50: ranks[Math.floor(ranks.length / 2)], max: ranks.at(-1) },
-            load_average_after: loadavg().map((value) => Number(value.toFixed(2))),
-          },
-          null,
-          2,
-        ),
-      );
-    } finally {
-      await browser.close();
-      a.stop();
-      b.stop();
-    }
+            null,
+            2,
+          ),
+        );
+      } finally {
+        await browser.close();
+      }
+    });
   });
 }
 

@@ -13,7 +13,8 @@
  */
 import { loadavg } from "node:os";
 import { launchBenchBrowser, newDashboardPage } from "./browser";
-import { benchAuth, startProductionServer } from "./production-server";
+import { arrivals, openChangeStream } from "./change-stream";
+import { benchAuth, withTwoInstances } from "./production-server";
 import { postCall } from "./post-call";
 import { withScratchDatabase } from "./scratch-database";
 import { percentile } from "./stats";
@@ -25,140 +26,109 @@ const RAMP_SECONDS = 20;
 const CALLS_PER_MINUTE = 1_000;
 const WEBHOOK_EVERY_MS = 3_000;
 
-/** A stream client on `base`: resolves each awaited conversation id when an event carries it. */
+/** A stream client on `base`: when an event first carries each conversation id. */
 function followStream(base: string) {
-  const controller = new AbortController();
-  const waiting = new Map<string, (at: number) => void>();
-  const arrived = new Map<string, number>();
-  const connected = (async () => {
-    const response = await fetch(`${base}/api/calls/stream`, { signal: controller.signal, headers: { "x-forwarded-for": "198.51.100.20", ...benchAuth } });
-    if (!response.ok || !response.body) throw new Error(`stream answered ${response.status}`);
-    const reader = response.body.getReader();
-    const decoder = new TextDecoder();
-    let buffer = "";
-    void (async () => {
-      try {
-        for (;;) {
-          const { value, done } = await reader.read();
-          if (done) break;
-          const at = Date.now();
-          buffer += decoder.decode(value, { stream: true });
-          for (const match of buffer.matchAll(/"conversation_id":"(bench-surge-[^"]+)"/g)) {
-            if (arrived.has(match[1])) continue;
-            arrived.set(match[1], at);
-            waiting.get(match[1])?.(at);
-          }
-          buffer = buffer.slice(Math.max(0, buffer.lastIndexOf("\n\n")));
-        }
-      } catch {
-        // aborted
-      }
-    })();
-  })();
-  return {
-    connected,
-    arrival: (id: string) => new Promise<number>((resolve) => (arrived.has(id) ? resolve(arrived.get(id)!) : waiting.set(id, resolve))),
-    close: () => controller.abort(),
-  };
+  const carried = arrivals(15_000);
+  const stream = openChangeStream(base, (data, at) => {
+    for (const match of data.matchAll(/"conversation_id":"(bench-surge-[^"]+)"/g)) carried.mark(match[1], at);
+  }, { "x-forwarded-for": "198.51.100.20" });
+  return { ...stream, arrival: carried.when };
 }
 
 async function main(): Promise<void> {
   console.log(`load average before: ${loadavg().map((value) => value.toFixed(2)).join(" ")}`);
   await withScratchDatabase(server, async (url) => {
-    const env = { DATABASE_URL: url, TRUST_PROXY: "1", REDIS_URL: "" };
-    const a = await startProductionServer(portA, env);
-    const b = await startProductionServer(portA + 100, env);
-    const browser = await launchBenchBrowser();
-    const stream = followStream(a.base);
-    try {
-      const { context, page } = await newDashboardPage(browser, a.base);
-      const cdp = await context.newCDPSession(page);
-      await cdp.send("Network.enable");
-      const apiRequests = new Map<string, string>();
-      const requestsByPath = new Map<string, number>();
-      const bytesByPath = new Map<string, number>();
-      let counting = false;
-      const count = (requestId: string, bytes: number) => {
-        const path = apiRequests.get(requestId);
-        if (!counting || path === undefined) return;
-        bytesByPath.set(path, (bytesByPath.get(path) ?? 0) + bytes);
-      };
-      cdp.on("Network.requestWillBeSent", (event) => {
-        const { pathname } = new URL(event.request.url);
-        if (!pathname.startsWith("/api/")) return;
-        apiRequests.set(event.requestId, pathname);
-        if (counting) requestsByPath.set(pathname, (requestsByPath.get(pathname) ?? 0) + 1);
-      });
-      cdp.on("Network.dataReceived", (event) => count(event.requestId, event.encodedDataLength));
-      cdp.on("Network.responseReceived", (event) => count(event.requestId, event.response.encodedDataLength ?? 0));
+    await withTwoInstances(portA, url, async (a, b) => {
+      const browser = await launchBenchBrowser();
+      const stream = followStream(a.base);
+      try {
+        const { context, page } = await newDashboardPage(browser, a.base);
+        const cdp = await context.newCDPSession(page);
+        await cdp.send("Network.enable");
+        const apiRequests = new Map<string, string>();
+        const requestsByPath = new Map<string, number>();
+        const bytesByPath = new Map<string, number>();
+        let counting = false;
+        const count = (requestId: string, bytes: number) => {
+          const path = apiRequests.get(requestId);
+          if (!counting || path === undefined) return;
+          bytesByPath.set(path, (bytesByPath.get(path) ?? 0) + bytes);
+        };
+        cdp.on("Network.requestWillBeSent", (event) => {
+          const { pathname } = new URL(event.request.url);
+          if (!pathname.startsWith("/api/")) return;
+          apiRequests.set(event.requestId, pathname);
+          if (counting) requestsByPath.set(pathname, (requestsByPath.get(pathname) ?? 0) + 1);
+        });
+        cdp.on("Network.dataReceived", (event) => count(event.requestId, event.encodedDataLength));
+        cdp.on("Network.responseReceived", (event) => count(event.requestId, event.response.encodedDataLength ?? 0));
 
-      await page.goto(a.base, { waitUntil: "commit" });
-      await page.getByTestId("feed-mode").filter({ hasText: "Live" }).waitFor({ timeout: 60_000 });
-      await stream.connected;
+        await page.goto(a.base, { waitUntil: "commit" });
+        await page.getByTestId("feed-mode").filter({ hasText: "Live" }).waitFor({ timeout: 60_000 });
+        await stream.connected;
 
-      const created = await fetch(`${a.base}/api/exercises`, {
-        method: "POST",
-        headers: { "content-type": "application/json", ...benchAuth },
-        // 10,000 calls over 10 exercise minutes, steady, at 1x: 1,000 a minute.
-        body: JSON.stringify({ scenario: "la_wildfire", shape: "steady", duration_minutes: 10, speed: 1, num_calls: CALLS_PER_MINUTE * 10, start: true, abandoned_share: 0.1 }),
-      });
-      if (!created.ok) throw new Error(`exercise answered ${created.status}: ${await created.text()}`);
-      const { id: exerciseId } = (await created.json()) as { id: string };
-      await page.waitForTimeout(RAMP_SECONDS * 1000);
+        const created = await fetch(`${a.base}/api/exercises`, {
+          method: "POST",
+          headers: { "content-type": "application/json", ...benchAuth },
+          // 10,000 calls over 10 exercise minutes, steady, at 1x: 1,000 a minute.
+          body: JSON.stringify({ scenario: "la_wildfire", shape: "steady", duration_minutes: 10, speed: 1, num_calls: CALLS_PER_MINUTE * 10, start: true, abandoned_share: 0.1 }),
+        });
+        if (!created.ok) throw new Error(`exercise answered ${created.status}: ${await created.text()}`);
+        const { id: exerciseId } = (await created.json()) as { id: string };
+        await page.waitForTimeout(RAMP_SECONDS * 1000);
 
-      const callsAt = async () => Number(((await (await fetch(`${a.base}/api/calls?limit=1&table_name=exercise-calls`, { headers: benchAuth })).json()) as { pagination: { total: number } }).pagination.total);
-      const callsBefore = await callsAt();
-      counting = true;
-      const started = Date.now();
-      const latencies: number[] = [];
-      let posted = 0;
-      while (Date.now() - started < SURGE_SECONDS * 1000) {
-        const id = `bench-surge-${posted++}`;
-        const sent = Date.now();
-        await postCall(b.base, id);
-        latencies.push((await Promise.race([stream.arrival(id), new Promise<number>((resolve) => setTimeout(() => resolve(Number.NaN), 15_000))])) - sent);
-        await page.waitForTimeout(Math.max(0, WEBHOOK_EVERY_MS - (Date.now() - sent)));
-      }
-      counting = false;
-      const seconds = (Date.now() - started) / 1000;
-      const callsDuring = (await callsAt()) - callsBefore;
-      const totalBytes = [...bytesByPath.values()].reduce((sum, bytes) => sum + bytes, 0);
-      const sorted = latencies.filter(Number.isFinite).sort((x, y) => x - y);
-      console.log(
-        JSON.stringify(
-          {
-            surge_seconds: Math.round(seconds),
-            exercise_calls_per_minute: Math.round((callsDuring * 60) / seconds),
-            dashboard_api_bytes_per_minute: Math.round((totalBytes * 60) / seconds),
-            by_path_bytes_per_minute: Object.fromEntries([...bytesByPath].map(([path, bytes]) => [path, Math.round((bytes * 60) / seconds)])),
-            requests_per_minute: Object.fromEntries([...requestsByPath].map(([path, n]) => [path, Math.round((n * 60) / seconds)])),
-            webhook_on_other_instance_stream_ms: {
-              n: latencies.length,
-              missed: latencies.length - sorted.length,
-              p50: percentile(sorted, 0.5),
-              p95: percentile(sorted, 0.95),
-              max: sorted.at(-1),
+        const callsAt = async () => Number(((await (await fetch(`${a.base}/api/calls?limit=1&table_name=exercise-calls`, { headers: benchAuth })).json()) as { pagination: { total: number } }).pagination.total);
+        const callsBefore = await callsAt();
+        counting = true;
+        const started = Date.now();
+        const latencies: number[] = [];
+        let posted = 0;
+        while (Date.now() - started < SURGE_SECONDS * 1000) {
+          const id = `bench-surge-${posted++}`;
+          const sent = Date.now();
+          await postCall(b.base, id);
+          latencies.push(((await stream.arrival(id)) ?? Number.NaN) - sent);
+          await page.waitForTimeout(Math.max(0, WEBHOOK_EVERY_MS - (Date.now() - sent)));
+        }
+        counting = false;
+        const seconds = (Date.now() - started) / 1000;
+        const callsDuring = (await callsAt()) - callsBefore;
+        const totalBytes = [...bytesByPath.values()].reduce((sum, bytes) => sum + bytes, 0);
+        const sorted = latencies.filter(Number.isFinite).sort((x, y) => x - y);
+        console.log(
+          JSON.stringify(
+            {
+              surge_seconds: Math.round(seconds),
+              exercise_calls_per_minute: Math.round((callsDuring * 60) / seconds),
+              dashboard_api_bytes_per_minute: Math.round((totalBytes * 60) / seconds),
+              by_path_bytes_per_minute: Object.fromEntries([...bytesByPath].map(([path, bytes]) => [path, Math.round((bytes * 60) / seconds)])),
+              requests_per_minute: Object.fromEntries([...requestsByPath].map(([path, n]) => [path, Math.round((n * 60) / seconds)])),
+              webhook_on_other_instance_stream_ms: {
+                n: latencies.length,
+                missed: latencies.length - sorted.length,
+                p50: percentile(sorted, 0.5),
+                p95: percentile(sorted, 0.95),
+                max: sorted.at(-1),
+              },
+              // What the dashboard showed at the end, or why it showed nothing (the figures above stand either way).
+              shown_open: await page
+                .locator(".queue-total")
+                .textContent({ timeout: 5_000 })
+                .catch((error: Error) => `not shown at ${page.url()}: ${error.message.split("\n")[0]}`),
             },
-            // What the dashboard showed at the end, or why it showed nothing (the figures above stand either way).
-            shown_open: await page
-              .locator(".queue-total")
-              .textContent({ timeout: 5_000 })
-              .catch((error: Error) => `not shown at ${page.url()}: ${error.message.split("\n")[0]}`),
-          },
-          null,
-          2,
-        ),
-      );
-      // The page as it ended (a renderer too busy to paint cannot be photographed: said, not thrown).
-      await page.screenshot({ path: "test-results/bench-dashboard-surge.png", timeout: 10_000 }).catch((error: Error) => console.log(`no screenshot: ${error.message.split("\n")[0]}`));
-      await fetch(`${a.base}/api/exercises/${exerciseId}/stop`, { method: "POST", headers: benchAuth }).catch(() => undefined);
-      await context.close();
-    } finally {
-      stream.close();
-      await browser.close();
-      a.stop();
-      b.stop();
-    }
+            null,
+            2,
+          ),
+        );
+        // The page as it ended (a renderer too busy to paint cannot be photographed: said, not thrown).
+        await page.screenshot({ path: "test-results/bench-dashboard-surge.png", timeout: 10_000 }).catch((error: Error) => console.log(`no screenshot: ${error.message.split("\n")[0]}`));
+        await fetch(`${a.base}/api/exercises/${exerciseId}/stop`, { method: "POST", headers: benchAuth }).catch(() => undefined);
+        await context.close();
+      } finally {
+        stream.close();
+        await browser.close();
+      }
+    });
   });
   console.log(`load average after: ${loadavg().map((value) => value.toFixed(2)).join(" ")}`);
 }

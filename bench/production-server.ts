@@ -99,6 +99,22 @@ export async function startProductionServer(port: number, env: Record<string, st
   return server;
 }
 
+/** Instances A on `port` and B on `port + 100` over one database, behind a trusted proxy (the limits per client stay on), without Redis. */
+export async function withTwoInstances<T>(port: number, databaseUrl: string, work: (a: ProductionServer, b: ProductionServer) => Promise<T>): Promise<T> {
+  const env = { DATABASE_URL: databaseUrl, TRUST_PROXY: "1", REDIS_URL: "" };
+  const a = await startProductionServer(port, env);
+  try {
+    const b = await startProductionServer(port + 100, env);
+    try {
+      return await work(a, b);
+    } finally {
+      b.stop();
+    }
+  } finally {
+    a.stop();
+  }
+}
+
 /**
  * The production build on a fresh database (tests/e2e/serve.ts: `npm start`'s path) on `port`, for
  * benches that measure it from outside. `group` is the process group the server leads.
