@@ -34,6 +34,8 @@ export function useSendUnit() {
       }
     },
     onError: (error) => notify(`The unit was not sent: ${error.message}`),
-    onSettled: () => client.invalidateQueries({ queryKey: ["units"] }),
+    // Not awaited: the mutation would stay pending until the roster is read again, and Send ignores
+    // a press while pending (a dispatcher's second try right after a "no" was lost).
+    onSettled: () => void client.invalidateQueries({ queryKey: ["units"] }),
   });
 }

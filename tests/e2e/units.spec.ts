@@ -84,6 +84,8 @@ test("a dispatcher sends units from the unit board by keyboard; a busy one only 
   await expect.poll(() => asked.length).toBe(1);
   expect(asked[0]).toContain(`${sent.call_sign} is en route on incident ${incidentId}`);
   expect(await unitOf(request, sent.id)).toMatchObject({ state: "en_route", incident_id: incidentId });
+  // Send takes no second press while its first is still at work (it says so: aria-busy).
+  await expect(row(sent).locator(".action-send-unit")).toHaveAttribute("aria-busy", "false");
   page.once("dialog", (dialog) => void dialog.accept());
   await page.keyboard.press("s");
   await expect(row(sent).locator(".unit-incident")).toContainText(otherId.slice(-6));
