@@ -35,7 +35,7 @@ export function useSendUnit() {
     },
     onError: (error) => notify(`The unit was not sent: ${error.message}`),
     // Not awaited: the mutation would stay pending until the roster is read again, and Send ignores
-    // a press while pending (a dispatcher's second try right after a "no" was lost).
+    // a press while pending: a second try right after a "no" would be lost.
     onSettled: () => void client.invalidateQueries({ queryKey: ["units"] }),
   });
 }

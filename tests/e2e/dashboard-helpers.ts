@@ -190,7 +190,7 @@ export async function recordTones(page: Page): Promise<() => Promise<number>> {
 export async function expectNoAxeViolations(page: Page, include?: string): Promise<void> {
   // Axe reads colours as drawn: a map popup in Leaflet's fade-in (an opacity transition, run again
   // whenever the map redraws or zooms to its marker) blends with the map and fails contrast it has
-  // at rest (CI, stop 45). Transitions are switched off for the check, so everything is at its end state.
+  // at rest. Transitions are switched off for the check, so everything is read at its end state.
   const still = await page.addStyleTag({ content: "*, *::before, *::after { transition: none !important; }" });
   try {
     await page.waitForFunction(() => document.getAnimations().every((animation) => !(animation instanceof CSSTransition)));
