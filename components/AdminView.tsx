@@ -9,12 +9,13 @@ import { type CreatedApiKey, createKey, createUser, listKeys, listUsers, removeU
 import { formatTimeOrNever } from "./format";
 import { PersonMenu, PersonProvider } from "./person";
 import { Providers } from "./providers";
+import { rereadQueries } from "./reread";
 
 function People({ me }: { me: WhoAmI }) {
   const client = useQueryClient();
   const users = useQuery({ queryKey: ["users"], queryFn: listUsers });
   // Removing or lowering a person revokes their keys beyond what remains: the key list changes too.
-  const refresh = () => Promise.all([client.invalidateQueries({ queryKey: ["users"] }), client.invalidateQueries({ queryKey: ["keys"] })]);
+  const refresh = () => Promise.all([rereadQueries(client, { queryKey: ["users"] }), rereadQueries(client, { queryKey: ["keys"] })]);
   const create = useMutation({ mutationFn: createUser, onSuccess: refresh });
   const change = useMutation({ mutationFn: ({ id, role }: { id: string; role: Role }) => setUserRole(id, role), onSuccess: refresh });
   const remove = useMutation({ mutationFn: removeUser, onSuccess: refresh });
@@ -79,7 +80,7 @@ function Keys() {
   const client = useQueryClient();
   const keys = useQuery({ queryKey: ["keys"], queryFn: listKeys });
   const users = useQuery({ queryKey: ["users"], queryFn: listUsers });
-  const refresh = () => client.invalidateQueries({ queryKey: ["keys"] });
+  const refresh = () => rereadQueries(client, { queryKey: ["keys"] });
   const [shown, setShown] = useState<CreatedApiKey | null>(null);
   const create = useMutation({ mutationFn: createKey, onSuccess: (key) => { setShown(key); void refresh(); } });
   const revoke = useMutation({ mutationFn: revokeKey, onSuccess: refresh });

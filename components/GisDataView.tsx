@@ -8,6 +8,7 @@ import { GIS_LAYERS, type GisLayerName } from "@/lib/geocoding/centre/fields";
 import { importGisFile, listGisLayers } from "./api";
 import { PersonMenu, PersonProvider } from "./person";
 import { Providers } from "./providers";
+import { rereadQueries } from "./reread";
 
 const LAYER_LABEL: Record<GisLayerName, string> = { address_points: "Address points", centrelines: "Road centrelines" };
 
@@ -17,7 +18,7 @@ function GisLayers() {
   const [layer, setLayer] = useState<GisLayerName | "">("");
   const upload = useMutation({
     mutationFn: (file: File) => importGisFile(file, layer),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["gis-layers"] }),
+    onSuccess: () => rereadQueries(client, { queryKey: ["gis-layers"] }),
   });
 
   const submit = (event: FormEvent<HTMLFormElement>) => {

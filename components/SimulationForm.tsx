@@ -8,6 +8,7 @@ import { TABLE_NAME_PATTERN } from "@/lib/vocabulary";
 import { simulate, type SimulateRequest, type SimulateResult } from "./api";
 import { humanize } from "./call-status";
 import { useNow } from "./use-now";
+import { rereadQueries } from "./reread";
 
 /** The dashboard offers 1 to 100 calls (the API itself takes up to 1000). */
 const MAX_CALLS = 100;
@@ -75,7 +76,7 @@ export function SimulationForm({ onSimulated }: { onSimulated: (scenario: string
   const run = useMutation({
     mutationFn: (body: SimulateRequest) => simulate(body),
     onSuccess: (result) => {
-      void client.invalidateQueries({ queryKey: ["calls"] });
+      void rereadQueries(client, { queryKey: ["calls"] });
       onSimulated(result.scenario);
     },
   });

@@ -12,6 +12,7 @@ import {
 import { formatTimeOrNever } from "./format";
 import { PersonMenu, PersonProvider } from "./person";
 import { Providers } from "./providers";
+import { rereadQueries } from "./reread";
 
 /** What an administrator needs to know at a glance: paused, failing, retrying or delivering. */
 function stateOf(subscription: SubscriptionView): string {
@@ -45,7 +46,7 @@ function Deliveries({ id }: { id: string }) {
 function Subscriptions() {
   const client = useQueryClient();
   const subscriptions = useQuery({ queryKey: ["subscriptions"], queryFn: listSubscriptions, refetchInterval: 5_000 });
-  const refresh = () => client.invalidateQueries({ queryKey: ["subscriptions"] });
+  const refresh = () => rereadQueries(client, { queryKey: ["subscriptions"] });
   const [shown, setShown] = useState<SubscriptionWithSecret | null>(null);
   const [open, setOpen] = useState<string | null>(null);
   const [types, setTypes] = useState<EventType[]>([...EVENT_TYPES]);

@@ -9,6 +9,7 @@ import { createUnit, importUnits, setUnitInService } from "./api";
 import { PersonMenu, PersonProvider } from "./person";
 import { Providers } from "./providers";
 import { useUnits } from "./use-units";
+import { rereadQueries } from "./reread";
 
 const optionalNumber = (value: FormDataEntryValue | null) => (value === null || value === "" ? undefined : Number(value));
 const optionalText = (value: FormDataEntryValue | null) => (value === null || value === "" ? undefined : String(value));
@@ -16,7 +17,7 @@ const optionalText = (value: FormDataEntryValue | null) => (value === null || va
 function Roster() {
   const client = useQueryClient();
   const units = useUnits();
-  const refresh = () => client.invalidateQueries({ queryKey: ["units"] });
+  const refresh = () => rereadQueries(client, { queryKey: ["units"] });
   const create = useMutation({ mutationFn: createUnit, onSuccess: refresh });
   const upload = useMutation({ mutationFn: importUnits, onSuccess: refresh });
   const service = useMutation({ mutationFn: ({ id, inService }: { id: string; inService: boolean }) => setUnitInService(id, inService), onSuccess: refresh });

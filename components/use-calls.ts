@@ -10,6 +10,7 @@ import type { CallStatus } from "@/lib/vocabulary";
 import { STATUS_LABEL } from "./call-status";
 import { useExerciseVisibility } from "./exercise-visibility";
 import { useNotify } from "./providers";
+import { rereadQueries } from "./reread";
 
 /**
  * The dashboard's server state. Nothing here polls on a timer: the change feed (use-change-feed)
@@ -61,7 +62,7 @@ export function useAcknowledge() {
   return useMutation({
     mutationFn: (id: string) => acknowledgeIncident(id),
     onError: (error, id) => notify(`Incident ${id} was not acknowledged: ${error instanceof ApiRequestError ? error.message : "unexpected error"}`),
-    onSettled: () => client.invalidateQueries({ queryKey: ["alerts"] }),
+    onSettled: () => rereadQueries(client, { queryKey: ["alerts"] }),
   });
 }
 
@@ -164,10 +165,10 @@ export function useStatusChange() {
       for (const queryKey of LISTINGS) client.setQueriesData({ queryKey }, (data: unknown) => patchListing(data, id, updated));
     },
     onSettled: (_data, _error, { id }) => {
-      void client.invalidateQueries({ queryKey: ["live"] });
-      void client.invalidateQueries({ queryKey: ["calls"] });
-      void client.invalidateQueries({ queryKey: ["call", id] });
-      void client.invalidateQueries({ queryKey: ["incident"] });
+      void rereadQueries(client, { queryKey: ["live"] });
+      void rereadQueries(client, { queryKey: ["calls"] });
+      void rereadQueries(client, { queryKey: ["call", id] });
+      void rereadQueries(client, { queryKey: ["incident"] });
     },
   });
 }
@@ -190,10 +191,10 @@ const INCIDENT_VIEWS = [["live", "incidents"], ["live", "incident-map"], ["incid
 
 /** After any incident action: the live picture, the history and the details are read again. */
 function refreshAfterIncidentAction(client: ReturnType<typeof useQueryClient>): void {
-  void client.invalidateQueries({ queryKey: ["live"] });
-  void client.invalidateQueries({ queryKey: ["calls"] });
-  void client.invalidateQueries({ queryKey: ["incident"] });
-  void client.invalidateQueries({ queryKey: ["call"] });
+  void rereadQueries(client, { queryKey: ["live"] });
+  void rereadQueries(client, { queryKey: ["calls"] });
+  void rereadQueries(client, { queryKey: ["incident"] });
+  void rereadQueries(client, { queryKey: ["call"] });
 }
 
 /**

@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { getChanges, sessionLost, STREAM_URL, type CallChange, type FeedChange } from "./api";
 import { POLL_MS } from "./use-calls";
+import { rereadQueries } from "./reread";
 
 /**
  * Follows the change feed from the board's cursor: the server-sent event stream when it works,
@@ -97,7 +98,7 @@ export function useChangeFeed(startCursor: number | undefined, known: ReadonlySe
         setTimeout(() => {
           refreshTimers.delete(family);
           lastRefresh.set(family, Date.now());
-          const read = () => Promise.all(FAMILIES[family].map((filters) => client.invalidateQueries(filters)));
+          const read = () => Promise.all(FAMILIES[family].map((filters) => rereadQueries(client, filters)));
           if (family === "board") boardRead = read().catch(() => undefined);
           else void boardRead.then(() => (stopped ? undefined : read()));
         }, wait),

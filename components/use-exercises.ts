@@ -2,6 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { controlExercise, createExercise, type ExerciseAction, type ExerciseRequest, isLive, listExercises } from "./exercise-api";
+import { rereadQueries } from "./reread";
 
 /** Progress is read every 2 s while an exercise runs, every 15 s otherwise (one small query). */
 export function useExercises() {
@@ -21,7 +22,7 @@ export function useCurrentExercise() {
 
 export function useExerciseActions() {
   const client = useQueryClient();
-  const refresh = () => client.invalidateQueries({ queryKey: ["exercises"] });
+  const refresh = () => rereadQueries(client, { queryKey: ["exercises"] });
   const create = useMutation({ mutationFn: (body: ExerciseRequest) => createExercise(body), onSuccess: refresh });
   const control = useMutation({
     mutationFn: ({ id, action }: { id: string; action: ExerciseAction }) => controlExercise(id, action),

@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { addNote, ApiRequestError, getNotes } from "./api";
 import { useNotify } from "./providers";
+import { rereadQueries } from "./reread";
 
 /** The open incident's notes; the change feed marks them stale when one is kept (use-change-feed). */
 export function useIncidentNotes(id: string) {
@@ -15,6 +16,6 @@ export function useAddNote(id: string) {
   return useMutation({
     mutationFn: (text: string) => addNote(id, text),
     onError: (error) => notify(`The note was not kept: ${error instanceof ApiRequestError ? error.message : "unexpected error"}`),
-    onSettled: () => client.invalidateQueries({ queryKey: ["notes", id] }),
+    onSettled: () => rereadQueries(client, { queryKey: ["notes", id] }),
   });
 }

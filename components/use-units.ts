@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type ApiRequestError, assignUnits, listUnits } from "./api";
 import { useNotify } from "./providers";
+import { rereadQueries } from "./reread";
 
 /** The roster with each unit's state (GET /api/units): read again when the change feed carries a unit. */
 export function useUnits() {
@@ -36,6 +37,6 @@ export function useSendUnit() {
     onError: (error) => notify(`The unit was not sent: ${error.message}`),
     // Not awaited: the mutation would stay pending until the roster is read again, and Send ignores
     // a press while pending: a second try right after a "no" would be lost.
-    onSettled: () => void client.invalidateQueries({ queryKey: ["units"] }),
+    onSettled: () => void rereadQueries(client, { queryKey: ["units"] }),
   });
 }

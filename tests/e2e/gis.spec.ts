@@ -6,6 +6,25 @@ const FIXTURE = path.join(__dirname, "..", "fixtures", "gis", "address-points.cs
 
 test("an administrator imports the centre's address points, and a bad file names its line and changes nothing", async ({ page }) => {
   const rows = readFileSync(FIXTURE, "utf8").trim().split("\n").length - 1;
+  // The layers' first read is answered before the import and reaches the page only after it (a
+  // slow network, a busy server): the page must read the layers again, not show that first answer.
+  // It is let through when the page asks again, or a while after the import answered (when it never does).
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let reads = 0;
+  page.on("requestfinished", (request) => {
+    if (request.method() === "POST" && new URL(request.url()).pathname === "/api/gis") setTimeout(release, 3_000);
+  });
+  await page.route((url) => url.pathname === "/api/gis", async (route) => {
+    if (route.request().method() !== "GET") return route.fallback();
+    if (++reads > 1) {
+      release();
+      return route.fallback();
+    }
+    const response = await route.fetch();
+    await released;
+    await route.fulfill({ response });
+  });
   await page.goto("/");
   await page.locator(".admin-menu summary").click();
   await page.getByRole("navigation", { name: "Administration" }).getByRole("link", { name: "GIS data" }).click();
