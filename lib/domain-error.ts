@@ -34,6 +34,9 @@ export type DomainErrorCode =
   | "PAYLOAD_TOO_LARGE"
   | "STORAGE_ERROR"
   | "DATABASE_ERROR"
+  // The database answered too slowly under load (a time limit, a lock wait, the pool): the work was
+  // rolled back and the same request may succeed in a moment.
+  | "DATABASE_BUSY"
   | "GEOCODING_ERROR"
   // The centre's identity provider did not answer as it should (discovery, keys, tokens).
   | "IDENTITY_PROVIDER_ERROR";
@@ -69,8 +72,30 @@ export const invalidParameter = (label: string, message: string) =>
 
 export const notFound = (message: string) => new DomainError("NOT_FOUND", message);
 
+/** SQLSTATEs of work cut short by load: statement or lock time limit, connections used up, a serialization conflict or deadlock. */
+const BUSY_SQLSTATES = new Set(["57014", "55P03", "53300", "40001", "40P01"]);
+/** Prisma's codes for the same: pool time limit, a transaction's start or time limit, a write conflict, too many connections. */
+const BUSY_PRISMA_CODES = new Set(["P2024", "P2028", "P2034", "P2037"]);
+/** node-postgres's pool, when no connection came free within its time limit. */
+const POOL_TIMEOUT = "timeout exceeded when trying to connect";
+
+/** Whether a database failure is load, not a broken database: read through Prisma's wrapping of the driver's error. */
+function isBusy(error: unknown, depth = 0): boolean {
+  if (typeof error !== "object" || error === null || depth > 4) return false;
+  const { code, message, meta, cause } = error as { code?: unknown; message?: unknown; meta?: { driverAdapterError?: unknown }; cause?: unknown };
+  if (typeof code === "string" && (BUSY_SQLSTATES.has(code) || BUSY_PRISMA_CODES.has(code))) return true;
+  if (message === POOL_TIMEOUT) return true;
+  return isBusy(meta?.driverAdapterError, depth + 1) || isBusy(cause, depth + 1);
+}
+
+/**
+ * A failure of the database: DATABASE_BUSY when it was load (the caller may try again shortly),
+ * DATABASE_ERROR otherwise; the cause is kept for the log, never shown to the caller.
+ */
 export const databaseError = (cause: unknown) =>
-  new DomainError("DATABASE_ERROR", "The call store is not available", { cause });
+  isBusy(cause)
+    ? new DomainError("DATABASE_BUSY", "The call store is too busy to answer in time; nothing was changed, try again in a moment", { cause })
+    : new DomainError("DATABASE_ERROR", "The call store is not available", { cause });
 
 /** JSON text parsed, or INVALID_JSON. */
 export function parseJson(text: string): unknown {

@@ -33,6 +33,7 @@ export const errorStatus: Record<ErrorCode, HttpMapping> = {
   TOO_MANY_ATTEMPTS: { status: 429, label: "Too many attempts" },
   STORAGE_ERROR: { status: 500, label: "Storage error" },
   DATABASE_ERROR: { status: 500, label: "Database error" },
+  DATABASE_BUSY: { status: 503, label: "Database busy", headers: { "retry-after": "2" } },
   GEOCODING_ERROR: { status: 500, label: "Geocoding error" },
   IDENTITY_PROVIDER_ERROR: { status: 502, label: "Identity provider error" },
   INTERNAL_ERROR: { status: 500, label: "Internal error" },

@@ -66,6 +66,8 @@ function errorCodes(endpoint: Endpoint, operation: Operation): ErrorCode[] {
   }
   // Text PostgreSQL refuses, in any string the registry parses (lib/storable-text.ts).
   if (endpoint.params || operation.query || operation.body?.kind === "json") codes.add("INVALID_PARAMETER");
+  // Every database failure may be load instead (lib/domain-error.ts databaseError).
+  if (codes.has("DATABASE_ERROR")) codes.add("DATABASE_BUSY");
   codes.add("INTERNAL_ERROR");
   return [...codes];
 }

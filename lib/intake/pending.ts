@@ -75,7 +75,7 @@ export async function countPending(store: ObjectStore = getObjectStore()): Promi
 }
 
 export function isDatabaseUnavailable(error: unknown): boolean {
-  return error instanceof DomainError && error.code === "DATABASE_ERROR";
+  return error instanceof DomainError && (error.code === "DATABASE_ERROR" || error.code === "DATABASE_BUSY");
 }
 
 export interface Deferred {
