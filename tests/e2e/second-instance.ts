@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect } from "@playwright/test";
@@ -39,6 +39,7 @@ export async function startSecondInstance(): Promise<SecondInstance> {
     // Its own process group: the server under npx and tsx stops with it.
     if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, "SIGTERM");
     await exited;
+    await rm(env.DATA_DIR!, { recursive: true, force: true });
   };
   try {
     await expect

@@ -5,7 +5,7 @@
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { admin, serverUrl, withDatabase } from "../setup/test-database";
@@ -28,7 +28,8 @@ async function main(): Promise<void> {
   }
   const child = spawn("npx", ["tsx", "scripts/start.ts"], { stdio: "inherit", env });
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
-  child.on("exit", (code) => process.exit(code ?? 0));
+  // The server has closed its database by now: its directory goes with it.
+  child.on("exit", (code) => void rm(env.DATA_DIR!, { recursive: true, force: true }).finally(() => process.exit(code ?? 0)));
 }
 
 main().catch((error: unknown) => {

@@ -1,5 +1,5 @@
 import { apiRequest } from "@/tests/support/auth";
-import { mkdtemp, readdir, writeFile } from "node:fs/promises";
+import { readdir, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, inject, it, vi } from "vitest";
@@ -11,6 +11,7 @@ import { resetHealthForTests } from "@/lib/health/check-readiness";
 import { getObjectStore, type ObjectStore, setObjectStoreForTests } from "@/lib/storage/get-object-store";
 import { LocalObjectStore } from "@/lib/storage/local";
 import { setEnv as setConfigEnv } from "@/tests/support/env";
+import { scratchDirectory } from "../support/scratch-directory";
 
 const KEY = "health-k3y-0123456789";
 const get = (headers: Record<string, string> = {}, query = "") =>
@@ -89,7 +90,7 @@ describe("GET /api/health", () => {
     }
     const healthy = JSON.stringify(await (await get()).json());
 
-    const directory = await mkdtemp(path.join(tmpdir(), "mayday-health-"));
+    const directory = await scratchDirectory("health");
     const blocker = path.join(directory, "not-a-dir");
     await writeFile(blocker, "a file where a directory should be");
     setObjectStoreForTests(new LocalObjectStore(path.join(blocker, "blobs")));
@@ -136,7 +137,7 @@ describe("GET /api/health", () => {
   });
 
   it("answers 503 naming the storage when it is not usable", async () => {
-    const directory = await mkdtemp(path.join(tmpdir(), "mayday-ro-"));
+    const directory = await scratchDirectory("ro");
     const blocker = path.join(directory, "not-a-dir");
     await writeFile(blocker, "a file where the store wants a directory");
     setObjectStoreForTests(new LocalObjectStore(blocker));
@@ -164,7 +165,7 @@ describe("GET /api/health", () => {
   });
 
   it("answers probe=live with 200 without consulting any check, even when one fails", async () => {
-    const directory = await mkdtemp(path.join(tmpdir(), "mayday-live-"));
+    const directory = await scratchDirectory("live");
     await writeFile(path.join(directory, "file"), "not a directory");
     const calls = countingStore(new LocalObjectStore(path.join(directory, "file")));
     const live = await get(withKey, "?probe=live");
@@ -209,7 +210,7 @@ describe("GET /api/health", () => {
     expect(new Set(bodies.map((body) => body.checkedAt)).size).toBe(1);
 
     // Storage breaks: within the interval the cached answer stands.
-    const directory = await mkdtemp(path.join(tmpdir(), "mayday-cache-"));
+    const directory = await scratchDirectory("cache");
     await writeFile(path.join(directory, "file"), "not a directory");
     countingStore(new LocalObjectStore(path.join(directory, "file")));
     now += 4_999;

@@ -1,6 +1,5 @@
 import { apiRequest } from "@/tests/support/auth";
-import { mkdtemp, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { POST } from "@/app/api/voiceagent-webhook/route";
@@ -14,6 +13,7 @@ import { elevenLabsCallEvent, specCallEvent } from "@/lib/webhook/sample-events"
 import { setEnv } from "../support/env";
 import { type PostOptions, webhookRequest } from "../support/webhook-request";
 import { sendJson, startStandInServer, type StandInServer } from "../support/stand-in-server";
+import { scratchDirectory } from "../support/scratch-directory";
 
 const SECRET = "wsec_test_secret";
 const now = () => Math.floor(Date.now() / 1000);
@@ -387,7 +387,7 @@ describe("failures answer 500 and lose nothing once redelivered", () => {
   });
 
   it("storage down: 500 STORAGE_ERROR and no record; the redelivery stores both", async () => {
-    const directory = await mkdtemp(path.join(tmpdir(), "mayday-broken-store-"));
+    const directory = await scratchDirectory("broken-store");
     const blocker = path.join(directory, "file");
     await writeFile(blocker, "a file where the store wants a directory");
     setObjectStoreForTests(new LocalObjectStore(blocker));

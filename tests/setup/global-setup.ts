@@ -20,12 +20,14 @@ const migrate = (env: Record<string, string>) => migrateDatabase(parseConfig(env
 /** Migrates one template database per run with the same code `npm start` uses. */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const runId = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  const filesDir = await mkdtemp(path.join(tmpdir(), "mayday-test-"));
+  const removeFiles = () => rm(filesDir, { recursive: true, force: true });
   const server = serverUrl();
   if (server) {
     const template = `mayday_test_${runId}_template`;
     await admin(server, (client) => client.query(`CREATE DATABASE "${template}"`));
     await migrate({ DATABASE_URL: withDatabase(server, template) });
-    project.provide("testDatabase", { kind: "postgresql", template, server, runId });
+    project.provide("testDatabase", { kind: "postgresql", template, server, runId, filesDir });
     return async () => {
       await admin(server, async (client) => {
         const { rows } = await client.query<{ datname: string }>(
@@ -34,10 +36,14 @@ export default async function setup(project: TestProject): Promise<() => Promise
         );
         for (const row of rows) await client.query(`DROP DATABASE IF EXISTS "${row.datname}" WITH (FORCE)`);
       });
+      await removeFiles();
     };
   }
   const root = await mkdtemp(path.join(tmpdir(), "mayday-template-"));
   await migrate({ DATA_DIR: root });
-  project.provide("testDatabase", { kind: "pglite", template: embeddedDatabaseDir(root), runId });
-  return () => rm(root, { recursive: true, force: true });
+  project.provide("testDatabase", { kind: "pglite", template: embeddedDatabaseDir(root), runId, filesDir });
+  return async () => {
+    await rm(root, { recursive: true, force: true });
+    await removeFiles();
+  };
 }

@@ -1,5 +1,4 @@
 import { cp, mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 
@@ -53,6 +52,11 @@ export interface TemplateInfo {
   template: string;
   server?: string;
   runId: string;
+  /**
+   * Where each file's data directory is made: the run's teardown removes it whole, so a file whose
+   * tests were all skipped (vitest runs no afterAll there) leaves nothing behind either.
+   */
+  filesDir: string;
 }
 
 /** A fresh database for one test file: answers the env to use and a cleanup. */
@@ -61,7 +65,7 @@ export async function createFileDatabase(
 ): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
   const suffix = `${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
   // Local object store and any other files of the file's app instance.
-  const dataDir = await mkdtemp(path.join(tmpdir(), "mayday-test-"));
+  const dataDir = await mkdtemp(path.join(info.filesDir, "file-"));
   const removeDataDir = () => rm(dataDir, { recursive: true, force: true });
   if (info.kind === "postgresql" && info.server) {
     const name = `mayday_test_${info.runId}_${suffix}`;
