@@ -245,7 +245,7 @@ function UnitMarker({ unit, point }: { unit: Unit; point: { latitude: number; lo
       iconAnchor: [6, 6],
     }),
   );
-  const title = `Unit ${unit.call_sign} (${unit.type}), ${unit.state.replaceAll("_", " ")}, ${point.where}`;
+  const title = `${unit.exercise_id === null ? "Unit" : "Exercise unit"} ${unit.call_sign} (${unit.type}), ${unit.state.replaceAll("_", " ")}, ${point.where}`;
   const marker = useTitledMarker(title, icon);
   return <Marker ref={marker} position={[point.latitude, point.longitude]} icon={icon} title={title} zIndexOffset={-500} />;
 }

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useState, type FormEvent } from "react";
 import { SURGE_SHAPE_NAMES, type SurgeShape } from "@/lib/exercises/shapes";
 import { DEFAULT_SCENARIO_ID, findScenario, SCENARIOS } from "@/lib/scenarios/scenario-list";
+import type { UnitType } from "@/lib/units/states";
 import { humanize } from "./call-status";
 import { useCan } from "./person";
 import type { ExerciseAction, ExerciseView } from "./exercise-api";
@@ -52,6 +53,11 @@ function Progress({ exercise }: { exercise: ExerciseView }) {
 }
 
 /** Plans and starts a training exercise, and shows the current one's progress and controls. */
+/** The unit types a trainer gives an exercise from the dashboard (the API takes every type). */
+const SIMULATED_UNIT_TYPES = ["engine", "ambulance", "patrol"] as const satisfies readonly UnitType[];
+type SimulatedUnitType = (typeof SIMULATED_UNIT_TYPES)[number];
+const SIMULATED_UNIT_LABEL: Record<SimulatedUnitType, string> = { engine: "Engines", ambulance: "Ambulances", patrol: "Patrol cars" };
+
 export function ExercisePanel() {
   const { current, live } = useCurrentExercise();
   const { create } = useExerciseActions();
@@ -62,6 +68,7 @@ export function ExercisePanel() {
   const [shape, setShape] = useState<SurgeShape>("ramp-peak-decay");
   const [speed, setSpeed] = useState("1");
   const [livePercent, setLivePercent] = useState("0");
+  const [unitCounts, setUnitCounts] = useState<Record<SimulatedUnitType, string>>({ engine: "0", ambulance: "0", patrol: "0" });
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -72,6 +79,7 @@ export function ExercisePanel() {
       shape,
       speed: Number(speed),
       live_share: Number(livePercent) / 100,
+      units: SIMULATED_UNIT_TYPES.map((type) => ({ type, count: Number(unitCounts[type]) })).filter(({ count }) => count > 0),
       start: true,
     });
   };
@@ -113,6 +121,22 @@ export function ExercisePanel() {
             <span>Live calls (% of answered, 0 to 100: on the board while the caller talks)</span>
             <input name="exercise_live" type="number" min={0} max={100} value={livePercent} onChange={(event) => setLivePercent(event.target.value)} />
           </label>
+          <fieldset className="field">
+            <legend>Simulated units (their crews report by themselves; 100 in all at most)</legend>
+            {SIMULATED_UNIT_TYPES.map((type) => (
+              <label key={type}>
+                <span>{SIMULATED_UNIT_LABEL[type]}</span>
+                <input
+                  name={`exercise_units_${type}`}
+                  type="number"
+                  min={0}
+                  max={100}
+                  value={unitCounts[type]}
+                  onChange={(event) => setUnitCounts((counts) => ({ ...counts, [type]: event.target.value }))}
+                />
+              </label>
+            ))}
+          </fieldset>
           <button type="submit" className="primary" disabled={create.isPending}>
             {create.isPending ? "Planning…" : "Start exercise"}
           </button>

@@ -30,6 +30,7 @@ function UnitRow({ unit, now, sendTo, onSelectIncident }: {
   return (
     <li className={`unit-row unit-${unit.state}${overdue ? " is-overdue" : ""}`} data-unit-id={unit.id}>
       <span className="unit-title" title={`${unit.name} (${unit.type})`}>{unit.call_sign}</span>
+      {unit.exercise_id !== null && <span className="exercise-badge" title="A simulated unit of an exercise: its crew reports by itself">Exercise</span>}
       <span className="unit-type muted">{unit.type}</span>
       <span className="unit-state">{stateLabel(unit.state)}</span>
       <span className="unit-timer" title={overdue ? "Longer in this state than expected" : undefined}>

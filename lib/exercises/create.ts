@@ -4,6 +4,10 @@ import { recordAudit } from "../audit/record-audit";
 import { uuid7 } from "../db/uuid7";
 import { centreIndexIfReadable } from "../geocoding/centre/loaded";
 import { findScenario } from "../scenarios/scenario-list";
+import type { Scenario } from "../scenarios/types";
+import { insertExerciseUnits } from "../units/roster";
+import type { UnitFields } from "../units/schema";
+import type { UnitType } from "../units/states";
 import { callsForPeakRate, planExercise } from "./plan";
 import type { CreateExerciseRequest, ExerciseView } from "./schema";
 import { startExercise } from "./start";
@@ -14,6 +18,30 @@ const PLAN_BATCH = 1000;
 const DEFAULT_CALLS = 100;
 
 const randomCallNumber = () => randomInt(100_000_000_000, 1_000_000_000_000);
+
+const CALL_SIGN_LETTER: Record<UnitType, string> = { engine: "E", ladder: "L", rescue: "R", ambulance: "M", patrol: "P", hazmat: "H", command: "C", other: "U" };
+
+/**
+ * The exercise's simulated units (docs/exercises.md, "Simulated units"): each type's count, at
+ * stations in the scenario's areas in turn; call signs carry the exercise's tag (X7F3A2-E1) so
+ * they never clash with the centre's roster or another exercise's.
+ */
+function simulatedRoster(exerciseId: string, scenario: Scenario, units: CreateExerciseRequest["units"]): UnitFields[] {
+  const tag = `X${exerciseId.replaceAll("-", "").slice(-6).toUpperCase()}`;
+  let next = 0;
+  return units.flatMap(({ type, count }) =>
+    Array.from({ length: count }, (_, index) => {
+      const area = scenario.areas[next++ % scenario.areas.length];
+      return {
+        call_sign: `${tag}-${CALL_SIGN_LETTER[type]}${index + 1}`,
+        name: `${type} ${index + 1} (exercise)`,
+        type,
+        station: { name: `${area.name} station`, latitude: area.center.lat, longitude: area.center.lon },
+        in_service: true,
+      };
+    }),
+  );
+}
 
 /** Plans an exercise and stores it with its calls and its audit row (one transaction); starts it when asked. */
 export async function createExercise(request: CreateExerciseRequest, actor: Actor, clock: Clock = {}): Promise<ExerciseView> {
@@ -58,11 +86,13 @@ export async function createExercise(request: CreateExerciseRequest, actor: Acto
             ${batch.map((row) => (row.live ? JSON.stringify(row.live) : null))}::text[])
             AS r(seq, due, abandoned, record, source, precision, uncertainty_m, live_script)`;
       }
+      const roster = simulatedRoster(id, scenario, request.units);
+      await insertExerciseUnits(tx, id, roster, actor);
       await recordAudit(tx, actor, {
         action: "exercise.created",
         target: { kind: "exercise", id },
         after: { scenario: scenario.id, shape: request.shape, duration_minutes: request.duration_minutes, planned_calls: planned.length, speed: request.speed,
-          live_share: request.live_share },
+          live_share: request.live_share, units: roster.map((unit) => unit.call_sign) },
       });
     },
     { timeout: 60_000 },

@@ -9,6 +9,7 @@ import { log } from "../log";
 import type { CallPlacement } from "../geocoding/types";
 import { formatCallId } from "../simulation/generate";
 import { uuid7 } from "../db/uuid7";
+import { reportCrewsDue, standDownExerciseUnits } from "../units/crews";
 import { EXERCISE_TABLE_NAME, type Platform, type SimulatedCall } from "../vocabulary";
 import { type Clock, elapsedMsAt, exerciseDb, nowOf } from "./exercise-rows";
 import type { LiveScript, LiveStep } from "./live-script";
@@ -66,7 +67,8 @@ function groupByExercise(releases: readonly Release[]): Map<string, Release[]> {
 /** Releases one batch of due calls at `now`: how many were claimed, and released. */
 async function releaseBatch(db: Db, now: Date): Promise<{ claimed: number; released: number }> {
   return writeCalls(
-    async ({ tx, insertSimulatedRows, upsertLiveCall, closeExerciseCalls }) => {
+    async (writes) => {
+      const { tx, insertSimulatedRows, upsertLiveCall, closeExerciseCalls } = writes;
       const due = await tx.$queryRaw<DueCall[]>`
         SELECT c.exercise_id, c.seq, c.abandoned, c.record, c.location_precision AS precision, c.location_source AS source,
           c.location_uncertainty_m AS uncertainty_m, ${elapsedMsAt(now)}::float8 AS elapsed_ms, c.live_script
@@ -139,7 +141,10 @@ async function releaseBatch(db: Db, now: Date): Promise<{ claimed: number; relea
             AND (c.released_at IS NULL OR c.next_step_due_ms <= e.duration_minutes * 60000))
         RETURNING e.id`;
       // Their calls leave the live picture with them (docs/exercises.md, "When an exercise ends").
-      for (const { id } of completed) await closeExerciseCalls(id);
+      for (const { id } of completed) {
+        await standDownExerciseUnits(writes, id);
+        await closeExerciseCalls(id);
+      }
       return { claimed: due.length, released };
     },
     { db, timeout: 30_000 },
@@ -293,7 +298,7 @@ export interface SchedulerDeps extends Clock {
   db?: Db;
 }
 
-/** Releases every call due at the clock's now; answers how many. */
+/** Releases every call due at the clock's now, and has the simulated units' crews report; answers how many calls. */
 export async function releaseDueCalls(deps: SchedulerDeps = {}): Promise<number> {
   const db = deps.db ?? (await exerciseDb());
   const now = nowOf(deps);
@@ -311,6 +316,8 @@ export async function releaseDueCalls(deps: SchedulerDeps = {}): Promise<number>
     if (done === 0) break;
     stepped += done;
   }
+  // The simulated units' crews report what fell due (lib/units/crews.ts).
+  await reportCrewsDue({ now, db: deps.db });
   // A live call located after its release waits for the grouper, as a real one does (lib/live-calls/report.ts).
   if (total > 0 || stepped > 0) groupSoon();
   return total;

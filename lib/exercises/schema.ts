@@ -2,6 +2,7 @@ import { z } from "zod";
 import { invalidParameter } from "../domain-error";
 import { DEFAULT_SCENARIO_ID, SCENARIO_IDS } from "../scenarios/scenario-list";
 import { unitIntervalsSchema } from "../reports/schema";
+import { UNIT_TYPES } from "../units/states";
 import { SURGE_SHAPE_NAMES } from "./shapes";
 
 /**
@@ -11,6 +12,7 @@ import { SURGE_SHAPE_NAMES } from "./shapes";
 
 export const MAX_EXERCISE_CALLS = 10_000;
 export const MAX_EXERCISE_MINUTES = 240;
+export const MAX_EXERCISE_UNITS = 100;
 export const EXERCISE_STATES = ["planned", "running", "paused", "stopped", "completed"] as const;
 export type ExerciseState = (typeof EXERCISE_STATES)[number];
 export const EXERCISE_ACTIONS = ["start", "pause", "resume", "stop"] as const;
@@ -49,6 +51,18 @@ export const createExerciseSchema = z
         description:
           "Share of answered calls released live (0 to 1): on the line from their release with their first transcript turns, " +
           "located 15-60 exercise seconds in, completed by the post-call analysis at their duration",
+      }),
+    units: z
+      .array(z.object({ type: z.enum(UNIT_TYPES), count: z.number().int().min(1).max(MAX_EXERCISE_UNITS) }))
+      .max(UNIT_TYPES.length)
+      .default([])
+      .refine((units) => units.reduce((sum, { count }) => sum + count, 0) <= MAX_EXERCISE_UNITS, {
+        message: `at most ${MAX_EXERCISE_UNITS} simulated units in all`,
+      })
+      .meta({
+        description:
+          "Simulated units made with the exercise, per type, at stations in the scenario's areas: they serve only its incidents, " +
+          "and their crews report each state by themselves once sent (docs/exercises.md, \"Simulated units\")",
       }),
     seed: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional().meta({ description: "Same seed and settings: the same plan" }),
     start: z.boolean().default(false).meta({ description: "Start at once" }),

@@ -17,6 +17,7 @@ import { closeAssignment, lockUnits, moveUnit, openAssignment } from "./write";
  * unit_assignments_open_key refuses a second open assignment whatever happens. A unit that is not
  * available (busy, out of service) is refused with UNIT_UNAVAILABLE naming why, unless `confirm`:
  * then its previous assignment closes (that incident follows: it may resolve) and it moves here.
+ * An exercise's simulated unit serves only that exercise's incidents (TRAINING_MIX otherwise, confirmed or not).
  */
 export async function assignUnits(incidentId: string, request: AssignUnitsRequest, actor: Actor): Promise<AssignUnitsAnswer> {
   return writeCalls(async (writes) => {
@@ -28,6 +29,15 @@ export async function assignUnits(incidentId: string, request: AssignUnitsReques
     const units = await lockUnits(writes.tx, request.unitIds);
     const missing = request.unitIds.filter((id) => !units.some((unit) => unit.id === id));
     if (missing.length > 0) throw notFound(`No unit with id ${missing.join(", ")}`);
+    const [{ exercise_id: exerciseId }] = await writes.tx.$queryRaw<{ exercise_id: string | null }[]>`
+      SELECT exercise_id FROM incidents WHERE id = ${incidentId}`;
+    const simulated = units.filter((unit) => unit.exercise_id !== null && unit.exercise_id !== exerciseId);
+    if (simulated.length > 0) {
+      throw new DomainError(
+        "TRAINING_MIX",
+        `${simulated.map((unit) => unit.call_sign).join(", ")}: a simulated unit of exercise ${simulated[0].exercise_id} serves only that exercise's incidents`,
+      );
+    }
     const toSend = units.filter((unit) => unit.incident_id !== incidentId || !UNIT_STATE_RULES[unit.state as UnitState].assigned);
     const unavailable = toSend.filter((unit) => !UNIT_STATE_RULES[unit.state as UnitState].assignable);
     if (unavailable.length > 0 && !request.confirm) {

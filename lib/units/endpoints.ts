@@ -148,10 +148,11 @@ export const unitEndpoints = {
         description:
           "Available units (and units available on scene elsewhere) are sent at once; any other is refused with UNIT_UNAVAILABLE " +
           "(409, `units`: each refused unit and why) and nothing changes, unless `confirm: true`: then its previous assignment closes. " +
-          "Each unit becomes dispatched, and so does the incident when it is not further along.",
+          "Each unit becomes dispatched, and so does the incident when it is not further along. An exercise's simulated unit " +
+          "serves only that exercise's incidents: TRAINING_MIX otherwise.",
         body: jsonBody({ name: "AssignUnits", schema: assignUnitsRequestSchema }, parseAssignUnits, { maxBytes: 8192 }),
         responses: { 201: { description: `The assignments made${WITHOUT_READ}`, body: documentedWriteAnswer("UnitAssignments", assignUnitsAnswerSchema) } },
-        errors: ["INVALID_PARAMETER", "NOT_FOUND", "INVALID_TRANSITION", "UNIT_UNAVAILABLE", "FORBIDDEN", "DATABASE_ERROR"],
+        errors: ["INVALID_PARAMETER", "NOT_FOUND", "INVALID_TRANSITION", "UNIT_UNAVAILABLE", "TRAINING_MIX", "FORBIDDEN", "DATABASE_ERROR"],
       },
     },
   },

@@ -15,13 +15,18 @@ export function getUnit(id: string): Promise<Unit> {
   });
 }
 
+/** The centre's own units, and the simulated units of exercises not yet over (an ended exercise's units leave the board). */
+const ON_THE_BOARD = Prisma.sql`(u.exercise_id IS NULL
+  OR EXISTS (SELECT 1 FROM exercises e WHERE e.id = u.exercise_id AND e.state IN ('planned', 'running', 'paused')))`;
+
 /** GET /api/units: the roster by call sign (a centre's roster is hundreds of units, not pages of them). */
 export function listUnits(): Promise<{ units: Unit[] }> {
   return withDatabase(async (db) => ({ units: (await unitsByCallSign(db)).map(toUnit) }));
 }
 
+/** The units of `ids`, or every unit on the board, by call sign. */
 export function unitsByCallSign(db: Pick<Db, "$queryRaw">, ids?: readonly string[]): Promise<UnitRow[]> {
-  const only = ids === undefined ? Prisma.empty : Prisma.sql`WHERE u.id = ANY(${ids}::text[])`;
+  const only = ids === undefined ? Prisma.sql`WHERE ${ON_THE_BOARD}` : Prisma.sql`WHERE u.id = ANY(${ids}::text[])`;
   return db.$queryRaw<UnitRow[]>(Prisma.sql`SELECT ${Prisma.raw(UNIT_COLUMNS)} FROM units u ${only} ORDER BY lower(u.call_sign)`);
 }
 

@@ -39,11 +39,13 @@ const ASSIGNABLE = UNIT_STATES.filter((state) => UNIT_STATE_RULES[state].assigna
 
 export function recommendUnits(incidentId: string): Promise<Recommendation> {
   return withDatabase(async (db) => {
-    const [incident] = await db.$queryRaw<{ latitude: number | null; longitude: number | null }[]>`
-      SELECT latitude, longitude FROM incidents WHERE id = ${incidentId}`;
+    const [incident] = await db.$queryRaw<{ latitude: number | null; longitude: number | null; exercise_id: string | null }[]>`
+      SELECT latitude, longitude, exercise_id FROM incidents WHERE id = ${incidentId}`;
     if (!incident) throw notFound(`No incident with id ${incidentId}`);
+    // An exercise's simulated units serve only its incidents (lib/units/assign.ts).
     const rows = await db.$queryRaw<UnitRow[]>(Prisma.sql`
-      SELECT ${Prisma.raw(UNIT_COLUMNS)} FROM units u WHERE u.state = ANY(${ASSIGNABLE}::text[])`);
+      SELECT ${Prisma.raw(UNIT_COLUMNS)} FROM units u WHERE u.state = ANY(${ASSIGNABLE}::text[])
+        AND (u.exercise_id IS NULL OR u.exercise_id = ${incident.exercise_id})`);
     const target = incident.latitude === null || incident.longitude === null ? null : { latitude: incident.latitude, longitude: incident.longitude };
     const speeds = speedsKmh();
     const now = Date.now();

@@ -40,6 +40,16 @@ export async function createUnit(fields: UnitFields, actor: Actor): Promise<Unit
   return toUnit(row);
 }
 
+/**
+ * An exercise's simulated units, in the transaction that makes the exercise (lib/exercises/create.ts,
+ * docs/exercises.md "Simulated units"); the exercise's audit entry names them.
+ */
+export async function insertExerciseUnits(tx: Tx, exerciseId: string, units: readonly UnitFields[], actor: Actor): Promise<void> {
+  if (units.length === 0) return;
+  if ((await takenCallSigns(tx, units.map((unit) => unit.call_sign))).size > 0) throw callSignTaken(units[0].call_sign, "an exercise unit's ");
+  for (const fields of units) await insertUnit(tx, fields, actor, exerciseId);
+}
+
 /** PATCH /api/units/{id}: roster fields, and in_service (out of service, or back to available: either clears the unit). */
 export async function updateUnit(id: string, fields: Partial<UnitFields>, actor: Actor): Promise<Unit> {
   await writeCalls(async (writes) => {

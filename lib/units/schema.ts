@@ -29,6 +29,10 @@ export const unitSchema = z.object({
     .extend({ at: z.string(), stale: z.boolean().meta({ description: "Older than UNIT_POSITION_STALE_SECONDS: not used to recommend the unit" }) })
     .nullable()
     .meta({ description: "The last reported position and when" }),
+  exercise_id: z
+    .string()
+    .nullable()
+    .meta({ description: "The exercise whose simulated unit this is (it serves only that exercise's incidents, its crew reporting by itself); null: the centre's roster" }),
 });
 export type Unit = z.infer<typeof unitSchema>;
 

@@ -17,10 +17,11 @@ export interface UnitRow {
   latitude: number | null;
   longitude: number | null;
   position_at: Date | null;
+  exercise_id: string | null;
 }
 
 export const UNIT_COLUMNS =
-  "u.id, u.call_sign, u.name, u.type, u.station, u.station_latitude, u.station_longitude, u.state, u.state_changed_at, u.incident_id, u.latitude, u.longitude, u.position_at";
+  "u.id, u.call_sign, u.name, u.type, u.station, u.station_latitude, u.station_longitude, u.state, u.state_changed_at, u.incident_id, u.latitude, u.longitude, u.position_at, u.exercise_id";
 
 /** Whether a position reported at `at` is older than UNIT_POSITION_STALE_SECONDS. */
 export const isStale = (at: Date, now = Date.now()): boolean => now - at.getTime() > getConfig().UNIT_POSITION_STALE_SECONDS * 1000;
@@ -40,5 +41,6 @@ export function toUnit(row: UnitRow): Unit {
       row.latitude === null || row.longitude === null || row.position_at === null
         ? null
         : { latitude: row.latitude, longitude: row.longitude, at: row.position_at.toISOString(), stale: isStale(row.position_at) },
+    exercise_id: row.exercise_id,
   };
 }

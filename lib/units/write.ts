@@ -22,14 +22,14 @@ export async function lockUnits(tx: Tx, ids: readonly string[]): Promise<UnitRow
     SELECT ${Prisma.raw(UNIT_COLUMNS)} FROM units u WHERE u.id = ANY(${ids}::text[]) ORDER BY u.id FOR UPDATE`);
 }
 
-/** A new unit, its first state (available or out of service) its first history row. */
-export async function insertUnit(tx: Tx, fields: UnitFields, actor: Actor): Promise<UnitRow> {
+/** A new unit, its first state (available or out of service) its first history row; `exerciseId`: an exercise's simulated unit. */
+export async function insertUnit(tx: Tx, fields: UnitFields, actor: Actor, exerciseId: string | null = null): Promise<UnitRow> {
   const id = uuid7();
   const state: UnitState = fields.in_service ? "available" : "out_of_service";
   const [row] = await tx.$queryRaw<UnitRow[]>(Prisma.sql`
-    INSERT INTO units AS u (id, call_sign, name, type, station, station_latitude, station_longitude, state)
+    INSERT INTO units AS u (id, call_sign, name, type, station, station_latitude, station_longitude, state, exercise_id)
     VALUES (${id}, ${fields.call_sign}, ${fields.name}, ${fields.type}, ${fields.station?.name ?? null},
-      ${fields.station?.latitude ?? null}, ${fields.station?.longitude ?? null}, ${state})
+      ${fields.station?.latitude ?? null}, ${fields.station?.longitude ?? null}, ${state}, ${exerciseId})
     RETURNING ${Prisma.raw(UNIT_COLUMNS)}`);
   await tx.$executeRaw`
     INSERT INTO unit_state_changes (unit_id, from_state, state, changed_by, changed_by_name)

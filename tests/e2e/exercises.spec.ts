@@ -34,6 +34,7 @@ test.describe("training exercise", () => {
     await form.getByLabel("Surge shape").selectOption("steady");
     await form.getByLabel(/Speed/).fill("60");
     await form.getByLabel(/Live calls/).fill("20");
+    await form.getByLabel("Engines").fill("2");
     const created = page.waitForResponse((response) => response.url().endsWith("/api/exercises") && response.request().method() === "POST");
     await form.getByRole("button", { name: "Start exercise" }).click();
     const { id, live_share } = (await (await created).json()) as { id: string; live_share: number };
@@ -46,8 +47,9 @@ test.describe("training exercise", () => {
     const early = (await exercise(request, id)).progress.released;
     await expect.poll(async () => (await exercise(request, id)).progress.released, { timeout: 10_000 }).toBeGreaterThan(early + 10);
     expect((await exercise(request, id)).progress.released).toBeLessThan(300);
-    // Exercise calls reach the queue, marked as such.
+    // Exercise calls reach the queue, marked as such; its two simulated engines are on the unit board.
     await expect(page.locator(".queue-item .exercise-badge").first()).toBeVisible({ timeout: 15_000 });
+    await expect(page.locator(".unit-row .exercise-badge")).toHaveCount(2);
 
     await page.getByRole("button", { name: "Pause" }).click();
     await expect(page.getByTestId("exercise-state")).toHaveText("paused");
@@ -88,6 +90,8 @@ test.describe("training exercise", () => {
     // on a loaded two-core machine that took more than the default 5 s.
     await expect(page.getByTestId("exercise-state")).toHaveText("stopped", { timeout: 20_000 });
     await expect(page.getByTestId("exercise-banner")).toHaveCount(0);
+    // Its units stood down with it and left the board.
+    await expect(page.locator(".unit-row .exercise-badge")).toHaveCount(0);
     const stopped = await exercise(request, id);
     expect(stopped.progress.released).toBeLessThan(300);
     await pause(3_000);
