@@ -6,7 +6,7 @@ import { Prisma } from "../db/generated/client";
 import { withDatabase } from "../db/with-database";
 import { distanceKm, speedsKmh } from "./recommend";
 import { applyUnitState } from "./state";
-import { DEFAULT_SPEEDS_KMH, EMS_UNIT_TYPES, type UnitState, type UnitType } from "./states";
+import { DEFAULT_SPEEDS_KMH, EMS_UNIT_TYPES, type UnitState } from "./states";
 import { UNIT_COLUMNS, type UnitRow } from "./to-unit";
 import { lockUnits } from "./write";
 
@@ -24,12 +24,12 @@ import { lockUnits } from "./write";
 export const EXERCISE_CREW: Actor = { kind: "key", id: "exercise-crew", name: "Exercise crew (simulated)", permissions: new Set() };
 
 /** Seconds of exercise time in a state before the crew reports the next: the shortest and the longest. */
-const STAY_SECONDS: Partial<Record<UnitState, [number, number]>> = {
+const STAY_SECONDS = {
   on_scene: [900, 1500],
   transporting: [600, 900],
   at_hospital: [600, 900],
   available_on_scene: [300, 600],
-};
+} as const satisfies Partial<Record<UnitState, readonly [number, number]>>;
 /** Turnout (dispatched to en route): mostly within NFPA 1710's 60 s (EMS) and 80 s (fire), sometimes not, as crews are. */
 const TURNOUT_SECONDS = { ems: [40, 75], fire: [55, 95] } as const;
 /** Roads are longer than the straight line. */
@@ -82,11 +82,11 @@ function staySeconds(row: CrewRow): number {
         ? { latitude: row.station_latitude, longitude: row.station_longitude }
         : null;
     if (from === null || row.incident_latitude === null || row.incident_longitude === null) return UNKNOWN_DRIVE_SECONDS;
-    const speed = speedsKmh()[row.type] ?? DEFAULT_SPEEDS_KMH[row.type as UnitType] ?? DEFAULT_SPEEDS_KMH.other;
+    const speed = speedsKmh()[row.type] ?? DEFAULT_SPEEDS_KMH.other;
     const km = distanceKm(from, { latitude: row.incident_latitude, longitude: row.incident_longitude }) * ROAD_FACTOR;
     return Math.max(30, (km / speed) * 3600);
   }
-  return between(STAY_SECONDS[row.state as UnitState] ?? [600, 600], fraction);
+  return between(STAY_SECONDS[row.state as keyof typeof STAY_SECONDS], fraction);
 }
 
 /** Where the crew says it is with its report: at the incident on arrival, at its station once available. */
