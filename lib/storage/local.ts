@@ -1,10 +1,45 @@
 import { randomUUID } from "node:crypto";
-import { constants, createReadStream } from "node:fs";
-import { access, mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { constants } from "node:fs";
+import { access, type FileHandle, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { Readable } from "node:stream";
 import { writeFileInPlace } from "./file-writer";
 import type { ByteRange, ObjectBody, ObjectStore } from "./object-store";
+
+/** Bytes per read of a range: what an audio element's request is answered in, chunk by chunk. */
+const RANGE_CHUNK_BYTES = 64 * 1024;
+
+/**
+ * A file's bytes `range` as a web stream that reads only when its reader asks (pull), and closes the
+ * file when done or cancelled. Not Readable.toWeb: its adapter enqueues data that arrives after the
+ * reader cancelled, an uncaught error ("Controller is already closed", nodejs/node#64529) each time a
+ * browser's audio element drops a range request mid-way.
+ */
+function fileRangeStream(target: string, range: ByteRange): ReadableStream<Uint8Array> {
+  let file: FileHandle | undefined;
+  let position = range.start;
+  const close = async () => {
+    const handle = file;
+    file = undefined;
+    await handle?.close();
+  };
+  return new ReadableStream<Uint8Array>({
+    async start() {
+      file = await open(target, "r");
+    },
+    async pull(controller) {
+      const length = Math.min(RANGE_CHUNK_BYTES, range.end - position + 1);
+      const { bytesRead, buffer } = length > 0 && file ? await file.read(new Uint8Array(length), 0, length, position) : { bytesRead: 0, buffer: undefined };
+      if (bytesRead === 0 || !buffer) {
+        await close();
+        controller.close();
+        return;
+      }
+      position += bytesRead;
+      controller.enqueue(buffer.subarray(0, bytesRead));
+    },
+    cancel: close,
+  });
+}
 
 /** Bodies in memory up to this size are written by the file writer's thread (file-writer.ts); larger ones and streams through Node's own asynchronous calls. */
 const WRITER_THREAD_BYTES = 1024 * 1024;
@@ -78,7 +113,7 @@ export class LocalObjectStore implements ObjectStore {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
       throw error;
     }
-    return Readable.toWeb(createReadStream(target, range)) as ReadableStream<Uint8Array>;
+    return fileRangeStream(target, range);
   }
 
   /** The root exists (created on first use, as put would) and this process may write in it. */
