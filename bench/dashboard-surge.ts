@@ -9,6 +9,9 @@
  *     per minute, with the requests it made by path;
  *   - webhook calls posted to instance B every 3 s: from the post until instance A's stream (a
  *     second stream client in this process, beside the page) carries the call.
+ * With BENCH_IDLE_CALLS=200000 it measures the idle dashboard instead (issue 34, acceptance 4): that
+ * many calls stored first (bench/seed-calls.ts), then no exercise and no webhook, only the page's
+ * own traffic counted over the same time.
  * BENCH_DATABASE_URL names the server the scratch database is made on.
  */
 import { loadavg } from "node:os";
@@ -16,12 +19,14 @@ import { launchBenchBrowser, newDashboardPage } from "./browser";
 import { arrivals, openChangeStream } from "./change-stream";
 import { benchAuth, withTwoInstances } from "./production-server";
 import { postCall } from "./post-call";
-import { withScratchDatabase } from "./scratch-database";
+import { withScratchClient } from "./scratch-database";
+import { seed } from "./seed-calls";
 import { percentile } from "./stats";
 
 const server = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/postgres";
 const portA = Number(process.env.BENCH_PORT ?? 3105);
 const SURGE_SECONDS = Number(process.env.BENCH_SURGE_SECONDS ?? 120);
+const IDLE_CALLS = Number(process.env.BENCH_IDLE_CALLS ?? 0);
 const RAMP_SECONDS = 20;
 const CALLS_PER_MINUTE = 1_000;
 const WEBHOOK_EVERY_MS = 3_000;
@@ -35,9 +40,21 @@ function followStream(base: string) {
   return { ...stream, arrival: carried.when };
 }
 
+/** The surge: an exercise of 10,000 calls over 10 exercise minutes, steady, at 1x (1,000 a minute); answers its id. */
+async function startSurge(base: string): Promise<string> {
+  const created = await fetch(`${base}/api/exercises`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...benchAuth },
+    body: JSON.stringify({ scenario: "la_wildfire", shape: "steady", duration_minutes: 10, speed: 1, num_calls: CALLS_PER_MINUTE * 10, start: true, abandoned_share: 0.1 }),
+  });
+  if (!created.ok) throw new Error(`exercise answered ${created.status}: ${await created.text()}`);
+  return ((await created.json()) as { id: string }).id;
+}
+
 async function main(): Promise<void> {
   console.log(`load average before: ${loadavg().map((value) => value.toFixed(2)).join(" ")}`);
-  await withScratchDatabase(server, async (url) => {
+  await withScratchClient(server, async (client, url) => {
+    if (IDLE_CALLS > 0) await seed(client, 1, IDLE_CALLS);
     await withTwoInstances(portA, url, async (a, b) => {
       const browser = await launchBenchBrowser();
       const stream = followStream(a.base);
@@ -67,14 +84,7 @@ async function main(): Promise<void> {
         await page.getByTestId("feed-mode").filter({ hasText: "Live" }).waitFor({ timeout: 60_000 });
         await stream.connected;
 
-        const created = await fetch(`${a.base}/api/exercises`, {
-          method: "POST",
-          headers: { "content-type": "application/json", ...benchAuth },
-          // 10,000 calls over 10 exercise minutes, steady, at 1x: 1,000 a minute.
-          body: JSON.stringify({ scenario: "la_wildfire", shape: "steady", duration_minutes: 10, speed: 1, num_calls: CALLS_PER_MINUTE * 10, start: true, abandoned_share: 0.1 }),
-        });
-        if (!created.ok) throw new Error(`exercise answered ${created.status}: ${await created.text()}`);
-        const { id: exerciseId } = (await created.json()) as { id: string };
+        const exerciseId = IDLE_CALLS > 0 ? undefined : await startSurge(a.base);
         await page.waitForTimeout(RAMP_SECONDS * 1000);
 
         const callsAt = async () => Number(((await (await fetch(`${a.base}/api/calls?limit=1&table_name=exercise-calls`, { headers: benchAuth })).json()) as { pagination: { total: number } }).pagination.total);
@@ -83,7 +93,8 @@ async function main(): Promise<void> {
         const started = Date.now();
         const latencies: number[] = [];
         let posted = 0;
-        while (Date.now() - started < SURGE_SECONDS * 1000) {
+        if (IDLE_CALLS > 0) await page.waitForTimeout(SURGE_SECONDS * 1000);
+        while (exerciseId && Date.now() - started < SURGE_SECONDS * 1000) {
           const id = `bench-surge-${posted++}`;
           const sent = Date.now();
           await postCall(b.base, id);
@@ -98,6 +109,7 @@ async function main(): Promise<void> {
         console.log(
           JSON.stringify(
             {
+              ...(IDLE_CALLS > 0 ? { idle_with_stored_calls: IDLE_CALLS } : {}),
               surge_seconds: Math.round(seconds),
               exercise_calls_per_minute: Math.round((callsDuring * 60) / seconds),
               dashboard_api_bytes_per_minute: Math.round((totalBytes * 60) / seconds),
@@ -122,7 +134,7 @@ async function main(): Promise<void> {
         );
         // The page as it ended (a renderer too busy to paint cannot be photographed: said, not thrown).
         await page.screenshot({ path: "test-results/bench-dashboard-surge.png", timeout: 10_000 }).catch((error: Error) => console.log(`no screenshot: ${error.message.split("\n")[0]}`));
-        await fetch(`${a.base}/api/exercises/${exerciseId}/stop`, { method: "POST", headers: benchAuth }).catch(() => undefined);
+        if (exerciseId) await fetch(`${a.base}/api/exercises/${exerciseId}/stop`, { method: "POST", headers: benchAuth }).catch(() => undefined);
         await context.close();
       } finally {
         stream.close();
