@@ -61,7 +61,9 @@ test("a dispatcher sends units from the unit board by keyboard; a busy one only 
   await expect(row(sent).locator(".unit-incident")).toContainText(incidentId.slice(-6));
   expect(await unitOf(request, sent.id)).toMatchObject({ state: "dispatched", incident_id: incidentId });
   // On the map at its home station (no position reported yet), in its state.
-  await expect(page.locator(`.leaflet-marker-pane .unit-marker[title^="Unit ${sent.call_sign} ("]`)).toHaveAttribute("title", /, dispatched, at Station 3 \(home station\)$/);
+  const marker = page.locator(`.leaflet-marker-pane .unit-marker[title^="Unit ${sent.call_sign} ("]`);
+  await expect(marker).toHaveAttribute("title", /, dispatched, at Station 3 \(home station\)$/);
+  await expect(marker).toHaveClass(/unit-dispatched/);
   // The board's own part of the page (the map's popup, open above, is the other specs').
   await expectNoAxeViolations(page, "section.units");
 
@@ -69,6 +71,15 @@ test("a dispatcher sends units from the unit board by keyboard; a busy one only 
   expect((await request.post(`/api/units/${sent.id}/state`, { data: { state: "en_route" } })).status()).toBe(200);
   await expect(row(sent)).toContainText("en route");
   await expect(row(sent).locator(".unit-timer")).toHaveText(/^0:0\d$/);
+  await expect(marker).toHaveClass(/unit-en_route/);
+  // On scene, with where it is: the board, its timer and the map follow (the square at the reported point, in the state's colour).
+  const at = await marker.boundingBox();
+  expect((await request.post(`/api/units/${sent.id}/state`, { data: { state: "on_scene", latitude: 25.9, longitude: -80.1 } })).status()).toBe(200);
+  await expect(row(sent)).toContainText("on scene");
+  await expect(row(sent).locator(".unit-timer")).toHaveText(/^0:0\d$/);
+  await expect(marker).toHaveAttribute("title", /, on scene, reported /);
+  await expect(marker).toHaveClass(/unit-on_scene/);
+  await expect.poll(async () => (await marker.boundingBox())?.y).not.toBe(at?.y);
 
   // The second incident: the busy unit is sent only after the dispatcher says yes.
   const { incidentId: otherId, item: otherItem } = await queuedIncident(page, request, second);
@@ -82,8 +93,8 @@ test("a dispatcher sends units from the unit board by keyboard; a busy one only 
   await row(sent).locator(".action-send-unit").focus();
   await page.keyboard.press("s");
   await expect.poll(() => asked.length).toBe(1);
-  expect(asked[0]).toContain(`${sent.call_sign} is en route on incident ${incidentId}`);
-  expect(await unitOf(request, sent.id)).toMatchObject({ state: "en_route", incident_id: incidentId });
+  expect(asked[0]).toContain(`${sent.call_sign} is on scene on incident ${incidentId}`);
+  expect(await unitOf(request, sent.id)).toMatchObject({ state: "on_scene", incident_id: incidentId });
   // Send takes no second press while its first is still at work (it says so: aria-busy).
   await expect(row(sent).locator(".action-send-unit")).toHaveAttribute("aria-busy", "false");
   page.once("dialog", (dialog) => void dialog.accept());
