@@ -64,6 +64,9 @@ export default defineConfig({
     // alone took more than 4 minutes. A server that fails exits, and Playwright stops at once.
     timeout: 15 * 60_000,
     reuseExistingServer: false,
+    // Stopped as `npm start` is (SIGTERM: its database closed), and tests/e2e/serve.ts then removes the
+    // server's data directory; Playwright's default, SIGKILL of the group, left one in /tmp per server and run.
+    gracefulShutdown: { signal: "SIGTERM" as const, timeout: 15_000 },
     stdout: "pipe" as const,
     stderr: "pipe" as const,
     env: {

@@ -26,7 +26,8 @@ async function main(): Promise<void> {
   if (!existsSync(env.CHROMIUM_PATH ?? "/usr/bin/chromium")) {
     console.error("Browser tests need Debian's Chromium: apt-get install -y chromium");
   }
-  const child = spawn("npx", ["tsx", "scripts/start.ts"], { stdio: "inherit", env });
+  // A direct child (not through npx, which may exit before the server it started): its exit is the server's.
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], { stdio: "inherit", env });
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
   // The server has closed its database by now: its directory goes with it.
   child.on("exit", (code) => void rm(env.DATA_DIR!, { recursive: true, force: true }).finally(() => process.exit(code ?? 0)));
