@@ -52,12 +52,12 @@ function Progress({ exercise }: { exercise: ExerciseView }) {
   );
 }
 
-/** Plans and starts a training exercise, and shows the current one's progress and controls. */
 /** The unit types a trainer gives an exercise from the dashboard (the API takes every type). */
 const SIMULATED_UNIT_TYPES = ["engine", "ambulance", "patrol"] as const satisfies readonly UnitType[];
 type SimulatedUnitType = (typeof SIMULATED_UNIT_TYPES)[number];
 const SIMULATED_UNIT_LABEL: Record<SimulatedUnitType, string> = { engine: "Engines", ambulance: "Ambulances", patrol: "Patrol cars" };
 
+/** Plans and starts a training exercise, and shows the current one's progress and controls. */
 export function ExercisePanel() {
   const { current, live } = useCurrentExercise();
   const { create } = useExerciseActions();

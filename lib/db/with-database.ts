@@ -2,8 +2,9 @@ import { databaseError, DomainError } from "../domain-error";
 import { type Db, getDb } from "./client";
 
 /**
- * Runs database work; any failure of the database itself (server down, timeout, bad connection)
- * becomes 500 DATABASE_ERROR with the cause kept for the log, never shown to the caller.
+ * Runs database work; any failure of the database itself becomes DATABASE_ERROR (server down, bad
+ * connection) or DATABASE_BUSY (a time limit under load: lib/domain-error.ts databaseError), the
+ * cause kept for the log, never shown to the caller.
  */
 export async function withDatabase<T>(work: (db: Db) => Promise<T>): Promise<T> {
   try {

@@ -28,14 +28,15 @@ function fileRangeStream(target: string, range: ByteRange): ReadableStream<Uint8
     },
     async pull(controller) {
       const length = Math.min(RANGE_CHUNK_BYTES, range.end - position + 1);
-      const { bytesRead, buffer } = length > 0 && file ? await file.read(new Uint8Array(length), 0, length, position) : { bytesRead: 0, buffer: undefined };
-      if (bytesRead === 0 || !buffer) {
+      const chunk = new Uint8Array(Math.max(0, length));
+      const { bytesRead } = length > 0 && file ? await file.read(chunk, 0, length, position) : { bytesRead: 0 };
+      if (bytesRead === 0) {
         await close();
         controller.close();
         return;
       }
       position += bytesRead;
-      controller.enqueue(buffer.subarray(0, bytesRead));
+      controller.enqueue(chunk.subarray(0, bytesRead));
     },
     cancel: close,
   });

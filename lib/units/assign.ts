@@ -29,9 +29,7 @@ export async function assignUnits(incidentId: string, request: AssignUnitsReques
     const units = await lockUnits(writes.tx, request.unitIds);
     const missing = request.unitIds.filter((id) => !units.some((unit) => unit.id === id));
     if (missing.length > 0) throw notFound(`No unit with id ${missing.join(", ")}`);
-    const [{ exercise_id: exerciseId }] = await writes.tx.$queryRaw<{ exercise_id: string | null }[]>`
-      SELECT exercise_id FROM incidents WHERE id = ${incidentId}`;
-    const simulated = units.filter((unit) => unit.exercise_id !== null && unit.exercise_id !== exerciseId);
+    const simulated = units.filter((unit) => unit.exercise_id !== null && unit.exercise_id !== incident.exercise_id);
     if (simulated.length > 0) {
       throw new DomainError(
         "TRAINING_MIX",

@@ -46,7 +46,9 @@ export async function createUnit(fields: UnitFields, actor: Actor): Promise<Unit
  */
 export async function insertExerciseUnits(tx: Tx, exerciseId: string, units: readonly UnitFields[], actor: Actor): Promise<void> {
   if (units.length === 0) return;
-  if ((await takenCallSigns(tx, units.map((unit) => unit.call_sign))).size > 0) throw callSignTaken(units[0].call_sign, "an exercise unit's ");
+  const taken = await takenCallSigns(tx, units.map((unit) => unit.call_sign));
+  const clash = units.find((unit) => taken.has(unit.call_sign.toLowerCase()));
+  if (clash) throw callSignTaken(clash.call_sign, "an exercise unit's ");
   for (const fields of units) await insertUnit(tx, fields, actor, exerciseId);
 }
 
