@@ -9,67 +9,21 @@
  * Prints import time and the process's peak memory per layer, the index's build time and size,
  * geocode p50/p95/max and the share placed within 30 m at the right precision.
  */
-import { createReadStream, createWriteStream, mkdtempSync, rmSync } from "node:fs";
+import { createReadStream, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { once } from "node:events";
 import { performance } from "node:perf_hooks";
 import { getGeocoder } from "../lib/geocoding/geocoder";
 import { distanceMeters } from "../lib/geocoding/centre/geometry";
 import { importGisLayer } from "../lib/geocoding/centre/import";
 import { getCentreIndex } from "../lib/geocoding/centre/loaded";
-import {
-  addressPointProperties, centrelines, crossingsOf, houses, type SpokenAddress, spokenCrossing, spokenHouse, type TownOptions,
-} from "../tests/support/gis-town";
-import { random } from "../tests/support/calls";
+import { writeCounty } from "./gis-county";
 import { withScratchDatabase } from "./scratch-database";
 import { percentile } from "./stats";
 
 const server = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/postgres";
-const COUNTY: TownOptions = { seed: 1, towns: 10, grid: 71, pointsPerSide: 5, centrelineOnlyEvery: 4, maxPoints: 1_000_000 };
-const PER_KIND = Number(process.env.BENCH_SPOKEN_PER_KIND ?? 800);
-
 const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
 const collect = () => (globalThis as { gc?: () => void }).gc?.();
-
-async function write(stream: NodeJS.WritableStream, text: string) {
-  if (!stream.write(text)) await once(stream, "drain");
-}
-
-/** Writes the county's two files, and keeps a sample of what callers would say for each kind of answer. */
-async function writeCounty(directory: string) {
-  const next = random(COUNTY.seed);
-  const points = createWriteStream(path.join(directory, "address-points.csv"));
-  const lines = createWriteStream(path.join(directory, "centrelines.geojson"));
-  await write(points, "Add_Number,St_PreDir,St_Name,St_PosTyp,Unit,Post_Comm,Post_Code,State,lon,lat\n");
-  await write(lines, '{"type":"FeatureCollection","features":[\n');
-  const all = [...centrelines(COUNTY)];
-  const spoken: SpokenAddress[] = [];
-  const keep = (address: SpokenAddress) => spoken.push(address);
-  let pointCount = 0;
-  for (const [i, line] of all.entries()) {
-    await write(lines, `${i ? ",\n" : ""}${JSON.stringify({ type: "Feature", properties: line.properties, geometry: { type: "LineString", coordinates: line.coordinates } })}`);
-    for (const house of houses(line, COUNTY.pointsPerSide, next)) {
-      const stored = line.addressPoints && pointCount < COUNTY.maxPoints!;
-      if (stored) {
-        const properties = addressPointProperties(line, house);
-        await write(points, `${house.number},${properties.St_PreDir},${properties.St_Name},${properties.St_PosTyp},${properties.Unit},${properties.Post_Comm},${properties.Post_Code},IL,${house.lon.toFixed(7)},${house.lat.toFixed(7)}\n`);
-        pointCount++;
-      }
-      // About PER_KIND of each kind, spread over the whole county.
-      if (next() * all.length * 12 > PER_KIND * 4) continue;
-      if (!stored) keep(spokenHouse(line, house, "interpolated", next));
-      else if (house.unit || next() < 0.5) keep(spokenHouse(line, house, "address_point", next));
-      else if (line.eastWest) keep(spokenHouse(line, house, "address_point", next, { typo: true }));
-    }
-  }
-  for (const { line, crossing } of crossingsOf(all, COUNTY).filter(() => next() * 100_000 < PER_KIND * 3)) keep(spokenCrossing(line, crossing, next));
-  await write(lines, "\n]}\n");
-  points.end();
-  lines.end();
-  await Promise.all([once(points, "finish"), once(lines, "finish")]);
-  return { pointCount, lineCount: all.length, spoken };
-}
 
 async function timedImport(file: string) {
   collect();
