@@ -1,5 +1,5 @@
 import type { NextConfig } from "next";
-import { deploymentSecurityHeaders } from "./lib/http/security-headers";
+import { API_SECURITY_HEADERS, deploymentSecurityHeaders } from "./lib/http/security-headers";
 
 const nextConfig: NextConfig = {
   // PGlite loads its WebAssembly and extension bundles from its own package directory at run time;
@@ -24,9 +24,12 @@ const nextConfig: NextConfig = {
   // through Next in production (lib/http/direct-answers.ts); a dashboard's first page view after a
   // start pays once for loading the page's server code.
   experimental: { preloadEntriesOnStart: false },
-  // Every response, pages and API alike (see lib/http/security-headers.ts).
+  // Pages and assets get the page's headers, API answers the API's (lib/http/security-headers.ts).
   async headers() {
-    return [{ source: "/:path*", headers: deploymentSecurityHeaders(process.env.NODE_ENV === "development") }];
+    return [
+      { source: "/((?!api/).*)", headers: deploymentSecurityHeaders(process.env.NODE_ENV === "development") },
+      { source: "/api/:path*", headers: [...API_SECURITY_HEADERS] },
+    ];
   },
 };
 

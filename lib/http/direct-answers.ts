@@ -18,16 +18,11 @@ import type { Method } from "../contract/endpoint";
 import { endpoints, type RouteName } from "./endpoints";
 import { guardedAnswer, type JsonAnswer } from "./respond";
 import { reachedOverHttps } from "./request-facts";
-import { deploymentSecurityHeaders, STRICT_TRANSPORT_SECURITY } from "./security-headers";
+import { API_SECURITY_HEADERS, STRICT_TRANSPORT_SECURITY } from "./security-headers";
 import type { Platform } from "../vocabulary";
 import { acceptWebhook, webhookRoutes } from "./webhook";
 
-let securityHeaders: Record<string, string> | undefined;
-
-function headersOnEveryResponse(): Record<string, string> {
-  securityHeaders ??= Object.fromEntries(deploymentSecurityHeaders().map(({ key, value }) => [key.toLowerCase(), value]));
-  return securityHeaders;
-}
+const securityHeaders: Record<string, string> = Object.fromEntries(API_SECURITY_HEADERS.map(({ key, value }) => [key.toLowerCase(), value]));
 
 /** The request's headers as the route code reads them (the node:http names are already lower case). */
 function webHeaders(request: IncomingMessage): Headers {
@@ -43,7 +38,7 @@ function answerOpenApi(request: IncomingMessage, response: ServerResponse): void
   const ifNoneMatch = request.headers["if-none-match"];
   const { status, headers, body } = openApiAnswer(ifNoneMatch ?? null);
   const length = body === undefined ? {} : { "content-length": String(body.length) };
-  response.writeHead(status, { ...headersOnEveryResponse(), ...headers, ...length });
+  response.writeHead(status, { ...securityHeaders, ...headers, ...length });
   response.end(request.method === "HEAD" ? undefined : body);
 }
 
@@ -66,7 +61,7 @@ async function writeJson(response: ServerResponse, requestHeaders: Headers, answ
   // A read's ETag, and 304 when the client already has this answer (as guardRoute answers through Next).
   const etag = readsConditionally(method) && answer.status === 200 ? entityTag(body) : undefined;
   const headers = {
-    ...headersOnEveryResponse(),
+    ...securityHeaders,
     ...answer.headers,
     "content-type": "application/json; charset=utf-8",
     "cache-control": "no-store",
@@ -99,7 +94,7 @@ async function answerStream(request: IncomingMessage, response: ServerResponse, 
     return null;
   });
   if (!opened) return writeJson(response, headers, answer);
-  response.writeHead(200, { ...headersOnEveryResponse(), ...answer.headers, ...opened.headers });
+  response.writeHead(200, { ...securityHeaders, ...answer.headers, ...opened.headers });
   const reader = opened.body.getReader();
   for (let next = await reader.read(); !next.done; next = await reader.read()) {
     if (response.destroyed) break;

@@ -1,10 +1,10 @@
 import { envSchema } from "../config";
 
 /**
- * Headers on every response, pages and API alike. Scripts are limited to this origin; inline
- * scripts stay allowed because Next writes its bootstrap data inline and nonces would force every
- * page to render per request. Images may come from the map tile host, and the street map's
- * archive (range requests) from its own.
+ * Headers on every page and asset. Scripts are limited to this origin; inline scripts stay
+ * allowed because Next writes its bootstrap data inline and nonces would force every page to
+ * render per request. Images may come from the map tile host, and the street map's archive (range
+ * requests) from its own. API answers carry API_SECURITY_HEADERS instead.
  */
 export function tileOrigin(tileUrlTemplate: string): string | undefined {
   try {
@@ -48,6 +48,18 @@ export function securityHeaders(tileUrlTemplate: string, development = false, st
     { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(), payment=()" },
   ];
 }
+
+/**
+ * Headers on every API answer (/api/*): JSON, CSV, audio, never a document a browser renders, so
+ * a policy that allows nothing and may not be framed (OWASP's REST Security Cheat Sheet), and none
+ * of a page's features. The dashboard reads the API hundreds of times a minute in a surge: the
+ * page's headers on each read cost it about 450 bytes (docs/performance.md, "Dashboard").
+ */
+export const API_SECURITY_HEADERS: readonly { key: string; value: string }[] = [
+  { key: "Content-Security-Policy", value: "default-src 'none'; frame-ancestors 'none'" },
+  { key: "X-Content-Type-Options", value: "nosniff" },
+  { key: "X-Frame-Options", value: "DENY" },
+];
 
 /**
  * For answers that reached the client over HTTPS only (browsers ignore it over plain HTTP, and a

@@ -71,7 +71,7 @@ describe("the production server's own answer to POST /api/voiceagent-webhook", (
     const conversationId = `conv_direct_${runId}_${++counter}`;
     const body = JSON.stringify(specCallEvent(conversationId));
     const direct = await signedPost(body);
-    expect(direct.headers.get("content-security-policy")).toContain("default-src 'self'");
+    expect(direct.headers.get("content-security-policy")).toBe("default-src 'none'; frame-ancestors 'none'");
     const first = await comparable(direct);
     expect(first).toMatchObject({ status: 200, body: { status: "success", message: "Webhook received" }, cache: "no-store", limited: "1000" });
     expect((await comparable(await signedPost(body))).status).toBe(200);
