@@ -20,7 +20,7 @@ import { rereadQueries } from "./reread";
 /** How often the polling fallback reads the change feed. */
 export const POLL_MS = 5_000;
 /** Incidents per keyset page of a queue section: the list reads the next page as its end comes into view. */
-export const QUEUE_PAGE = 100;
+export const QUEUE_PAGE = 50;
 /** Reminders fall due with time, not with a change: the alerts are also read on this timer. */
 const ALERTS_EVERY_MS = 30_000;
 
