@@ -35,7 +35,7 @@ export async function computeDebrief(id: string, clock: Clock = {}): Promise<Deb
   const exerciseCalls = (select: string) => `
     WITH ex AS (SELECT id, state, started_at, COALESCE(ended_at, $2::timestamptz) AS as_of FROM exercises WHERE id = $1),
     timed AS (
-      SELECT c.id, c.severity, c.occurred_at, p.abandoned,
+      SELECT c.id, c.severity, c.occurred_at, c.created_at AS arrived_at, p.abandoned,
         (SELECT min(h.changed_at) FROM call_status_changes h WHERE h.call_id = c.id AND h.status = ANY($3::text[])) AS dispatched_at,
         (SELECT min(h.changed_at) FROM call_status_changes h WHERE h.call_id = c.id AND h.status = ANY($4::text[])
           AND h.changed_by IS DISTINCT FROM $5) AS left_queue_at
@@ -48,7 +48,7 @@ export async function computeDebrief(id: string, clock: Clock = {}): Promise<Deb
   const [summary] = await db.$queryRawUnsafe<SummaryRow[]>(
     exerciseCalls(`,
     queue_events AS (
-      SELECT occurred_at AS at, 1 AS change FROM timed WHERE NOT abandoned
+      SELECT arrived_at AS at, 1 AS change FROM timed WHERE NOT abandoned
       UNION ALL SELECT left_queue_at, -1 FROM timed WHERE NOT abandoned AND left_queue_at IS NOT NULL
     ),
     queue AS (

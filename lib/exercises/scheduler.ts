@@ -45,12 +45,15 @@ interface DueCall {
   source: CallPlacement["source"];
   uncertainty_m: number;
   elapsed_ms: number;
+  speed: number;
   live_script: LiveScript | null;
 }
 
 interface Release {
   row: DueCall;
   id: string;
+  /** When the conversation began: the release for a live or abandoned call, its duration earlier for another. */
+  startedAt: string;
   call: SimulatedCall;
 }
 
@@ -71,24 +74,32 @@ async function releaseBatch(db: Db, now: Date): Promise<{ claimed: number; relea
       const { tx, insertSimulatedRows, upsertLiveCall, closeExerciseCalls } = writes;
       const due = await tx.$queryRaw<DueCall[]>`
         SELECT c.exercise_id, c.seq, c.abandoned, c.record, c.location_precision AS precision, c.location_source AS source,
-          c.location_uncertainty_m AS uncertainty_m, ${elapsedMsAt(now)}::float8 AS elapsed_ms, c.live_script
+          c.location_uncertainty_m AS uncertainty_m, ${elapsedMsAt(now)}::float8 AS elapsed_ms, e.speed::float8 AS speed, c.live_script
         FROM exercise_calls c JOIN exercises e ON e.id = c.exercise_id
         WHERE e.state = 'running' AND c.released_at IS NULL AND c.due_offset_ms <= ${elapsedMsAt(now)}
         ORDER BY c.exercise_id, c.due_offset_ms, c.seq
         LIMIT ${CLAIM_LIMIT}
         FOR UPDATE OF c SKIP LOCKED`;
-      const timestamp = Math.floor(now.getTime() / 1000);
-      // The call happens now: its times and id are the release's (the content is the plan's).
-      const releases = due.map((row) => ({
-        row,
-        id: uuid7(),
-        call: {
-          ...row.record,
-          timestamp,
-          created_at: now.toISOString(),
-          call_id: formatCallId(row.record.scenario, timestamp, randomCallNumber()),
-        },
-      }));
+      // The call reaches the centre now (the content is the plan's). A live call starts now; any other
+      // is its post-call event, which comes when the conversation ends, so it started its duration
+      // ago in exercise time, as a real one would have: the report counts from there. A caller who hung
+      // up before an answer (abandoned) never talked.
+      const releases = due.map((row) => {
+        const talked = row.live_script || row.abandoned ? 0 : (row.record.duration_secs * 1000) / row.speed;
+        const startedAt = new Date(now.getTime() - talked);
+        const timestamp = Math.floor(startedAt.getTime() / 1000);
+        return {
+          row,
+          id: uuid7(),
+          startedAt: startedAt.toISOString(),
+          call: {
+            ...row.record,
+            timestamp,
+            created_at: now.toISOString(),
+            call_id: formatCallId(row.record.scenario, timestamp, randomCallNumber()),
+          },
+        };
+      });
       // A live call's first step is its release; the next falls due after it, counted from the release.
       const nextDue = ({ row }: Release) => (row.live_script ? Math.floor(row.elapsed_ms) + row.live_script.steps[1].at_ms : null);
       await tx.$executeRaw`
@@ -112,9 +123,10 @@ async function releaseBatch(db: Db, now: Date): Promise<{ claimed: number; relea
       for (const [exerciseId, group] of groupByExercise(releases.filter(({ row }) => !row.live_script))) {
         const inserted = await insertSimulatedRows(
           EXERCISE_TABLE_NAME,
-          group.map(({ row, id, call }) => ({
+          group.map(({ row, id, call, startedAt }) => ({
             id,
             call,
+            startedAt,
             placement: { precision: row.precision, source: row.source, uncertaintyMeters: row.uncertainty_m },
             status: row.abandoned ? "failed" : "active",
           })),

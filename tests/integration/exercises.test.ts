@@ -59,7 +59,7 @@ describe("exercise calls follow the surge curve", () => {
 
     const db = await getDb();
     const bins = await db.$queryRaw<{ bin: number; calls: number }[]>`
-      SELECT LEAST(floor(EXTRACT(EPOCH FROM c.occurred_at - e.started_at) * e.speed / 300)::int, 11) AS bin,
+      SELECT LEAST(floor(EXTRACT(EPOCH FROM c.created_at - e.started_at) * e.speed / 300)::int, 11) AS bin,
         count(*)::int AS calls
       FROM calls c JOIN exercises e ON e.id = c.exercise_id WHERE e.id = ${exercise.id} GROUP BY 1 ORDER BY 1`;
     const curve = surgeCurve("ramp-peak-decay");
@@ -77,6 +77,17 @@ describe("exercise calls follow the surge curve", () => {
     const [kinds] = await db.$queryRaw<{ simulated: number }[]>`
       SELECT count(*) FILTER (WHERE simulation)::int AS simulated FROM calls WHERE exercise_id = ${exercise.id}`;
     expect(kinds.simulated).toBe(1000);
+    // Each reached the centre by its post-call event, at its end: it started its duration earlier in
+    // exercise time (the report counts from there); a caller who hung up before an answer never talked.
+    const [started] = await db.$queryRaw<{ calls: number; off: number; talked: number }[]>`
+      SELECT count(*)::int AS calls,
+        count(*) FILTER (WHERE abs(EXTRACT(EPOCH FROM c.created_at - c.occurred_at)
+          - CASE WHEN p.abandoned THEN 0 ELSE c.duration_secs / e.speed END) >= 1)::int AS off,
+        count(*) FILTER (WHERE c.occurred_at < c.created_at - interval '1 second')::int AS talked
+      FROM calls c JOIN exercise_calls p ON p.call_id = c.id JOIN exercises e ON e.id = p.exercise_id WHERE e.id = ${exercise.id}`;
+    expect(started.calls).toBe(1000);
+    expect(started.off).toBe(0);
+    expect(started.talked).toBeGreaterThan(500);
   }, MANY_REQUESTS_TIMEOUT_MS);
 });
 
@@ -282,12 +293,12 @@ describe("debrief", () => {
     const db = await getDb();
     await db.$executeRaw`
       WITH answered AS (
-        SELECT c.id, c.occurred_at, row_number() OVER (ORDER BY c.occurred_at, c.id) AS n
+        SELECT c.id, c.created_at, row_number() OVER (ORDER BY c.created_at, c.id) AS n
         FROM calls c WHERE c.exercise_id = ${exercise.id} AND c.status = 'active'
       ), moves AS (
         SELECT id, 'active' AS from_status,
           CASE WHEN n % 5 = 0 THEN NULL WHEN n % 7 = 0 THEN 'failed' WHEN n % 3 = 0 THEN 'enroute' ELSE 'dispatched' END AS status,
-          occurred_at + ((n * 37) % 900) * interval '1 second' AS at, n
+          created_at + ((n * 37) % 900) * interval '1 second' AS at, n
         FROM answered
       ), first_moves AS (
         INSERT INTO call_status_changes (call_id, from_status, status, changed_at, changed_by)
@@ -312,7 +323,7 @@ describe("debrief", () => {
         ORDER BY h.call_id, h.changed_at
       ),
       answered AS (
-        SELECT c.id, c.occurred_at, f.changed_at AS left_at
+        SELECT c.id, c.occurred_at, c.created_at, f.changed_at AS left_at
         FROM calls c LEFT JOIN firsts f ON f.call_id = c.id
         WHERE c.exercise_id = ${exercise.id}
           AND NOT EXISTS (SELECT 1 FROM call_status_changes h WHERE h.call_id = c.id AND h.from_status IS NULL AND h.status = 'failed')
@@ -322,7 +333,7 @@ describe("debrief", () => {
         (SELECT count(*)::int FROM answered a WHERE NOT EXISTS (
           SELECT 1 FROM call_status_changes h WHERE h.call_id = a.id AND h.status IN ('dispatched', 'enroute', 'resolved'))) AS never_dispatched,
         (SELECT max(EXTRACT(EPOCH FROM COALESCE(left_at, ex.ended_at) - occurred_at))::float8 FROM answered, ex) AS longest_wait,
-        (SELECT max((SELECT count(*) FROM answered b WHERE b.occurred_at <= a.occurred_at AND (b.left_at IS NULL OR b.left_at > a.occurred_at)))::int
+        (SELECT max((SELECT count(*) FROM answered b WHERE b.created_at <= a.created_at AND (b.left_at IS NULL OR b.left_at > a.created_at)))::int
           FROM answered a) AS longest_queue`;
     expect(debrief).toMatchObject({
       released: expected.released,
@@ -354,7 +365,7 @@ describe("debrief", () => {
     );
 
     const perMinute = await db.$queryRaw<{ minute: number; calls: number }[]>`
-      SELECT floor(EXTRACT(EPOCH FROM c.occurred_at - e.started_at) * e.speed / 60)::int AS minute, count(*)::int AS calls
+      SELECT floor(EXTRACT(EPOCH FROM c.created_at - e.started_at) * e.speed / 60)::int AS minute, count(*)::int AS calls
       FROM calls c JOIN exercises e ON e.id = c.exercise_id WHERE e.id = ${exercise.id} GROUP BY 1`;
     const actualByMinute = new Map(perMinute.map((row) => [Math.min(row.minute, 19), 0]));
     for (const row of perMinute) actualByMinute.set(Math.min(row.minute, 19), (actualByMinute.get(Math.min(row.minute, 19)) ?? 0) + row.calls);

@@ -189,20 +189,23 @@ describe("the exercise debrief", () => {
     const db = await getDb();
     await db.$executeRaw`
       WITH answered AS (
-        SELECT c.id, c.occurred_at, row_number() OVER (ORDER BY c.occurred_at, c.id) AS n
+        SELECT c.id, c.created_at, row_number() OVER (ORDER BY c.created_at, c.id) AS n
         FROM calls c WHERE c.exercise_id = ${exercise.id}
           -- answered: still open when the exercise ended, which closed them (docs/exercises.md)
           AND EXISTS (SELECT 1 FROM call_status_changes h WHERE h.call_id = c.id AND h.changed_by = ${EXERCISE_END} AND h.from_status = 'active')
       )
       INSERT INTO call_status_changes (call_id, from_status, status, changed_at, changed_by)
       SELECT id, 'active', CASE WHEN n % 3 = 0 THEN 'enroute' WHEN n % 7 = 0 THEN 'failed' ELSE 'dispatched' END,
-        occurred_at + ((n * 13) % 150) * interval '1 second' + (n % 1000) * interval '1 millisecond', 'api'
+        created_at + ((n * 13) % 150) * interval '1 second' + (n % 1000) * interval '1 millisecond', 'api'
       FROM answered WHERE n % 5 <> 0`;
 
     const debrief = await computeDebrief(exercise.id, clock);
-    const [window] = await db.$queryRaw<{ started_at: Date }[]>`SELECT started_at FROM exercises WHERE id = ${exercise.id}`;
+    // A call that reached the centre by its post-call event began its duration (at most 600 exercise
+    // seconds) before: the window holding the exercise's calls opens that long before its start.
+    const [window] = await db.$queryRaw<{ from: Date }[]>`
+      SELECT started_at - 600 / speed * interval '1 second' AS from FROM exercises WHERE id = ${exercise.id}`;
     const { status, body } = await report(
-      `from=${window.started_at.toISOString()}&to=${debrief.as_of}&calls=exercise&exercise_id=${exercise.id}`,
+      `from=${window.from.toISOString()}&to=${debrief.as_of}&calls=exercise&exercise_id=${exercise.id}`,
     );
     expect(status).toBe(200);
     expect(body.overall.calls).toBe(debrief.released - debrief.abandoned);

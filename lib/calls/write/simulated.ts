@@ -13,6 +13,8 @@ export interface SimulatedRow {
   status: "active" | "failed";
   /** The event the call reports (ground truth for grouping), stored as simulated_event. */
   event?: string | null;
+  /** When the conversation began (occurred_at), when before its arrival (created_at): a post-call event's call. */
+  startedAt?: string;
 }
 
 /**
@@ -41,7 +43,7 @@ export async function insertSimulatedRows(
         longitude, location_source, location_precision, location_uncertainty_m, severity, status, simulation, scenario, scenario_name,
         table_name, area, caller_phone, description, simulated_record, exercise_id, simulated_event, grouping_pending
       )
-      SELECT r.id, r.call_id, r.call_id, r.created_at, r.created_at, r.created_at, 'simulator', r.summary,
+      SELECT r.id, r.call_id, r.call_id, r.started_at, r.created_at, r.created_at, 'simulator', r.summary,
         true, r.duration_secs, 0, r.emergency_type, r.address, r.latitude,
         r.longitude, r.location_source, r.location_precision, r.location_uncertainty_m, r.severity, r.status, true, r.scenario, r.scenario_name,
         ${tableName}, r.area, r.caller_phone, r.description, r.record::jsonb, ${exerciseId},
@@ -50,6 +52,7 @@ export async function insertSimulatedRows(
         ${column(({ id }) => id)}::text[],
         ${column(({ call }) => call.call_id)}::text[],
         ${column(({ call }) => call.created_at)}::timestamptz[],
+        ${column(({ call, startedAt }) => startedAt ?? call.created_at)}::timestamptz[],
         ${column(({ call }) => call.summary)}::text[],
         ${column(({ call }) => call.duration_secs)}::int[],
         ${column(({ call }) => call.emergency_type)}::text[],
@@ -68,7 +71,7 @@ export async function insertSimulatedRows(
         ${column(({ placement }) => placement.source)}::text[],
         ${column(({ placement }) => placement.precision)}::text[],
         ${column(({ placement }) => placement.uncertaintyMeters)}::float8[]
-      ) AS r(id, call_id, created_at, summary, duration_secs, emergency_type, address, latitude,
+      ) AS r(id, call_id, created_at, started_at, summary, duration_secs, emergency_type, address, latitude,
         longitude, severity, status, scenario, scenario_name, area, caller_phone, description, record,
         event, location_source, location_precision, location_uncertainty_m)
       ON CONFLICT DO NOTHING
