@@ -20,7 +20,7 @@ import { postCall } from "./post-call";
 import { benchAuth, withTwoInstances } from "./production-server";
 import { withScratchClient } from "./scratch-database";
 import { seedIncidents } from "./seed-incidents";
-import { percentile } from "./stats";
+import { latencySummary } from "./stats";
 import { recordTones } from "../tests/e2e/dashboard-helpers";
 
 const server = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/postgres";
@@ -48,18 +48,6 @@ interface Outcome {
   entryMs: number | null;
   toneMs: number | null;
   keys: { focused: boolean; opened: boolean; acknowledged: boolean };
-}
-
-const round = (value: number) => Math.round(value);
-function summary(values: (number | null)[]) {
-  const seen = values.filter((value): value is number => value !== null).sort((a, b) => a - b);
-  return {
-    seen: seen.length,
-    within_1s: seen.filter((value) => value <= 1_000).length,
-    p50_ms: seen.length ? round(percentile(seen, 0.5)) : null,
-    p95_ms: seen.length ? round(percentile(seen, 0.95)) : null,
-    max_ms: seen.length ? round(seen.at(-1)!) : null,
-  };
 }
 
 async function main(): Promise<void> {
@@ -132,8 +120,8 @@ async function main(): Promise<void> {
               waiting_at_end: rank,
               calls: CALLS,
               every_ms: EVERY_MS,
-              new_entry_on_a: summary(outcomes.map((outcome) => outcome.entryMs)),
-              tone_on_a: summary(outcomes.map((outcome) => outcome.toneMs)),
+              new_entry_on_a: latencySummary(outcomes.map((outcome) => outcome.entryMs)),
+              tone_on_a: latencySummary(outcomes.map((outcome) => outcome.toneMs)),
               keys: {
                 l_focuses_it: outcomes.filter((outcome) => outcome.keys.focused).length,
                 enter_opens_it: outcomes.filter((outcome) => outcome.keys.opened).length,

@@ -99,9 +99,17 @@ export async function startProductionServer(port: number, env: Record<string, st
   return server;
 }
 
-/** Instances A on `port` and B on `port + 100` over one database, behind a trusted proxy (the limits per client stay on), without Redis. */
-export async function withTwoInstances<T>(port: number, databaseUrl: string, work: (a: ProductionServer, b: ProductionServer) => Promise<T>): Promise<T> {
-  const env = { DATABASE_URL: databaseUrl, TRUST_PROXY: "1", REDIS_URL: "" };
+/**
+ * Instances A on `port` and B on `port + 100` over one database, behind a trusted proxy (the limits
+ * per client stay on), without Redis; `extraEnv` adds to both (a platform's secrets, say).
+ */
+export async function withTwoInstances<T>(
+  port: number,
+  databaseUrl: string,
+  work: (a: ProductionServer, b: ProductionServer) => Promise<T>,
+  extraEnv: Record<string, string> = {},
+): Promise<T> {
+  const env = { ...extraEnv, DATABASE_URL: databaseUrl, TRUST_PROXY: "1", REDIS_URL: "" };
   const a = await startProductionServer(port, env);
   try {
     const b = await startProductionServer(port + 100, env);
