@@ -13,19 +13,26 @@ import { rereadQueries } from "./reread";
  * they mark the board, incident queue, incident map, incident detail and history stale, and
  * react-query reads those small, bounded answers again, so the screen always shows the server's
  * own figures. Each family is read again at most once per its interval (REFRESH_MS), the first
- * change of a quiet spell at once: the counts every second, the history every five, so a surge of
- * a thousand calls a minute costs the page a bounded number of reads (docs/dashboard.md). A note
- * marks only the open incident's notes stale.
+ * change of a quiet spell at once: the counts every second, the queue, map and alerts every second
+ * while changes come apart and every two in a surge, the history every five, so a thousand calls a
+ * minute cost the page a bounded number of reads (docs/dashboard.md). A note marks only the open
+ * incident's notes stale.
  */
 
 export type FeedMode = "connecting" | "live" | "polling";
 
 /**
  * How often each family of the picture may be read again while changes keep coming: what a busy
- * minute costs it (the queue window is about 10 KB gzipped, the board 1.3 KB, the map 3 KB, a
- * history page 4 KB) and the most it adds to a change's delay on screen.
+ * minute costs it (a queue page about 3 KB gzipped, the alerts 3 KB, the board 1.3 KB, the map
+ * 3 KB, a history page 4 KB) and the most it adds to a change's delay on screen.
  */
-const REFRESH_MS = { board: 1_000, alerts: 1_000, picture: 2_000, details: 2_000, history: 5_000, notes: 250, units: 1_000 } as const;
+const REFRESH_MS = { board: 1_000, alerts: 1_000, picture: 1_000, details: 2_000, history: 5_000, notes: 250, units: 1_000 } as const;
+/**
+ * The larger answers' interval while changes come faster than their REFRESH_MS (a surge): a call
+ * every second or two is on screen at once, a thousand a minute cost the page a read every two
+ * seconds (docs/dashboard.md, "What a change costs").
+ */
+const BUSY_REFRESH_MS: Partial<Record<Family, number>> = { alerts: 2_000, picture: 2_000 };
 type Family = keyof typeof REFRESH_MS;
 /** What a call's change marks stale. */
 const CALL_FAMILIES: Family[] = ["board", "alerts", "picture", "details", "history"];
@@ -92,7 +99,11 @@ export function useChangeFeed(startCursor: number | undefined, known: ReadonlySe
 
     const refreshFamily = (family: Family) => {
       if (refreshTimers.has(family)) return;
-      const wait = Math.max(0, (lastRefresh.get(family) ?? 0) + REFRESH_MS[family] - Date.now());
+      const last = lastRefresh.get(family) ?? 0;
+      const now = Date.now();
+      // A change within the family's interval of its last read means changes come faster than it.
+      const interval = now - last < REFRESH_MS[family] ? (BUSY_REFRESH_MS[family] ?? REFRESH_MS[family]) : REFRESH_MS[family];
+      const wait = Math.max(0, last + interval - now);
       refreshTimers.set(
         family,
         setTimeout(() => {
