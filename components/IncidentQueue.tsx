@@ -120,9 +120,10 @@ function QueueRow({ incident, now, arrivals, alerts, onSelect, section, mode }: 
         <span className="sr-only">{sinceDispatch ? "Since dispatched " : "Waiting "}</span>
         {formatWaiting(now / 1000 - Date.parse(sinceDispatch ?? incident.queued_at) / 1000)}
       </span>
-      {/* A move's button goes once the move is made: the focus waits on the row's title meanwhile. */}
+      {/* The next move's button (the others are in the incident's detail); it goes once the move is
+          made: the focus waits on the row's title meanwhile. */}
       <span className="row-actions" onClickCapture={() => title.current?.focus()}>
-        <IncidentStatusActions id={incident.id} status={incident.status} training={incident.training} />
+        <IncidentStatusActions id={incident.id} status={incident.status} training={incident.training} nextOnly />
       </span>
       {mode === "comfortable" && <span className="queue-summary" title={latest.summary}>{latest.summary || "No summary."}</span>}
     </>

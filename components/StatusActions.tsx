@@ -5,9 +5,12 @@ import { STATUS_LABEL, statusOptions } from "./call-status";
 import { useMayAct } from "./person";
 import { useIncidentStatusChange, useStatusChange } from "./use-calls";
 
-/** One button per status a call or incident may move to next (the same workflow for both). */
-function StatusButtons({ label, status, onMove }: { label: string; status: string; onMove: (next: CallStatus) => void }) {
-  const options = statusOptions(status);
+/**
+ * One button per status a call or incident may move to next (the same workflow for both), or only
+ * the workflow's next step (`nextOnly`: a queue row, where four buttons leave no room for its title).
+ */
+function StatusButtons({ label, status, onMove, nextOnly = false }: { label: string; status: string; onMove: (next: CallStatus) => void; nextOnly?: boolean }) {
+  const options = statusOptions(status).slice(0, nextOnly ? 1 : undefined);
   if (options.length === 0) return null;
   return (
     <div className="status-actions" role="group" aria-label={label}>
@@ -28,8 +31,8 @@ export function StatusActions({ id, status, training }: { id: string; status: st
 }
 
 /** An incident's moves (PATCH /api/incidents/{id}): its open calls move with it, server side. */
-export function IncidentStatusActions({ id, status, training }: { id: string; status: string; training: boolean }) {
+export function IncidentStatusActions({ id, status, training, nextOnly }: { id: string; status: string; training: boolean; nextOnly?: boolean }) {
   const change = useIncidentStatusChange();
   if (!useMayAct(training)) return null;
-  return <StatusButtons label={`Move incident ${id} to`} status={status} onMove={(next) => change.mutate({ id, status: next })} />;
+  return <StatusButtons label={`Move incident ${id} to`} status={status} nextOnly={nextOnly} onMove={(next) => change.mutate({ id, status: next })} />;
 }

@@ -77,8 +77,11 @@ test.describe("dispatcher dashboard", () => {
     // Waiting: in the first section, where rows carry no status badge.
     await expect(page.locator(`.section-waiting .queue-item[data-incident-id="${incidentId}"]`)).toBeVisible();
     await expect(item.locator(".status")).toHaveCount(0);
-    // A row's moves show while it is hovered (or focused).
+    // A row's next move shows while it is hovered (or focused), the others are in the detail: the
+    // type stays whole beside it.
     await item.hover();
+    await expect(item.getByRole("button", { name: "Failed", exact: true })).toHaveCount(0);
+    expect(await item.locator(".queue-title").evaluate((title) => title.scrollWidth <= title.clientWidth)).toBe(true);
     await item.getByRole("button", { name: "Dispatched", exact: true }).click();
     await expect(item.locator(".status")).toHaveText("Dispatched");
     // Dispatched, it moves to the second section once both sections have read the server again.
