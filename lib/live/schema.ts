@@ -290,9 +290,10 @@ export type IncidentMapView = z.infer<typeof incidentMapViewSchema>;
 
 /**
  * Entries of each kind an answer lists; `total` counts them all, the queue reaches every one. The
- * strip shows three at a time; the list is read again every second in a surge, so each entry costs.
+ * strip shows three at a time; the list is read again every two seconds in a surge by every
+ * dashboard, so each entry costs (docs/performance.md, "Dashboard").
  */
-export const ALERTS_LISTED = 20;
+export const ALERTS_LISTED = 10;
 
 export const alertIncidentSchema = liveIncidentSchema.extend({
   alert_at: z.int().meta({
