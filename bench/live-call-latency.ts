@@ -18,8 +18,9 @@
  *    and when its incident's row is drawn in A's queue (a MutationObserver in the page). Also the
  *    tool's answer time on B, and where the time goes: when A's page got the change event naming
  *    the call, and how long after it the page's next read of the map and of the queue started (the
- *    page batches events for 250 ms, reads its picture again at most every 2 s while changes keep
- *    coming and after the board's read: components/use-change-feed.ts) and took. A call not seen
+ *    page batches events for 250 ms and reads its picture again after the board's read, at once
+ *    while changes come more than a second apart, every 2 s once faster: components/use-change-feed.ts)
+ *    and took. A call not seen
  *    within 15 s of its post counts as not seen.
  * 2. In progress. BENCH_LIVE_INPROGRESS (200) more live calls, all on the line at once: each starts
  *    within BENCH_LIVE_RAMP_MS (10,000) with `report_emergency`, asks `incident_status` about

@@ -13,10 +13,9 @@ import { rereadQueries } from "./reread";
  * they mark the board, incident queue, incident map, incident detail and history stale, and
  * react-query reads those small, bounded answers again, so the screen always shows the server's
  * own figures. Each family is read again at most once per its interval (REFRESH_MS), the first
- * change of a quiet spell at once: the counts every second, the queue, map and alerts every second
- * while changes come apart and every two in a surge, the history every five, so a thousand calls a
- * minute cost the page a bounded number of reads (docs/dashboard.md). A note marks only the open
- * incident's notes stale.
+ * change of a quiet spell at once: the counts, alerts, queue and map every second (every two in a
+ * surge), the history every five, so a thousand calls a minute cost the page a bounded number of
+ * reads (docs/dashboard.md). A note marks only the open incident's notes stale.
  */
 
 export type FeedMode = "connecting" | "live" | "polling";
@@ -28,11 +27,14 @@ export type FeedMode = "connecting" | "live" | "polling";
  */
 const REFRESH_MS = { board: 1_000, alerts: 1_000, picture: 1_000, details: 2_000, history: 5_000, notes: 250, units: 1_000 } as const;
 /**
- * The larger answers' interval while changes come faster than their REFRESH_MS (a surge): a call
- * every second or two is on screen at once, a thousand a minute cost the page a read every two
- * seconds (docs/dashboard.md, "What a change costs").
+ * The larger answers' interval in a surge: a call every second or two (each a few changes: its
+ * arrival, its placement, an acknowledgement) is on screen at once, a thousand a minute cost the
+ * page a read every two seconds (docs/dashboard.md).
  */
 const BUSY_REFRESH_MS: Partial<Record<Family, number>> = { alerts: 2_000, picture: 2_000 };
+/** A surge: more than this many changes within BUSY_WINDOW_MS (four a second; a surge brings dozens). */
+const BUSY_CHANGES = 20;
+const BUSY_WINDOW_MS = 5_000;
 type Family = keyof typeof REFRESH_MS;
 /** What a call's change marks stale. */
 const CALL_FAMILIES: Family[] = ["board", "alerts", "picture", "details", "history"];
@@ -96,13 +98,18 @@ export function useChangeFeed(startCursor: number | undefined, known: ReadonlySe
     // The board's latest read: the other families wait for it, so on a busy server the counts do
     // not wait behind the larger answers.
     let boardRead: Promise<unknown> = Promise.resolve();
+    // The alerts' latest read: they wait for nothing (a dispatcher must hear a new critical call
+    // first), and the larger answers wait for them too.
+    let alertsRead: Promise<unknown> = Promise.resolve();
+    // When recent changes came, for telling a surge from calls arriving one by one.
+    let recentChanges: number[] = [];
 
     const refreshFamily = (family: Family) => {
       if (refreshTimers.has(family)) return;
       const last = lastRefresh.get(family) ?? 0;
       const now = Date.now();
-      // A change within the family's interval of its last read means changes come faster than it.
-      const interval = now - last < REFRESH_MS[family] ? (BUSY_REFRESH_MS[family] ?? REFRESH_MS[family]) : REFRESH_MS[family];
+      recentChanges = recentChanges.filter((at) => now - at < BUSY_WINDOW_MS);
+      const interval = recentChanges.length > BUSY_CHANGES ? (BUSY_REFRESH_MS[family] ?? REFRESH_MS[family]) : REFRESH_MS[family];
       const wait = Math.max(0, last + interval - now);
       refreshTimers.set(
         family,
@@ -111,7 +118,8 @@ export function useChangeFeed(startCursor: number | undefined, known: ReadonlySe
           lastRefresh.set(family, Date.now());
           const read = () => Promise.all(FAMILIES[family].map((filters) => rereadQueries(client, filters)));
           if (family === "board") boardRead = read().catch(() => undefined);
-          else void boardRead.then(() => (stopped ? undefined : read()));
+          else if (family === "alerts") alertsRead = read().catch(() => undefined);
+          else void Promise.all([boardRead, alertsRead]).then(() => (stopped ? undefined : read()));
         }, wait),
       );
     };
@@ -120,6 +128,7 @@ export function useChangeFeed(startCursor: number | undefined, known: ReadonlySe
       setUpdatedAt(now);
       if (feedChanges.length === 0) return;
       cursor = Math.max(cursor, feedChanges.at(-1)!.change);
+      recentChanges.push(...feedChanges.map(() => now));
       const changes = feedChanges.filter((change): change is CallChange => "call" in change);
       if (feedChanges.some((change) => "note" in change)) refreshFamily("notes");
       if (feedChanges.some((change) => "unit" in change)) refreshFamily("units");
