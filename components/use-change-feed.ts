@@ -104,18 +104,23 @@ export function useChangeFeed(startCursor: number | undefined, known: ReadonlySe
     // When recent changes came, for telling a surge from calls arriving one by one.
     let recentChanges: number[] = [];
 
-    const refreshFamily = (family: Family) => {
+    /**
+     * Reads a family again, paced by its interval; `paced: false` (an acknowledgement: a person's
+     * act, as fast as people act) reads at once and leaves the pace of the calls' reads as it was,
+     * so the next new call is not kept waiting behind it.
+     */
+    const refreshFamily = (family: Family, paced = true) => {
       if (refreshTimers.has(family)) return;
       const last = lastRefresh.get(family) ?? 0;
       const now = Date.now();
       recentChanges = recentChanges.filter((at) => now - at < BUSY_WINDOW_MS);
       const interval = recentChanges.length > BUSY_CHANGES ? (BUSY_REFRESH_MS[family] ?? REFRESH_MS[family]) : REFRESH_MS[family];
-      const wait = Math.max(0, last + interval - now);
+      const wait = paced ? Math.max(0, last + interval - now) : 0;
       refreshTimers.set(
         family,
         setTimeout(() => {
           refreshTimers.delete(family);
-          lastRefresh.set(family, Date.now());
+          if (paced) lastRefresh.set(family, Date.now());
           const read = () => Promise.all(FAMILIES[family].map((filters) => rereadQueries(client, filters)));
           if (family === "board") boardRead = read().catch(() => undefined);
           else if (family === "alerts") alertsRead = read().catch(() => undefined);
@@ -128,11 +133,11 @@ export function useChangeFeed(startCursor: number | undefined, known: ReadonlySe
       setUpdatedAt(now);
       if (feedChanges.length === 0) return;
       cursor = Math.max(cursor, feedChanges.at(-1)!.change);
-      recentChanges.push(...feedChanges.map(() => now));
+      recentChanges.push(...feedChanges.filter((change) => !("acknowledgement" in change)).map(() => now));
       const changes = feedChanges.filter((change): change is CallChange => "call" in change);
       if (feedChanges.some((change) => "note" in change)) refreshFamily("notes");
       if (feedChanges.some((change) => "unit" in change)) refreshFamily("units");
-      if (feedChanges.some((change) => "acknowledgement" in change)) refreshFamily("alerts");
+      if (feedChanges.some((change) => "acknowledgement" in change)) refreshFamily("alerts", false);
       if (changes.length === 0) return;
       const fresh = changes.filter(({ call }) => {
         const first = !seen.has(call.conversation_id) && !knownRef.current.has(call.conversation_id);
