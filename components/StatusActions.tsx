@@ -6,16 +6,17 @@ import { useMayAct } from "./person";
 import { useIncidentStatusChange, useStatusChange } from "./use-calls";
 
 /**
- * One button per status a call or incident may move to next (the same workflow for both), or only
- * the workflow's next step (`nextOnly`: a queue row, where four buttons leave no room for its title).
+ * One button per status a call or incident may move to next (the same workflow for both). With
+ * `nextOnly` (a queue row, where four buttons leave no room for its title) only the workflow's next
+ * step shows; the others stay in the page, hidden, for the status keys (KeyboardHelp.tsx).
  */
 function StatusButtons({ label, status, onMove, nextOnly = false }: { label: string; status: string; onMove: (next: CallStatus) => void; nextOnly?: boolean }) {
-  const options = statusOptions(status).slice(0, nextOnly ? 1 : undefined);
+  const options = statusOptions(status);
   if (options.length === 0) return null;
   return (
     <div className="status-actions" role="group" aria-label={label}>
-      {options.map((next) => (
-        <button key={next} type="button" className={`action action-${next}`} onClick={() => onMove(next)}>
+      {options.map((next, index) => (
+        <button key={next} type="button" className={`action action-${next}`} hidden={nextOnly && index > 0} onClick={() => onMove(next)}>
           {STATUS_LABEL[next]}
         </button>
       ))}
