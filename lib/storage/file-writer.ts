@@ -14,7 +14,7 @@ const WRITER_SOURCE = `
 const { parentPort } = require("node:worker_threads");
 const { mkdirSync, renameSync, rmSync, writeFileSync } = require("node:fs");
 const { dirname } = require("node:path");
-parentPort.on("message", ({ id, target, temporary, body }) => {
+function writeOne({ id, target, temporary, body }) {
   try {
     mkdirSync(dirname(target), { recursive: true });
     try {
@@ -24,11 +24,19 @@ parentPort.on("message", ({ id, target, temporary, body }) => {
       rmSync(temporary, { force: true });
       throw error;
     }
-    parentPort.postMessage({ id });
+    return { id };
   } catch (error) {
-    parentPort.postMessage({ id, error: { message: String(error && error.message), code: error && error.code } });
+    return { id, error: { message: String(error && error.message), code: error && error.code } };
   }
-});`;
+}
+parentPort.on("message", (jobs) => parentPort.postMessage(jobs.map(writeOne)));`;
+
+interface Job {
+  id: number;
+  target: string;
+  temporary: string;
+  body: string | Uint8Array;
+}
 
 interface Waiting {
   resolve: () => void;
@@ -45,6 +53,9 @@ class FileWriter {
   private worker: Worker | undefined;
   private next = 0;
   private readonly waiting = new Map<number, Waiting>();
+  /** Writes asked for in this turn of the event loop: handed over together, in one message. */
+  private queued: Job[] = [];
+  private transfers: ArrayBuffer[] = [];
 
   /** Writes `body` to `temporary`, then renames it to `target` (its folder created first). */
   write(target: string, temporary: string, body: string | Uint8Array): Promise<void> {
@@ -53,14 +64,26 @@ class FileWriter {
     const promise = new Promise<void>((resolve, reject) => (waiting = { resolve, reject }));
     this.waiting.set(id, { ...waiting, done: promise });
     if (typeof body === "string") {
-      this.thread().postMessage({ id, target, temporary, body });
+      this.queued.push({ id, target, temporary, body });
     } else {
       // A buffer may be a view into a larger one (a socket's read, Node's pool), which a message
       // would copy whole: only its own bytes are copied, and handed over without a second copy.
       const bytes = Uint8Array.prototype.slice.call(body);
-      this.thread().postMessage({ id, target, temporary, body: bytes }, [bytes.buffer]);
+      this.queued.push({ id, target, temporary, body: bytes });
+      this.transfers.push(bytes.buffer);
     }
+    // Under load a turn of the loop reads many requests: one message for all their writes, and
+    // one answer, rather than a message and an answer each.
+    if (this.queued.length === 1) setImmediate(() => this.handOver());
     return promise;
+  }
+
+  private handOver(): void {
+    const jobs = this.queued;
+    const transfers = this.transfers;
+    this.queued = [];
+    this.transfers = [];
+    if (jobs.length > 0) this.thread().postMessage(jobs, transfers);
   }
 
   /** Resolves once the writes handed over have finished and the thread has ended. */
@@ -73,16 +96,21 @@ class FileWriter {
     if (this.worker) return this.worker;
     const worker = new Worker(WRITER_SOURCE, { eval: true });
     worker.unref();
-    worker.on("message", ({ id, error }: Answer) => {
-      const waiting = this.waiting.get(id);
-      this.waiting.delete(id);
-      if (!error) return waiting?.resolve();
-      waiting?.reject(Object.assign(new Error(error.message), error.code ? { code: error.code } : {}));
+    worker.on("message", (answers: Answer[]) => {
+      for (const { id, error } of answers) {
+        const waiting = this.waiting.get(id);
+        this.waiting.delete(id);
+        if (!error) waiting?.resolve();
+        else waiting?.reject(Object.assign(new Error(error.message), error.code ? { code: error.code } : {}));
+      }
     });
     const failAll = (error: Error) => {
       if (this.worker === worker) this.worker = undefined;
       for (const { reject } of this.waiting.values()) reject(error);
       this.waiting.clear();
+      // Failed above: not written later either.
+      this.queued = [];
+      this.transfers = [];
     };
     worker.on("error", failAll);
     worker.on("exit", (code) => failAll(new Error(`the file writer stopped (exit code ${code})`)));
