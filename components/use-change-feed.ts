@@ -113,7 +113,6 @@ export function useChangeFeed(startCursor: number | undefined, known: ReadonlySe
       if (refreshTimers.has(family)) return;
       const last = lastRefresh.get(family) ?? 0;
       const now = Date.now();
-      recentChanges = recentChanges.filter((at) => now - at < BUSY_WINDOW_MS);
       const interval = recentChanges.length > BUSY_CHANGES ? (BUSY_REFRESH_MS[family] ?? REFRESH_MS[family]) : REFRESH_MS[family];
       const wait = paced ? Math.max(0, last + interval - now) : 0;
       refreshTimers.set(
@@ -133,6 +132,7 @@ export function useChangeFeed(startCursor: number | undefined, known: ReadonlySe
       setUpdatedAt(now);
       if (feedChanges.length === 0) return;
       cursor = Math.max(cursor, feedChanges.at(-1)!.change);
+      recentChanges = recentChanges.filter((at) => now - at < BUSY_WINDOW_MS);
       recentChanges.push(...feedChanges.filter((change) => !("acknowledgement" in change)).map(() => now));
       const changes = feedChanges.filter((change): change is CallChange => "call" in change);
       if (feedChanges.some((change) => "note" in change)) refreshFamily("notes");

@@ -55,7 +55,6 @@ class FileWriter {
   private readonly waiting = new Map<number, Waiting>();
   /** Writes asked for in this turn of the event loop: handed over together, in one message. */
   private queued: Job[] = [];
-  private transfers: ArrayBuffer[] = [];
 
   /** Writes `body` to `temporary`, then renames it to `target` (its folder created first). */
   write(target: string, temporary: string, body: string | Uint8Array): Promise<void> {
@@ -70,7 +69,6 @@ class FileWriter {
       // would copy whole: only its own bytes are copied, and handed over without a second copy.
       const bytes = Uint8Array.prototype.slice.call(body);
       this.queued.push({ id, target, temporary, body: bytes });
-      this.transfers.push(bytes.buffer);
     }
     // Under load a turn of the loop reads many requests: one message for all their writes, and
     // one answer, rather than a message and an answer each.
@@ -80,9 +78,9 @@ class FileWriter {
 
   private handOver(): void {
     const jobs = this.queued;
-    const transfers = this.transfers;
     this.queued = [];
-    this.transfers = [];
+    // Each buffer is the write's own copy: moved to the thread, not copied again.
+    const transfers = jobs.flatMap(({ body }) => (typeof body === "string" ? [] : [body.buffer as ArrayBuffer]));
     if (jobs.length > 0) this.thread().postMessage(jobs, transfers);
   }
 
@@ -110,7 +108,6 @@ class FileWriter {
       this.waiting.clear();
       // Failed above: not written later either.
       this.queued = [];
-      this.transfers = [];
     };
     worker.on("error", failAll);
     worker.on("exit", (code) => failAll(new Error(`the file writer stopped (exit code ${code})`)));
