@@ -58,7 +58,7 @@
  *
  * A JSON summary goes to stdout, with the load average at the start and the end; nothing is written.
  */
-import { loadavg } from "node:os";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Page } from "@playwright/test";
 import { retellSignatureHeader } from "../lib/intake/platforms/retell";
 import { vapiHmacHeaders } from "../lib/intake/platforms/vapi";
@@ -70,7 +70,7 @@ import { launchBenchBrowser, newDashboardPage } from "./browser";
 import { benchAuth, type ProductionServer, withTwoInstances } from "./production-server";
 import { withScratchClient } from "./scratch-database";
 import { seedIncidents } from "./seed-incidents";
-import { latencySummary, percentile } from "./stats";
+import { latencySummary, loadAverage, percentile } from "./stats";
 
 const server = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/postgres";
 const portA = Number(process.env.BENCH_PORT ?? 3109);
@@ -168,7 +168,6 @@ async function callTool(base: string, call: LiveCall, tool: LiveTool, args: Reco
   return { ms, status: response.status, problem };
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
 /** Answer times as the acceptance reads them (p99 as well). */
 function answerSummary(answers: readonly Answer[]) {
@@ -305,7 +304,7 @@ async function onTheBoard(page: Page, b: ProductionServer, runId: string) {
   const posts: { call: LiveCall; location: string; postedAt: number; answer: Promise<Answer> }[] = [];
   const started = Date.now();
   for (let index = 0; index < CALLS; index++) {
-    await sleep(started + index * EVERY_MS - Date.now());
+    await sleep(Math.max(0, started + index * EVERY_MS - Date.now()));
     const call = liveCall(PLATFORMS[index % 3], `bench-board-${runId}-${index}`, index);
     const location = `${200 + 2 * index} Cedar Hollow Road, ${BOARD_TOWN}`;
     const args = { emergency_type: TYPES[index % TYPES.length], severity: index % 2 === 0 ? "critical" : "high", location };
@@ -429,8 +428,6 @@ async function inProgress(a: ProductionServer, b: ProductionServer, runId: strin
     problems: answers.filter((entry) => entry.answer.problem !== null).map((entry) => `${entry.answer.status}: ${entry.answer.problem}`).slice(0, 10),
   };
 }
-
-const loadAverage = () => loadavg().map((value) => Number(value.toFixed(2)));
 
 async function main(): Promise<void> {
   const loadAtStart = loadAverage();

@@ -41,12 +41,11 @@
  * (150), BENCH_SEED (38) and BENCH_SCENARIO (the default) set the plan; BENCH_DATABASE_URL names
  * the server the scratch database is made on. A JSON summary goes to stdout; nothing is written.
  */
-import { loadavg } from "node:os";
 import type pg from "pg";
 import { openChangeStream } from "./change-stream";
 import { benchAuth, startProductionServer } from "./production-server";
 import { withScratchClient } from "./scratch-database";
-import { percentile } from "./stats";
+import { loadAverage, percentile } from "./stats";
 
 const server = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/postgres";
 /** A numeric setting from the environment, else its default. */
@@ -248,7 +247,7 @@ async function runExercise(base: string, client: pg.Client, liveShare: number) {
 }
 
 async function main(): Promise<void> {
-  const loadBefore = loadavg().map((value) => Number(value.toFixed(2)));
+  const loadBefore = loadAverage();
   console.error(`load average before: ${loadBefore.join(" ")}`);
   const runs = await withScratchClient(server, async (client, url) => {
     const app = await startProductionServer(port, { DATABASE_URL: url, REDIS_URL: "" });
@@ -279,7 +278,7 @@ async function main(): Promise<void> {
         },
         runs,
         load_average_before: loadBefore,
-        load_average_after: loadavg().map((value) => Number(value.toFixed(2))),
+        load_average_after: loadAverage(),
       },
       null,
       2,

@@ -1,3 +1,5 @@
+import { loadavg } from "node:os";
+
 /** The nearest-rank percentile (`q` from 0 to 1) of samples sorted in ascending order. */
 export function percentile(sorted: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
@@ -17,3 +19,6 @@ export function latencySummary(values: readonly (number | null)[]) {
     max_ms: seen.length ? Math.round(seen.at(-1)!) : null,
   };
 }
+
+/** This machine's load average (1, 5 and 15 minutes), to two decimals: each bench prints it beside its figures. */
+export const loadAverage = () => loadavg().map((value) => Number(value.toFixed(2)));

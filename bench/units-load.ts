@@ -17,12 +17,11 @@
  *    assignment: dispatched or en route; all cleared: en route or resolved, never dispatched).
  * BENCH_DATABASE_URL names the server the scratch database is made on.
  */
-import { loadavg } from "node:os";
 import { arrivals, openChangeStream } from "./change-stream";
 import { benchAuth, withTwoInstances } from "./production-server";
 import { withScratchClient } from "./scratch-database";
 import { seedIncidents } from "./seed-incidents";
-import { percentile } from "./stats";
+import { loadAverage, percentile } from "./stats";
 
 const server = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/postgres";
 const portA = Number(process.env.BENCH_PORT ?? 3105);
@@ -53,7 +52,7 @@ const post = (base: string, path: string, body: unknown, client: number) =>
   });
 
 async function main(): Promise<void> {
-  console.log(`load average before: ${loadavg().map((value) => value.toFixed(2)).join(" ")}`);
+  console.log(`load average before: ${loadAverage().join(" ")}`);
   await withScratchClient(server, async (client, url) => {
     await seedIncidents(client, 0, INCIDENTS - 1, 1);
     await withTwoInstances(portA, url, async (a, b) => {
@@ -147,7 +146,7 @@ async function main(): Promise<void> {
               },
               concurrent: { requests: CONCURRENT, wall_ms: concurrentMs, outcomes, assignments_made: assignments },
               invariants,
-              load_average_after: loadavg().map((value) => Number(value.toFixed(2))),
+              load_average_after: loadAverage(),
             },
             null,
             2,
