@@ -2,6 +2,7 @@
 
 import { UNIT_STATE_RULES, UNIT_STATES, type UnitState } from "@/lib/units/states";
 import type { Unit } from "@/lib/units/schema";
+import { trainingMixReason } from "@/lib/units/training";
 import { formatWaiting } from "./format";
 import { useMayAct } from "./person";
 import { useIncidentDetail } from "./use-calls";
@@ -20,7 +21,7 @@ export function unitTimer(unit: Pick<Unit, "state" | "state_changed_at">, now: n
 function UnitRow({ unit, now, sendTo, onSelectIncident }: {
   unit: Unit;
   now: number;
-  /** The open incident, when the person may send units to it. */
+  /** The open incident, when the person may send units to it and it may take this unit (lib/units/training.ts). */
   sendTo: string | null;
   onSelectIncident: (id: string) => void;
 }) {
@@ -61,7 +62,7 @@ function UnitRow({ unit, now, sendTo, onSelectIncident }: {
 /**
  * The unit board (docs/units.md, "The unit board"): every unit of the roster with its state, the
  * incident it serves and how long since its last change, by call sign; a timer past its state's
- * threshold turns to a warning. With an incident open, each unit the person may send has "Send"
+ * threshold turns to a warning. With an incident open, each unit the person may send to it has "Send"
  * (key `u` focuses the first free unit's, Tab the next ones; Enter or `s` sends). Read again when the change feed carries a unit; nothing is shown
  * while the roster is empty (a centre that keeps no units).
  */
@@ -73,6 +74,8 @@ export function UnitBoard({ openIncidentId, onSelectIncident }: { openIncidentId
   const roster = units.data?.units ?? [];
   if (roster.length === 0) return null;
   const sendTo = openIncidentId !== null && open.data && mayAct ? openIncidentId : null;
+  // Training and real units never mix: a training incident is offered only its exercise's simulated units, a real one the centre's.
+  const kind = { training: open.data?.training ?? false, exercise_id: open.data?.calls[0]?.exercise_id ?? null };
   const counts = UNIT_STATES.map((state) => [state, roster.filter((unit) => unit.state === state).length] as const).filter(([, count]) => count > 0);
   return (
     <section className="panel units" aria-labelledby="units-title">
@@ -83,7 +86,9 @@ export function UnitBoard({ openIncidentId, onSelectIncident }: { openIncidentId
         </p>
       </header>
       <ol className="unit-list" aria-label={sendTo ? `Units; Send assigns one to incident ${sendTo}` : "Units"}>
-        {roster.map((unit) => <UnitRow key={unit.id} unit={unit} now={now} sendTo={sendTo} onSelectIncident={onSelectIncident} />)}
+        {roster.map((unit) => (
+          <UnitRow key={unit.id} unit={unit} now={now} sendTo={trainingMixReason(unit, kind) === null ? sendTo : null} onSelectIncident={onSelectIncident} />
+        ))}
       </ol>
     </section>
   );

@@ -1,5 +1,5 @@
 import type { Actor } from "../access/actor";
-import { requireMayAct } from "../access/status-rule";
+import { requireMayAct, trainingOnly } from "../access/status-rule";
 import { recordAudit } from "../audit/record-audit";
 import { writeCalls } from "../calls/write/write-calls";
 import { CLOSED_STATUSES } from "../calls/workflow";
@@ -8,6 +8,7 @@ import { lockIncident } from "../incidents/lock";
 import { followUnitCleared, followUnitDispatched } from "./follow";
 import type { AssignUnitsAnswer, AssignUnitsRequest } from "./schema";
 import { UNIT_STATE_RULES, type UnitState, unavailableReason } from "./states";
+import { trainingMixReason } from "./training";
 import { closeAssignment, lockUnits, moveUnit, openAssignment } from "./write";
 
 /**
@@ -17,7 +18,9 @@ import { closeAssignment, lockUnits, moveUnit, openAssignment } from "./write";
  * unit_assignments_open_key refuses a second open assignment whatever happens. A unit that is not
  * available (busy, out of service) is refused with UNIT_UNAVAILABLE naming why, unless `confirm`:
  * then its previous assignment closes (that incident follows: it may resolve) and it moves here.
- * An exercise's simulated unit serves only that exercise's incidents (TRAINING_MIX otherwise, confirmed or not).
+ * Training and real units never mix (lib/units/training.ts): a real unit is never sent to a training
+ * incident, nor a simulated one outside its exercise's: TRAINING_MIX, confirmed or not, before any
+ * unit moves, so an exercise never closes a real assignment nor moves a real incident.
  */
 export async function assignUnits(incidentId: string, request: AssignUnitsRequest, actor: Actor): Promise<AssignUnitsAnswer> {
   return writeCalls(async (writes) => {
@@ -29,13 +32,9 @@ export async function assignUnits(incidentId: string, request: AssignUnitsReques
     const units = await lockUnits(writes.tx, request.unitIds);
     const missing = request.unitIds.filter((id) => !units.some((unit) => unit.id === id));
     if (missing.length > 0) throw notFound(`No unit with id ${missing.join(", ")}`);
-    const simulated = units.filter((unit) => unit.exercise_id !== null && unit.exercise_id !== incident.exercise_id);
-    if (simulated.length > 0) {
-      throw new DomainError(
-        "TRAINING_MIX",
-        `${simulated.map((unit) => unit.call_sign).join(", ")}: a simulated unit of exercise ${simulated[0].exercise_id} serves only that exercise's incidents`,
-      );
-    }
+    const kind = { training: await trainingOnly(writes.tx, incidentId), exercise_id: incident.exercise_id };
+    const mixed = units.flatMap((unit) => trainingMixReason(unit, kind) ?? []);
+    if (mixed.length > 0) throw new DomainError("TRAINING_MIX", `${mixed.join("; ")}; nothing was sent`);
     const toSend = units.filter((unit) => unit.incident_id !== incidentId || !UNIT_STATE_RULES[unit.state as UnitState].assigned);
     const unavailable = toSend.filter((unit) => !UNIT_STATE_RULES[unit.state as UnitState].assignable);
     if (unavailable.length > 0 && !request.confirm) {

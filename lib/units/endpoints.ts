@@ -137,7 +137,8 @@ export const unitEndpoints = {
         summary: "The units that may be sent now, nearest first, each with the reason and an approximate travel time",
         description:
           "Straight-line distance from the unit's fresh position, else its home station; travel time at the type's speed (UNIT_SPEEDS_KMH). " +
-          "Units with no usable point, or all when the incident has no location, come last without a distance.",
+          "Units with no usable point, or all when the incident has no location, come last without a distance. Only units the " +
+          "incident may take: the centre's for a real incident, the exercise's simulated units for a training one.",
         responses: { 200: { description: "The ranking", body: { name: "UnitRecommendation", schema: recommendationSchema } } },
         errors: ["NOT_FOUND", "DATABASE_ERROR"],
       },
@@ -148,8 +149,9 @@ export const unitEndpoints = {
         description:
           "Available units (and units available on scene elsewhere) are sent at once; any other is refused with UNIT_UNAVAILABLE " +
           "(409, `units`: each refused unit and why) and nothing changes, unless `confirm: true`: then its previous assignment closes. " +
-          "Each unit becomes dispatched, and so does the incident when it is not further along. An exercise's simulated unit " +
-          "serves only that exercise's incidents: TRAINING_MIX otherwise.",
+          "Each unit becomes dispatched, and so does the incident when it is not further along. Training and real units never mix: " +
+          "a real unit is never sent to a training incident (every call simulated), nor an exercise's simulated unit to any but " +
+          "that exercise's incidents: 409 TRAINING_MIX naming each unit and why, confirmed or not, and nothing changes.",
         body: jsonBody({ name: "AssignUnits", schema: assignUnitsRequestSchema }, parseAssignUnits, { maxBytes: 8192 }),
         responses: { 201: { description: `The assignments made${WITHOUT_READ}`, body: documentedWriteAnswer("UnitAssignments", assignUnitsAnswerSchema) } },
         errors: ["INVALID_PARAMETER", "NOT_FOUND", "INVALID_TRANSITION", "UNIT_UNAVAILABLE", "TRAINING_MIX", "FORBIDDEN", "DATABASE_ERROR"],

@@ -1,3 +1,4 @@
+import { trainingOnlySql } from "../access/status-rule";
 import { getConfig } from "../config";
 import { withDatabase } from "../db/with-database";
 import { Prisma } from "../db/generated/client";
@@ -5,6 +6,7 @@ import { notFound } from "../domain-error";
 import type { Recommendation } from "./schema";
 import { DEFAULT_SPEEDS_KMH, UNIT_STATE_RULES, UNIT_STATES, type UnitType } from "./states";
 import { isStale, toUnit, UNIT_COLUMNS, type UnitRow } from "./to-unit";
+import { trainingMixReason } from "./training";
 
 /**
  * GET /api/incidents/{id}/units: the units that may be sent without confirmation, nearest first
@@ -39,13 +41,13 @@ const ASSIGNABLE = UNIT_STATES.filter((state) => UNIT_STATE_RULES[state].assigna
 
 export function recommendUnits(incidentId: string): Promise<Recommendation> {
   return withDatabase(async (db) => {
-    const [incident] = await db.$queryRaw<{ latitude: number | null; longitude: number | null; exercise_id: string | null }[]>`
-      SELECT latitude, longitude, exercise_id FROM incidents WHERE id = ${incidentId}`;
+    const [incident] = await db.$queryRaw<{ latitude: number | null; longitude: number | null; exercise_id: string | null; training: boolean }[]>(Prisma.sql`
+      SELECT latitude, longitude, exercise_id, ${trainingOnlySql(incidentId)} AS training FROM incidents WHERE id = ${incidentId}`);
     if (!incident) throw notFound(`No incident with id ${incidentId}`);
-    // An exercise's simulated units serve only its incidents (lib/units/assign.ts).
-    const rows = await db.$queryRaw<UnitRow[]>(Prisma.sql`
-      SELECT ${Prisma.raw(UNIT_COLUMNS)} FROM units u WHERE u.state = ANY(${ASSIGNABLE}::text[])
-        AND (u.exercise_id IS NULL OR u.exercise_id = ${incident.exercise_id})`);
+    // Only the units the incident may take: real ones for a real incident, its exercise's simulated ones for a training one.
+    const available = await db.$queryRaw<UnitRow[]>(Prisma.sql`
+      SELECT ${Prisma.raw(UNIT_COLUMNS)} FROM units u WHERE u.state = ANY(${ASSIGNABLE}::text[])`);
+    const rows = available.filter((row) => trainingMixReason(row, incident) === null);
     const target = incident.latitude === null || incident.longitude === null ? null : { latitude: incident.latitude, longitude: incident.longitude };
     const speeds = speedsKmh();
     const now = Date.now();
