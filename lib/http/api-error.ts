@@ -20,7 +20,7 @@ export const errorStatus: Record<ErrorCode, HttpMapping> = {
   METHOD_NOT_ALLOWED: { status: 405, label: "Method not allowed" },
   INVALID_TRANSITION: { status: 409, label: "Invalid transition" },
   CONFLICT: { status: 409, label: "Conflict" },
-  TRAINING_MIX: { status: 409, label: "Training and real calls" },
+  TRAINING_MIX: { status: 409, label: "Training and real mixed" },
   PRECISION_LOWERED: { status: 409, label: "Lower precision" },
   UNIT_UNAVAILABLE: { status: 409, label: "Unit unavailable" },
   UNIT_NOT_ASSIGNED: { status: 409, label: "Unit not assigned" },
