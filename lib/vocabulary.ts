@@ -21,7 +21,11 @@ export function severityOrFallback(value: string): Severity {
 export const STATUSES = ["active", "dispatched", "enroute", "resolved", "failed"] as const;
 export type CallStatus = (typeof STATUSES)[number];
 
-/** The seventeen emergency types of docs/interface.md: the scenarios' kinds and more. */
+/**
+ * The emergency types of docs/interface.md: the scenarios' seventeen kinds, and three a voice agent
+ * names that no scenario makes (a hazardous-materials release, a call for the police, a natural
+ * disaster at large).
+ */
 export const EMERGENCY_TYPES = [
   "structure_fire",
   "evacuation_assistance",
@@ -40,8 +44,41 @@ export const EMERGENCY_TYPES = [
   "power_lines_down",
   "shelter_needed",
   "medical_injuries",
+  "hazardous_materials",
+  "law_enforcement",
+  "natural_disaster",
 ] as const;
 export type EmergencyType = (typeof EMERGENCY_TYPES)[number];
+
+/**
+ * Words a voice agent says for an emergency type, each as Mayday's type (docs/interface.md,
+ * "Emergency types"): the words of the live tool's earlier description and of agents' data
+ * collection. A fire of no stated kind is a structure fire, the assignment a centre sends until it
+ * knows better. `other` is no type: the agent did not say.
+ */
+export const EMERGENCY_TYPE_SYNONYMS: Readonly<Record<string, EmergencyType | "unknown">> = {
+  fire: "structure_fire",
+  house_fire: "structure_fire",
+  building_fire: "structure_fire",
+  medical: "medical_emergency",
+  ems: "medical_emergency",
+  injury: "medical_injuries",
+  injuries: "medical_injuries",
+  traffic_accident: "vehicle_accident",
+  car_accident: "vehicle_accident",
+  crash: "vehicle_accident",
+  hazmat: "hazardous_materials",
+  police: "law_enforcement",
+  crime: "law_enforcement",
+  natural_disaster: "natural_disaster",
+  flood: "flooding",
+  gas: "gas_leak",
+  collapse: "building_collapse",
+  other: "unknown",
+};
+
+/** Mayday's type for an identifier-shaped word (lower case, `_` between words), or the word itself. */
+export const emergencyTypeOf = (word: string): string => (Object.hasOwn(EMERGENCY_TYPE_SYNONYMS, word) ? EMERGENCY_TYPE_SYNONYMS[word] : word);
 
 /** The voice-agent platforms whose post-call events Mayday takes (docs/webhook.md); `elevenlabs` for every earlier call. */
 export const PLATFORMS = ["elevenlabs", "vapi", "retell"] as const;

@@ -130,6 +130,10 @@ const locationSourceSchema = z.enum(LOCATION_SOURCES);
 export const callRecordSchema = z
   .object({
     conversation_id: z.string().meta({ description: "Unique id; a simulated call's call_id" }),
+    tracking_id: z.string().meta({
+      description:
+        "NENA's Call Identifier of the call under CENTRE_DOMAIN: its EIDO callComponent's $id, the key that joins an EIDO's calls to events and API records (docs/integrations.md, \"Joining calls\")",
+    }),
     timestamp: unixSeconds,
     agent_id: z.string().meta({ description: "Voice-agent id; `simulator` for simulated calls" }),
     summary: z.string(),
@@ -298,7 +302,7 @@ export type CallDetail = z.infer<typeof callDetailSchema>;
 export const LOCATION_MAX_LENGTH = 500;
 
 const correctionFields = {
-  emergency_type: z.enum(EMERGENCY_TYPES).meta({ description: "Corrected emergency type (one of the seventeen)" }),
+  emergency_type: z.enum(EMERGENCY_TYPES).meta({ description: "Corrected emergency type (one of docs/interface.md's types)" }),
   severity: severitySchema.meta({ description: "Corrected severity" }),
   location: z
     .string()

@@ -2,6 +2,7 @@ import type { Call, CallCorrection, CallStatusChange, Prisma } from "../db/gener
 import type { LocationSource, Precision } from "../geocoding/types";
 import type { Platform } from "../vocabulary";
 import type { CallDetail, CallRecord, CallStatus, CorrectedField } from "./schema";
+import { callTrackingId } from "./tracking-id";
 
 /** The columns a listing reads (everything but the archived simulated record and payload key). */
 export const LISTED_COLUMNS = {
@@ -53,6 +54,7 @@ export type ListedCall = Pick<Call, keyof typeof LISTED_COLUMNS>;
 export function toCallRecord(call: ListedCall): CallRecord {
   const record: CallRecord = {
     conversation_id: call.conversationId,
+    tracking_id: callTrackingId(call.conversationId),
     timestamp: Math.floor(call.occurredAt.getTime() / 1000),
     agent_id: call.agentId,
     summary: call.summary,

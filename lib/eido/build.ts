@@ -21,8 +21,6 @@ export interface EidoStatusChange {
 }
 
 export interface EidoCall extends CallRecord {
-  /** The call's internal id (its tracking identifier). */
-  rowId: string;
   history: EidoStatusChange[];
   /** When a dispatcher last corrected the call's location (null: as the agent reported it). */
   locationCorrectedAt: Date | null;
@@ -77,6 +75,7 @@ export interface Eido extends Component {
   eidoVersion: "1.0";
   issuingElementIdentification: string;
   agencyComponent: Component[];
+  agentComponent: Component[];
   incidentComponent: Component;
   callComponent: Component[];
   callbackComponent: Component[];
@@ -92,9 +91,29 @@ const uniqueString = (id: string) => id.replace(/[^A-Za-z0-9]/g, "").slice(0, 32
 
 /** The Incident Tracking Identifier (NENA-STA-021.1a; urn:emergency:uid:incidentid:<id>:<domain>). */
 export const incidentTrackingId = (id: string, domain: string) => `urn:emergency:uid:incidentid:${uniqueString(id)}:${domain}`;
-export const callTrackingId = (rowId: string, domain: string) => `urn:emergency:uid:callid:${uniqueString(rowId)}:${domain}`;
-/** An agent (a person or key acting in Mayday) as NENA names agents: an address under the agency's domain. */
-const agentId = (ref: string, domain: string) => `${ref.replace(":", ".")}@${domain}`;
+/**
+ * An agent as NENA names agents, an address under the agency's domain: a person or key acting in
+ * Mayday (`user:<id>`, `key:<id>`) or the voice agent that took a call (`voiceagent:<agent id>`).
+ */
+const agentId = (ref: string, domain: string) => `${ref.replace(":", ".").replace(/[^A-Za-z0-9._-]/g, "-")}@${domain}`;
+
+/**
+ * The agent's role (NENA-STA-021.1b's Agent Role registry, as NENA's sample spells it: "Call
+ * Taking"): a voice agent took the call; a person or key acting on the incident dispatches. The
+ * project's copy of the registries does not hold this one, so these values follow the sample.
+ */
+const agentRole = (ref: string) => (ref.startsWith("voiceagent:") ? "Call Taking" : "Dispatching");
+
+/**
+ * The call's state in the IANA Call States registry: on the line while the caller still talks to
+ * the voice agent (its post-call event not in yet); abandoned only when it never connected (the
+ * platform's call_initiation_failure: busy, no answer); otherwise ended. Whether the agent judged
+ * the call successful says nothing of the line.
+ */
+export function callStateOf(call: Pick<CallRecord, "on_line" | "failure_reason">): "callAnswered" | "callAbandoned" | "callEnd" {
+  if (call.on_line) return "callAnswered";
+  return call.failure_reason === undefined ? "callEnd" : "callAbandoned";
+}
 
 /** Severity as the standard's priority identifier (highest .. lowest). */
 const PRIORITY: Record<string, string> = { critical: "highest", high: "high", moderate: "normal" };
@@ -173,11 +192,18 @@ function incidentUncertainty(incident: IncidentRecord, calls: readonly EidoCall[
 export function buildEido({ domain, incident, calls, notes, relations, units, merged }: EidoInput): Eido {
   const agency = { $ref: domain };
   const iso = (at: string | Date) => (typeof at === "string" ? new Date(at).toISOString() : at.toISOString());
+  // Every agent a component names, with when it last acted: each gets its agentComponent.
+  const agents = new Map<string, string>();
+  const agentReference = (ref: string, at: string): Reference => {
+    const known = agents.get(ref);
+    if (known === undefined || known < at) agents.set(ref, at);
+    return { $ref: agentId(ref, domain) };
+  };
   const component = (id: string, at: string | Date, fields: Record<string, unknown>, agentRef?: string): Component => ({
     $id: id,
     lastUpdateTimeStamp: iso(at),
     updatedByAgencyReference: agency,
-    ...(agentRef ? { updatedByAgentReference: { $ref: agentId(agentRef, domain) } } : {}),
+    ...(agentRef ? { updatedByAgentReference: agentReference(agentRef, iso(at)) } : {}),
     ...fields,
   });
   const incidentId = incidentTrackingId(incident.id, domain);
@@ -187,7 +213,7 @@ export function buildEido({ domain, incident, calls, notes, relations, units, me
   const callbackComponent: Component[] = [];
   const callLocations: Component[] = [];
   const callComponent = calls.map((call) => {
-    const callId = callTrackingId(call.rowId, domain);
+    const callId = call.tracking_id;
     const callAt = new Date(call.timestamp * 1000).toISOString();
     const lastChange = [callAt, ...call.history.map((change) => change.at.toISOString())].sort().at(-1)!;
     const locationId = `urn:mayday:location:call:${encodeURIComponent(call.conversation_id)}`;
@@ -223,12 +249,14 @@ export function buildEido({ domain, incident, calls, notes, relations, units, me
       noteIds.push({ $ref: noteId });
     });
     const fields: Record<string, unknown> = {
-      callStateRegistryText: call.call_successful ? "callEnd" : "callAbandoned",
+      callStateRegistryText: callStateOf(call),
       standardPrimaryCallType: "emergency",
       localCallType: call.simulation ? "simulated" : "voice-agent",
       direction: "incoming",
       priorityIdentifier: priorityOf(call.severity),
       callStartTimestamp: callAt,
+      // The voice agent took the call (a simulated call's is the simulator).
+      agentReference: [agentReference(`voiceagent:${call.agent_id}`, callAt)],
       locationReference: [{ $ref: locationId }],
       notesReference: noteIds,
     };
@@ -314,6 +342,9 @@ export function buildEido({ domain, incident, calls, notes, relations, units, me
         incidentOwningAgencyIndicator: true,
       }),
     ],
+    agentComponent: [...agents].map(([ref, at]) =>
+      component(agentId(ref, domain), at, { agentRoleRegistryText: [agentRole(ref)], agencyReference: agency }),
+    ),
     incidentComponent: component(`urn:mayday:incident:${incident.id}`, updatedAt, {
       incidentTypeCommonRegistryText: incidentTypeCode(incident.emergency_type),
       incidentTypeInternalCode: incident.emergency_type,

@@ -102,7 +102,7 @@ export async function readIncidentEido(db: Db, id: string): Promise<Eido | undef
   return buildEido({
     domain,
     incident: toIncidentRecord(incident),
-    calls: calls.map((call) => ({ ...toCallRecord(call), rowId: call.id, history: byCall.get(call.id) ?? [], locationCorrectedAt: call.locationCorrectedAt })),
+    calls: calls.map((call) => ({ ...toCallRecord(call), history: byCall.get(call.id) ?? [], locationCorrectedAt: call.locationCorrectedAt })),
     notes: notes.map((note) => ({ id: note.id, at: new Date(note.created_at), author: note.author, text: note.text })),
     relations: await relationsOf(db, id, incident.splitFrom, incident.createdAt),
     units: unitsOf(await incidentAssignments(db, id)),

@@ -1,5 +1,5 @@
 import type { UnitState, UnitType } from "../units/states";
-import type { EmergencyType } from "../vocabulary";
+import { type EmergencyType, emergencyTypeOf } from "../vocabulary";
 
 /**
  * Mayday's values in NENA's EIDO registries (NENA-STA-021.1b, tables 31-38; docs/integrations.md,
@@ -8,8 +8,10 @@ import type { EmergencyType } from "../vocabulary";
 
 /**
  * Emergency types as Incident Type registry values (APCO 2.103 common incident type codes).
- * A type without an entry (an agent's `unknown`) is TROUBLE, "unknown trouble"; the EIDO carries
- * Mayday's own type beside it (incidentTypeInternalCode).
+ * A type is read through the agents' synonyms first (a post-call event's `fire` is stored as said,
+ * as the interface keeps it, and exported as a structure fire); a type without an entry (an
+ * agent's `unknown`) is TROUBLE, "unknown trouble". The EIDO carries Mayday's own type beside it
+ * (incidentTypeInternalCode).
  */
 export const APCO_INCIDENT_TYPES: Record<EmergencyType, string> = {
   structure_fire: "FSTRU",
@@ -29,11 +31,18 @@ export const APCO_INCIDENT_TYPES: Record<EmergencyType, string> = {
   power_lines_down: "WIRES",
   shelter_needed: "CITASST",
   medical_injuries: "TRAUMA",
+  hazardous_materials: "HAZMAT",
+  // APCO has no code for a call for the police whose nature is not yet known but this one,
+  // "unknown trouble"; incidentTypeInternalCode says law_enforcement beside it.
+  law_enforcement: "TROUBLE",
+  natural_disaster: "MAJORINC",
 };
 export const UNMAPPED_INCIDENT_TYPE = "TROUBLE";
 
-export const incidentTypeCode = (emergencyType: string): string =>
-  (APCO_INCIDENT_TYPES as Record<string, string>)[emergencyType] ?? UNMAPPED_INCIDENT_TYPE;
+export function incidentTypeCode(emergencyType: string): string {
+  const type = emergencyTypeOf(emergencyType);
+  return Object.hasOwn(APCO_INCIDENT_TYPES, type) ? APCO_INCIDENT_TYPES[type as EmergencyType] : UNMAPPED_INCIDENT_TYPE;
+}
 
 /** Mayday's workflow statuses as Incident Status registry values. */
 export const INCIDENT_STATUSES: Record<string, string> = {

@@ -1,6 +1,6 @@
 import { normaliseEmergencyType, normaliseSeverity } from "../webhook/payload";
 import { normalisePhone, TEXT_LIMITS } from "../webhook/sanitise";
-import type { Severity } from "../vocabulary";
+import { EMERGENCY_TYPES, emergencyTypeOf, type Severity } from "../vocabulary";
 import { type Fields, objectAt, textAt } from "../intake/platforms/fields";
 
 /**
@@ -29,7 +29,7 @@ export const reportEmergencyParameters = {
   properties: {
     emergency_type: {
       type: "string",
-      description: "What happened, one word or two: fire, medical, police, traffic_accident, natural_disaster, hazmat, other",
+      description: `What happened, one of: ${EMERGENCY_TYPES.join(", ")}; or unknown`,
     },
     severity: { type: "string", enum: ["critical", "high", "moderate"], description: "critical: life in danger now" },
     location: { type: "string", description: "Where the emergency is, as the caller said it (address, cross streets, landmark)" },
@@ -74,7 +74,8 @@ export function readReport(args: Fields): ReportedFields {
   const type = said(args.emergency_type, TEXT_LIMITS.emergencyType);
   const severity = said(args.severity, 64);
   return {
-    emergencyType: type && normaliseEmergencyType(type),
+    // The agent's word as Mayday's type (the tool's earlier words too: fire, medical, police...).
+    emergencyType: type && emergencyTypeOf(normaliseEmergencyType(type)),
     severity: severity === null ? null : normaliseSeverity(severity),
     location: said(args.location, TEXT_LIMITS.location),
     callbackNumber: normalisePhone(args.callback_number),

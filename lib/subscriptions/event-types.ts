@@ -11,6 +11,7 @@ export const EVENT_TYPES = [
   "note.created",
   "call.created",
   "call.status_changed",
+  "call.updated",
   "unit.state_changed",
   "unit.assigned",
 ] as const;

@@ -23,6 +23,8 @@ import type { EventType } from "./event-types";
  *
  * - call.created         at the call's announced change              id evt_<announced>_call.created
  * - call.status_changed  at the call's latest status change, when after its announcement
+ * - call.updated         at the call's latest change, when after its announcement and not its
+ *                        latest status change: its location, type, severity, line, incident...
  * - incident.created     at the incident's announced change
  * - incident.updated     at the incident's latest change, when after its announcement; .closed
  *   or .closed           when its status is then final
@@ -86,14 +88,16 @@ function event(type: EventType, change: bigint, occurredAt: Date, incidentId: st
   return { id: `evt_${change}_${type}`, type, change: Number(change), occurredAt, incidentId, subject, data };
 }
 
-type CallRow = ListedCall & { changedAt: Date; announcedChange: bigint | null; statusChange: bigint | null };
+type CallRow = ListedCall & { changedAt: Date; changeNumber: bigint; announcedChange: bigint | null; statusChange: bigint | null };
 
 async function callEvents(db: Db, after: number, upTo: number): Promise<DerivedEvent[]> {
   const rows = await db.$queryRaw<CallRow[]>(Prisma.sql`
-    SELECT ${selectList}, c.changed_at AS "changedAt", c.announced_change AS "announcedChange", c.status_change AS "statusChange"
+    SELECT ${selectList}, c.changed_at AS "changedAt", c.change_number AS "changeNumber",
+      c.announced_change AS "announcedChange", c.status_change AS "statusChange"
     FROM calls c
     WHERE NOT c.grouping_pending AND ((c.announced_change > ${after} AND c.announced_change <= ${upTo})
-      OR (c.status_change > ${after} AND c.status_change <= ${upTo}))`);
+      OR (c.status_change > ${after} AND c.status_change <= ${upTo})
+      OR (c.change_number > ${after} AND c.change_number <= ${upTo}))`);
   return rows.flatMap((row) => {
     const call = toCallRecord(row);
     const subject = { scenario: call.scenario, simulation: call.simulation, severity: call.severity };
@@ -101,6 +105,12 @@ async function callEvents(db: Db, after: number, upTo: number): Promise<DerivedE
     if (inWindow(row.announcedChange, after, upTo)) found.push(event("call.created", row.announcedChange, row.changedAt, call.incident_id, subject, { call }));
     if (inWindow(row.statusChange, after, upTo) && row.announcedChange !== null && row.statusChange > row.announcedChange) {
       found.push(event("call.status_changed", row.statusChange, row.changedAt, call.incident_id, subject, { call }));
+    }
+    if (
+      inWindow(row.changeNumber, after, upTo) && row.announcedChange !== null && row.changeNumber > row.announcedChange &&
+      row.changeNumber !== row.statusChange
+    ) {
+      found.push(event("call.updated", row.changeNumber, row.changedAt, call.incident_id, subject, { call }));
     }
     return found;
   });
@@ -243,13 +253,14 @@ async function assignmentEvents(db: Db, after: number, upTo: number): Promise<De
 const ORDER: Record<EventType, number> = {
   "call.created": 0,
   "call.status_changed": 1,
-  "incident.created": 2,
-  "incident.updated": 3,
-  "incident.closed": 4,
-  "incident.merged": 5,
-  "note.created": 6,
-  "unit.assigned": 7,
-  "unit.state_changed": 8,
+  "call.updated": 2,
+  "incident.created": 3,
+  "incident.updated": 4,
+  "incident.closed": 5,
+  "incident.merged": 6,
+  "note.created": 7,
+  "unit.assigned": 8,
+  "unit.state_changed": 9,
 };
 
 /**

@@ -1,6 +1,7 @@
 -- Recomputes incidents from their calls (after calls left them or changed), and removes an
--- incident left without calls. An incident of one call takes that call's type and location text
--- (a dispatcher may have corrected them); a larger one keeps its first call's.
+-- incident left without calls. An incident takes its first call's type, so it follows that call's
+-- corrections (a dispatcher's, or the post-call analysis of a call reported live); one of one call
+-- also takes that call's location text, a larger one keeps its first call's.
 CREATE OR REPLACE FUNCTION "refresh_incidents"(ids TEXT[]) RETURNS void LANGUAGE plpgsql
 SET plan_cache_mode = force_generic_plan AS $$
 BEGIN
@@ -14,7 +15,7 @@ BEGIN
     latitude = a.latitude,
     longitude = a.longitude,
     location_precision = a.location_precision,
-    emergency_type = CASE WHEN (i.call_count = 0 AND i.emergency_type = '') OR a.call_count = 1 THEN a.first_type ELSE i.emergency_type END,
+    emergency_type = a.first_type,
     location = CASE WHEN (i.call_count = 0 AND i.location = '') OR a.call_count = 1 THEN a.first_location ELSE i.location END,
     location_key = CASE WHEN (i.call_count = 0 AND i.location = '') OR a.call_count = 1 THEN incident_location_key(a.first_location) ELSE i.location_key END,
     simulation = CASE WHEN i.call_count = 0 THEN a.first_simulation ELSE i.simulation END,

@@ -3,6 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { GET as eidoRoute } from "@/app/api/incidents/[id]/eido/route";
 import { POST as webhookRoute } from "@/app/api/voiceagent-webhook/route";
+import { callTrackingId } from "@/lib/calls/tracking-id";
 import { getDb } from "@/lib/db/client";
 import type { Eido } from "@/lib/eido/build";
 import { groupNow } from "@/lib/incidents/grouper";
@@ -17,7 +18,7 @@ import { assignUnits } from "@/lib/units/assign";
 import { createUnit } from "@/lib/units/roster";
 import { changeUnitState } from "@/lib/units/state";
 import { apiRequest, testAdmin } from "../support/auth";
-import { validateEido, validateNenaEido } from "../support/eido-schema";
+import { danglingReferences, validateEido, validateNenaEido } from "../support/eido-schema";
 import { NENA_EIDO_DIR, nenaRegistries } from "../support/nena-registries";
 import { postSimulate } from "../support/simulate-request";
 import { MANY_REQUESTS_TIMEOUT_MS } from "../support/timeouts";
@@ -26,14 +27,6 @@ import { webhookRequest } from "../support/webhook-request";
 async function eidoOf(id: string): Promise<{ status: number; body: Eido }> {
   const response = await eidoRoute(apiRequest(`http://localhost/api/incidents/${id}/eido`), { params: Promise.resolve({ id }) });
   return { status: response.status, body: (await response.json()) as Eido };
-}
-
-/** The references of a document that name no component of it (agents are named by address, not described). */
-function unresolvedReferences(body: Eido): string[] {
-  const ids = new Set(Object.values(body).flatMap((value) => (Array.isArray(value) ? value.map((component: { $id: string }) => component.$id) : [])));
-  ids.add(body.incidentComponent.$id);
-  const refs = JSON.stringify(body).replace(/"updatedByAgentReference":\{"\$ref":"[^"]+@mayday\.invalid"\}/g, "").match(/"\$ref":"[^"]+"/g)!.map((ref) => ref.slice(8, -1));
-  return refs.filter((ref) => !ids.has(ref));
 }
 
 describe("GET /api/incidents/{id}/eido", () => {
@@ -67,7 +60,7 @@ describe("GET /api/incidents/{id}/eido", () => {
       expect(validateNenaEido(body) ? [] : validateNenaEido.errors, id).toEqual([]);
       calls += body.callComponent.length;
       // Every reference names a component of the document.
-      expect(unresolvedReferences(body), id).toEqual([]);
+      expect(danglingReferences(body), id).toEqual([]);
     }
     expect(calls).toBeGreaterThanOrEqual(300);
     // Every registry value is in NENA's registry tables.
@@ -131,7 +124,8 @@ describe("GET /api/incidents/{id}/eido", () => {
     expect(body.callComponent).toHaveLength(3);
     for (const [index, row] of rows.entries()) {
       const call = body.callComponent[index];
-      expect(call.$id).toBe(`urn:emergency:uid:callid:${row.id.replace(/-/g, "")}:mayday.invalid`);
+      expect(call.$id).toBe(callTrackingId(row.conversationId));
+      expect(call.callStateRegistryText).toBe("callEnd");
       expect(call.callStartTimestamp).toBe(row.occurredAt.toISOString());
       expect(call).toMatchObject({ direction: "incoming", standardPrimaryCallType: "emergency", localCallType: "voice-agent", priorityIdentifier: "highest" });
       const callback = byId.get((call.callBackReference as { $ref: string }).$ref)!;
@@ -217,7 +211,7 @@ describe("GET /api/incidents/{id}/eido", () => {
     expect(status).toBe(200);
     expect(validateEido(body) ? [] : validateEido.errors).toEqual([]);
     expect(validateNenaEido(body) ? [] : validateNenaEido.errors).toEqual([]);
-    expect(unresolvedReferences(body)).toEqual([]);
+    expect(danglingReferences(body)).toEqual([]);
     const resources = body.emergencyResourceComponent!;
     // The status on the incident: the unit's state while its assignment is open, cleared once closed.
     expect(

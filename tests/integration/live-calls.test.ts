@@ -389,7 +389,7 @@ describe("live tools: one call record whatever the order of events", () => {
       await postLive(platform, callId, { kind: "ended" });
       await postLive(platform, callId, { kind: "turn", n: 3 });
       [call] = (await stored(conversationId)).calls;
-      expect(call).toMatchObject({ onLine: false, emergencyType: "fire" });
+      expect(call).toMatchObject({ onLine: false, emergencyType: "structure_fire" });
       expect(call.liveEndedAt).not.toBeNull();
       expect(call.liveLocatedAt).not.toBeNull();
       expect(await postCall(platform, callId, call.location)).toBe(200);
@@ -509,7 +509,7 @@ describe("live tools: one call record whatever the order of events", () => {
     expect(await endIdleLiveCalls(3_600)).toBe(0);
     expect((await stored(conversationId)).calls[0].onLine).toBe(true);
     expect(await endIdleLiveCalls(0)).toBeGreaterThanOrEqual(1);
-    expect((await stored(conversationId)).calls).toMatchObject([{ onLine: false, emergencyType: "fire", postCallAt: null }]);
+    expect((await stored(conversationId)).calls).toMatchObject([{ onLine: false, emergencyType: "structure_fire", postCallAt: null }]);
     expect(await postCall("vapi", callId, `${counter} Late Road ${runId}`)).toBe(200);
     expect((await stored(conversationId)).calls).toMatchObject([{ onLine: false, emergencyType: ANALYSIS.vapi.type }]);
   });

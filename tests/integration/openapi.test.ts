@@ -1,3 +1,4 @@
+import { EMERGENCY_TYPES } from "@/lib/vocabulary";
 import { apiRequest } from "@/tests/support/auth";
 import { validate } from "@readme/openapi-parser";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -119,7 +120,7 @@ describe("GET /api/openapi.json", () => {
     for (const name of ["CallUpdate", "IncidentUpdate"]) {
       expect(doc.components.schemas[name].properties.status.enum).toEqual(["active", "dispatched", "enroute", "resolved", "failed"]);
       expect(doc.components.schemas[name].properties.severity.enum).toEqual(["critical", "high", "moderate"]);
-      expect(doc.components.schemas[name].properties.emergency_type.enum).toHaveLength(17);
+      expect(doc.components.schemas[name].properties.emergency_type.enum).toEqual([...EMERGENCY_TYPES]);
     }
     expect(doc.components.schemas.CallUpdate.properties.location).toMatchObject({ type: "string", minLength: 1, maxLength: 500 });
     expect(doc.components.schemas.IncidentUpdate.properties).not.toHaveProperty("location");

@@ -7,6 +7,7 @@ import { PATCH as patchRoute } from "@/app/api/subscriptions/[id]/route";
 import { GET as deliveriesRoute } from "@/app/api/subscriptions/[id]/deliveries/route";
 import { POST as createRoute, GET as listRoute } from "@/app/api/subscriptions/route";
 import { POST as webhookRoute } from "@/app/api/voiceagent-webhook/route";
+import { callTrackingId } from "@/lib/calls/tracking-id";
 import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { stopChangeTail } from "@/lib/live/tail";
@@ -238,8 +239,7 @@ describe("outbound webhooks", () => {
     expect(entry.type).toBe("incident.created");
     const eido = new Webhook(subscription.secret).verify(entry.body, entry.headers) as { callComponent: { $id: string }[] };
     expect(validateEido(eido)).toBe(true);
-    const row = await (await getDb()).call.findUniqueOrThrow({ where: { conversationId: id } });
-    expect(eido.callComponent.map((call) => call.$id)).toEqual([`urn:emergency:uid:callid:${row.id.replace(/-/g, "")}:mayday.invalid`]);
+    expect(eido.callComponent.map((call) => call.$id)).toEqual([callTrackingId(id)]);
   });
 
   it("keeps events while paused and sends them when enabled again", async () => {

@@ -1,3 +1,4 @@
+import type { Eido } from "@/lib/eido/build";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { Ajv2020 } from "ajv/dist/2020";
@@ -50,3 +51,11 @@ for (const file of ["openapi.yaml", ...readdirSync(path.join(schemaDir, "NIEMCom
 }
 
 export const validateNenaEido = nenaAjv.compile({ $ref: `${NENA_BASE}openapi.yaml#/components/schemas/EmergencyIncidentDataObjectType` });
+
+/** The references of a document that name no component of it (NENA: a reference is the $id of a component). */
+export function danglingReferences(body: Eido): string[] {
+  const ids = new Set(Object.values(body).flatMap((value) => (Array.isArray(value) ? value.map((component: { $id: string }) => component.$id) : [])));
+  ids.add(body.incidentComponent.$id);
+  const refs = JSON.stringify(body).match(/"\$ref":"[^"]+"/g)!.map((ref) => ref.slice(8, -1));
+  return refs.filter((ref) => !ids.has(ref));
+}
