@@ -121,15 +121,20 @@ export const priorityOf = (severity: string) => PRIORITY[severity] ?? "normal";
 
 /**
  * The caller's call-back URI, only when there is something to call back: an E.164 number as
- * `tel:`, other digits as a local `tel:` with the centre's `phone-context`, a SIP URI as it is.
+ * `tel:`, a North American number written without its country code as one, other digits as a
+ * local `tel:` with the centre's `phone-context`, a SIP URI as it is; an extension as `;ext=`.
  * Anonymous or unknown callers have none.
  */
 export function callbackUri(callerPhone: string | null | undefined, domain: string): string | undefined {
   const text = callerPhone?.trim() ?? "";
   if (/^sips?:[^\s@]+@[^\s@]+$/i.test(text) && URL.canParse(text)) return text;
-  const digits = text.replace(/[\s().-]/g, "");
-  if (/^\+[1-9]\d{6,14}$/.test(digits)) return `tel:${digits}`;
-  if (/^\d{3,15}$/.test(digits)) return `tel:${digits};phone-context=${domain}`;
+  // An extension said after the number ("ext 12", "x12", "extension 12") is RFC 3966's `;ext=`.
+  const extension = /\s*(?:,|;)?\s*(?:ext\.?|extension|x)\s*(\d{1,8})$/i.exec(text);
+  const ext = extension ? `;ext=${extension[1]}` : "";
+  const digits = (extension ? text.slice(0, extension.index) : text).replace(/[\s().-]/g, "");
+  if (/^\+[1-9]\d{6,14}$/.test(digits)) return `tel:${digits}${ext}`;
+  if (/^[2-9]\d{2}[2-9]\d{6}$/.test(digits)) return `tel:+1${digits}${ext}`;
+  if (/^\d{3,15}$/.test(digits)) return `tel:${digits}${ext};phone-context=${domain}`;
   return undefined;
 }
 
@@ -143,6 +148,15 @@ export interface EidoPoint {
   uncertaintyMeters: number | null;
   source: LocationSource | null;
 }
+
+/**
+ * How the point was found, as a token of IANA's Method Tokens registry (RFC 4119): the platform's
+ * coordinates as the device or caller gave them through the agent (`Manual`, a person stated them;
+ * Mayday cannot tell a GPS fix from words), every point Mayday looked up from words (the centre's
+ * GIS, a hosted geocoder, the gazetteer, the simulator's street set) `Derived`. Who located it and
+ * how exactly stay in the API's location_source and location_precision; the radius says the rest.
+ */
+export const locationMethod = (source: LocationSource | null): "Manual" | "Derived" => (source === null || source === "platform" ? "Manual" : "Derived");
 
 /** RFC 4119 usage rules: the location is not to be passed on beyond the emergency services. */
 const USAGE_RULES = "<gp:usage-rules><gbp:retransmission-allowed>false</gbp:retransmission-allowed></gp:usage-rules>";
@@ -162,10 +176,10 @@ export function pidfLo(entity: string, spoken: string, point: EidoPoint): string
       ? `<gml:Point srsName="urn:ogc:def:crs:EPSG::4326"><gml:pos>${latitude} ${longitude}</gml:pos></gml:Point>`
       : `<gs:Circle srsName="urn:ogc:def:crs:EPSG::4326"><gml:pos>${latitude} ${longitude}</gml:pos>` +
         `<gs:radius uom="urn:ogc:def:uom:EPSG::9001">${radius}</gs:radius></gs:Circle>`;
-  const method = point.precision === null ? "Manual" : `${point.source === null ? "" : `${point.source}: `}${point.precision}`;
+  const method = locationMethod(point.source);
   const geodetic =
     latitude !== null && longitude !== null
-      ? `<gp:geopriv><gp:location-info>${shape}</gp:location-info>${USAGE_RULES}<gp:method>${method}</gp:method></gp:geopriv>`
+      ? `<tuple id="geodetic"><status><gp:geopriv><gp:location-info>${shape}</gp:location-info>${USAGE_RULES}<gp:method>${method}</gp:method></gp:geopriv></status></tuple>`
       : "";
   const civic = civicAddressOf(spoken);
   const elements = CIVIC_ORDER.filter((name) => civic[name] !== undefined).map((name) => `<ca:${name}>${xmlText(civic[name]!)}</ca:${name}>`);
@@ -176,7 +190,7 @@ export function pidfLo(entity: string, spoken: string, point: EidoPoint): string
     `xmlns:gbp="urn:ietf:params:xml:ns:pidf:geopriv10:basicPolicy" ` +
     `xmlns:ca="urn:ietf:params:xml:ns:pidf:geopriv10:civicAddr" xmlns:gml="http://www.opengis.net/gml" ` +
     `xmlns:gs="http://www.opengis.net/pidflo/1.0" entity="${xmlText(entity)}">` +
-    `<tuple id="location"><status>${geodetic}<gp:geopriv><gp:location-info><ca:civicAddress>${elements.join("")}` +
+    `${geodetic}<tuple id="civic"><status><gp:geopriv><gp:location-info><ca:civicAddress>${elements.join("")}` +
     `</ca:civicAddress></gp:location-info>${USAGE_RULES}<gp:method>Manual</gp:method></gp:geopriv></status></tuple></presence>`
   );
 }

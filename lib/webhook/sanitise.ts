@@ -60,7 +60,8 @@ export function normaliseIdentifier(value: string): string {
 
 /**
  * A caller's number in E.164 (`+` and 8 to 15 digits) when it can be read as one: `+` or `00`
- * and digits, or a North American number of 10 digits (or 11 starting with 1). Separators
+ * and digits, or a North American number of 10 digits (or 11 starting with 1) whose area code and
+ * exchange start with 2-9, as the NANP numbers them. Separators
  * (spaces, dots, dashes, parentheses) are ignored. Anything else (`anonymous`, a SIP URI) is kept
  * as cleaned text; nothing at all is null.
  */
@@ -71,7 +72,8 @@ export function normalisePhone(value: unknown): string | null {
   const compact = text.replace(/[\s().\-/]/g, "");
   const international = /^(?:\+|00)(\d{8,15})$/.exec(compact);
   if (international) return `+${international[1]}`;
-  if (/^\d{10}$/.test(compact)) return `+1${compact}`;
-  if (/^1\d{10}$/.test(compact)) return `+${compact}`;
+  // NANP: an area code and an exchange each start with 2-9 (a UK 020... is not American).
+  if (/^[2-9]\d{2}[2-9]\d{6}$/.test(compact)) return `+1${compact}`;
+  if (/^1[2-9]\d{2}[2-9]\d{6}$/.test(compact)) return `+${compact}`;
   return cleanText(text, TEXT_LIMITS.callerPhone);
 }

@@ -1,6 +1,7 @@
 import { apiRequest } from "@/tests/support/auth";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET } from "@/app/api/calls/route";
+import { callTrackingId } from "@/lib/calls/tracking-id";
 import { callListSchema, type CallList } from "@/lib/calls/schema";
 import { getDb } from "@/lib/db/client";
 import {
@@ -146,6 +147,8 @@ describe("GET /api/calls", () => {
       platform: "elevenlabs",
       // Not a webhook delivery: neither verified nor unverified (docs/webhook.md, "Unsigned deliveries").
       verified: null,
+      // NENA's Call Identifier, its EIDO's callComponent $id (docs/integrations.md, "Joining calls").
+      tracking_id: callTrackingId(simulated.callId!),
     });
     const shownVoice = body.calls.find((call) => call.conversation_id === voice.conversationId)!;
     expect(shownVoice).toMatchObject({ agent_id: "agent_911", simulation: false, scenario: null, scenario_name: null, table_name: "calls", verified: true });

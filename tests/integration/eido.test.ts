@@ -138,7 +138,7 @@ describe("GET /api/incidents/{id}/eido", () => {
         `<gs:Circle srsName="urn:ogc:def:crs:EPSG::4326"><gml:pos>${row.latitude} ${row.longitude}</gml:pos>` +
           `<gs:radius uom="urn:ogc:def:uom:EPSG::9001">15000</gs:radius></gs:Circle>`,
       );
-      expect(callLocation.locationByValue).toContain("<gp:method>gazetteer: locality</gp:method>");
+      expect(callLocation.locationByValue).toContain("<gp:method>Derived</gp:method>");
       const notes = (call.notesReference as { $ref: string }[]).map((ref) => byId.get(ref.$ref)!.notesActionComments);
       expect(notes[0]).toBe(row.summary);
       expect(notes[1]).toBe("Call received as active (webhook)");

@@ -23,6 +23,11 @@ describe("call-back URIs", () => {
     ["+1 (615) 555-0101", "tel:+16155550101"],
     ["+442071838750", "tel:+442071838750"],
     ["4711", "tel:4711;phone-context=psap.example.org"],
+    // A UK national number is no NANP number: local digits, not +1.
+    ["0207946095", "tel:0207946095;phone-context=psap.example.org"],
+    ["(615) 555-0142", "tel:+16155550142"],
+    ["(615) 555-0142 ext 12", "tel:+16155550142;ext=12"],
+    ["+16155550142 x7", "tel:+16155550142;ext=7"],
     ["sip:caller@carrier.example", "sip:caller@carrier.example"],
     ["anonymous", undefined],
     ["Anonymous Caller", undefined],
@@ -83,7 +88,10 @@ describe("PIDF-LO civic address", () => {
         expect(text).not.toMatch(/[<>]/);
         expect(text).not.toMatch(/&(?!(amp|lt|gt|quot);)/);
         expect(xml).toContain("<gp:usage-rules>");
+        // IANA method tokens: the civic address was said (Manual), the point looked up (Derived); one tuple each.
         expect(xml).toContain("<gp:method>Manual</gp:method>");
+        expect(xml).toContain("<gp:method>Derived</gp:method>");
+        expect(xml.match(/<tuple id="(\w+)">/g)).toEqual(['<tuple id="geodetic">', '<tuple id="civic">']);
       }),
     );
   });
