@@ -6,11 +6,12 @@ import type { SimulatedCall } from "../vocabulary";
 import { seededRandom } from "../simulation/random";
 import { type LiveScript, planLiveScript } from "./live-script";
 import { type SurgeShape, surgeCurve } from "./shapes";
+import { EXERCISE_SUMMARY_TEMPLATES } from "./summary-templates";
 
 /**
  * An exercise's calls, planned before it starts. Pure and deterministic per seed (call ids aside,
- * which never come from the seed): the content is the simulator's (lib/simulation), the due times
- * follow the surge curve.
+ * which never come from the seed): the content is the simulator's (lib/simulation) with summaries
+ * of the exercise's own shapes, the due times follow the surge curve.
  *
  * Due times are stratified: call i of n is due at the curve's quantile of (i + u) / n with u drawn
  * uniformly, so every stretch of the exercise holds its planned share of calls to fewer than two
@@ -57,6 +58,8 @@ export function planExercise(options: PlanOptions): PlannedCall[] {
     // Exercise calls are not grouped into incidents (docs/incidents.md): no simulated duplicates.
     duplicateShare: 0,
     centre: options.centre,
+    // Trainees dispatch exercise calls: their summaries claim no dispatch (docs/exercises.md).
+    summaryTemplates: EXERCISE_SUMMARY_TEMPLATES,
   });
   const curve = surgeCurve(options.shape);
   const durationMs = options.durationMinutes * 60_000;

@@ -48,7 +48,7 @@ export function summaryModelFromConfig(config: Config): SummaryModel | undefined
 }
 
 const SYSTEM_PROMPT =
-  "You are a 911 call-taking voice agent writing the summary of a call you just took. " +
+  "You are a 911 emergency dispatcher writing the summary of a call for the dispatch log. " +
   "Answer with exactly two plain sentences and nothing else: no heading, no quotes, no list.";
 
 function promptFor(call: SimulatedCall): string {
@@ -57,16 +57,16 @@ function promptFor(call: SimulatedCall): string {
     `Severity: ${call.severity}`,
     `What the caller reported: ${call.description}`,
     `Address: ${call.location.address}`,
-    "Write the two-sentence summary of what the caller reported and what you did. Repeat the address exactly as given. " +
-      "Nobody has dispatched any unit yet: never say that help was dispatched, sent, is responding or on its way.",
+    "Write the two-sentence dispatcher summary. Repeat the address exactly as given, " +
+      "and say which emergency services were dispatched.",
   ].join("\n");
 }
 
-/** A claim that help was sent, which a summary written before any dispatch must not make. */
-const DISPATCH_CLAIM = /dispatched|en route|responding|\bsent\b|on (the|their|its) way|units? (have|has|were|was|are|is) /i;
+/** The mention of services dispatched that the specification's summary makes. */
+const DISPATCH_WORDS = /dispatch|en route|respond|units?\b|\bsent\b|on (the|their|its) way/i;
 const MAX_SUMMARY_LENGTH = 600;
 
-/** The model's answer as a summary, or undefined when it is not one (no address, or a claim of a dispatch). */
+/** The model's answer as a summary, or undefined when it is not one (no address, or no dispatch of services). */
 export function acceptSummary(text: string, call: SimulatedCall): string | undefined {
   const summary = text
     .trim()
@@ -75,7 +75,7 @@ export function acceptSummary(text: string, call: SimulatedCall): string | undef
     .trim();
   const street = call.location.address.split(",")[0];
   if (summary.length === 0 || summary.length > MAX_SUMMARY_LENGTH) return undefined;
-  if (!summary.includes(street) || DISPATCH_CLAIM.test(summary)) return undefined;
+  if (!summary.includes(street) || !DISPATCH_WORDS.test(summary)) return undefined;
   return summary;
 }
 

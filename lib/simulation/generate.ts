@@ -7,7 +7,7 @@ import { type Scenario, SEVERITIES } from "../scenarios/scenario-list";
 import type { SimulatedCall } from "../vocabulary";
 import { DUPLICATE_SHARE } from "./duplicate-share";
 import { pick, pickWeighted, randomIntBetween, type RandomSource } from "./random";
-import { templateSummary } from "./templates";
+import { type SummaryTemplate, templateSummary } from "./templates";
 
 export interface GenerateOptions {
   scenario: Scenario;
@@ -21,6 +21,8 @@ export interface GenerateOptions {
   duplicateShare?: number;
   /** The centre's own GIS data, when loaded: it places the addresses it knows (docs/simulation.md). */
   centre?: CentreIndex;
+  /** The summaries' shapes; the specification's three (lib/simulation/templates.ts) by default. */
+  summaryTemplates?: readonly SummaryTemplate[];
 }
 
 /**
@@ -164,7 +166,7 @@ export function generateCallsWithEvents(options: GenerateOptions): GeneratedCall
       emergency_type: kind.type,
       severity,
       description,
-      summary: templateSummary(random, description, address),
+      summary: templateSummary(random, description, address, options.summaryTemplates),
       duration_secs: randomIntBetween(random, 45, 600),
       caller_phone: callerPhone(random, scenario.phoneAreaCodes),
       status: "active",

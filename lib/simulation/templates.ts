@@ -1,16 +1,27 @@
 import { pick, type RandomSource } from "./random";
 
+/** A summary shape: a sentence about what was reported where, and one about what followed. */
+export type SummaryTemplate = (description: string, address: string) => string;
+
 /**
- * The three documented summary templates (docs/interface.md), word for word. They say what the
- * caller reported and what the agent did, as a voice agent's summary does, never that help was
- * dispatched: a simulated call arrives before any dispatcher has acted on it.
+ * The specification's three summary templates of `POST /api/simulate` (docs/interface.md), word for
+ * word: dispatcher style, naming the address and the dispatch of services. Exercises speak as
+ * callers and agents do instead (lib/exercises/summary-templates.ts).
  */
-export const SUMMARY_TEMPLATES: readonly ((description: string, address: string) => string)[] = [
-  (description, address) => `Caller reported ${description} at ${address}. The caller asked for emergency help and stayed on the line.`,
-  (description, address) => `A caller described ${description} at ${address}. The agent confirmed the address and a callback number.`,
-  (description, address) => `Emergency call regarding ${description} at ${address}. The agent told the caller help is being requested.`,
+export const SUMMARY_TEMPLATES: readonly SummaryTemplate[] = [
+  (description, address) =>
+    `Caller reported ${description} at ${address}. Emergency services have been dispatched to the scene.`,
+  (description, address) =>
+    `911 dispatch received report of ${description} at ${address}. First responders en route with ETA 5-7 minutes.`,
+  (description, address) =>
+    `Emergency call regarding ${description} at ${address}. Fire and EMS units notified and responding.`,
 ];
 
-export function templateSummary(random: RandomSource, description: string, address: string): string {
-  return pick(random, SUMMARY_TEMPLATES)(description, address);
+export function templateSummary(
+  random: RandomSource,
+  description: string,
+  address: string,
+  templates: readonly SummaryTemplate[] = SUMMARY_TEMPLATES,
+): string {
+  return pick(random, templates)(description, address);
 }

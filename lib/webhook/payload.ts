@@ -393,7 +393,9 @@ export function toWebhookCall(event: CallEvent): WebhookCall {
     summary: cleanText(data.analysis.transcript_summary, TEXT_LIMITS.summary),
     callSuccessful: successful === true || successful === "success",
     durationSecs: duration,
-    transcriptLength: transcript.length,
+    // The specification's count: every item of the transcript, whatever it holds (a tool call's
+    // turn, whose message is null, too); the turns stored are those with text.
+    transcriptLength: data.transcript.length,
     ...collectedFields(data.analysis.data_collection_results),
     status: normaliseIdentifier(data.status) === "failed" ? "failed" : "active",
     callerPhone:

@@ -21,8 +21,10 @@ import { releaseDueCalls, startExerciseScheduler } from "@/lib/exercises/schedul
 import { surgeCurve } from "@/lib/exercises/shapes";
 import { stopExercise } from "@/lib/exercises/stop";
 import { boardSchema, hourlySeriesSchema, mapViewSchema, queuePageSchema } from "@/lib/live/schema";
+import type { SimulatedCall } from "@/lib/vocabulary";
 import { specCallEvent } from "@/lib/webhook/sample-events";
 import { manualClock, runFor, secondInstance } from "../support/exercise-clock";
+import { isTemplateSummary } from "../support/simulated-calls";
 import { MANY_REQUESTS_TIMEOUT_MS } from "../support/timeouts";
 import { webhookRequest } from "../support/webhook-request";
 
@@ -88,6 +90,15 @@ describe("exercise calls follow the surge curve", () => {
     expect(started.calls).toBe(1000);
     expect(started.off).toBe(0);
     expect(started.talked).toBeGreaterThan(500);
+    // An exercise call's summary speaks as callers and agents do: none of /simulate's three shapes (docs/exercises.md).
+    const summaries = await db.call.findMany({ where: { exerciseId: exercise.id }, select: { summary: true, simulatedRecord: true } });
+    expect(summaries).toHaveLength(1000);
+    for (const { summary, simulatedRecord } of summaries) {
+      const record = simulatedRecord as unknown as SimulatedCall;
+      expect(summary).toBe(record.summary);
+      expect(summary).toContain(record.location.address);
+      expect(isTemplateSummary(record), summary).toBe(false);
+    }
   }, MANY_REQUESTS_TIMEOUT_MS);
 });
 

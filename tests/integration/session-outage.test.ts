@@ -5,16 +5,8 @@ import { GET as health } from "@/app/api/health/route";
 import { resetConfigForTests } from "@/lib/config";
 import { resetHealthForTests } from "@/lib/health/check-readiness";
 import { signedIn } from "../support/people";
-import { admin, serverUrl } from "../setup/test-database";
-
-/** Refuse new connections to this file's database and cut the open ones: down, as the app sees it. */
-async function setDatabaseReachable(reachable: boolean): Promise<void> {
-  const database = new URL(process.env.DATABASE_URL!).pathname.slice(1);
-  await admin(serverUrl()!, async (client) => {
-    await client.query(`ALTER DATABASE "${database}" ALLOW_CONNECTIONS ${reachable}`);
-    if (!reachable) await client.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1", [database]);
-  });
-}
+import { serverUrl } from "../setup/test-database";
+import { setDatabaseReachable } from "../support/database-reachable";
 
 /** A signed-in dashboard while the database is down: it must still learn of the outage and its backlog. */
 describe.skipIf(!serverUrl())("a session while the database cannot confirm it", () => {

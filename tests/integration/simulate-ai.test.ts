@@ -3,7 +3,7 @@ import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import type { SimulatedCall } from "@/lib/vocabulary";
 import { expectCallsFollowTheRules, isTemplateSummary } from "../support/simulated-calls";
-import { type Answer, ModelStandIn, modelSummaryFor } from "../support/model-stand-in";
+import { type Answer, ModelStandIn, modelSummaryFor, undispatchedSummaryFor } from "../support/model-stand-in";
 import { postSimulate } from "../support/simulate-request";
 
 const standIn = new ModelStandIn();
@@ -32,8 +32,8 @@ async function storedCalls(tableName: string): Promise<SimulatedCall[]> {
   return rows.map((row) => row.simulatedRecord as unknown as SimulatedCall);
 }
 
-/** A run where the n-th model request is answered by `answer(n)`; returns body and stored calls. */
-async function simulateWith(answer: (n: number) => Answer, numCalls: number, tableName: string) {
+/** A run where the n-th model request is answered by `answer(n, prompt)`; returns body and stored calls. */
+async function simulateWith(answer: (n: number, prompt: string) => Answer, numCalls: number, tableName: string) {
   standIn.reset(answer);
   const { status, body } = await postSimulate({ scenario: "earthquake_sf", num_calls: numCalls, table_name: tableName });
   expect(status).toBe(200);
@@ -67,6 +67,9 @@ describe("POST /api/simulate with a hosted model (OpenAI-compatible stand-in)", 
     expect(first.authorization).toBe("Bearer test-key");
     expect(first.body.model).toBe("dispatch-writer-1");
     expect(first.prompt).toMatch(/Address: \d+ .+, (Marina|Mission|Financial) District/);
+    // What the specification asks of the model: two sentences, dispatcher style, the address, the services dispatched.
+    expect(first.body.messages).toContainEqual(expect.objectContaining({ role: "system", content: expect.stringMatching(/dispatcher.*exactly two plain sentences/) }));
+    expect(first.prompt).toContain("Write the two-sentence dispatcher summary. Repeat the address exactly as given, and say which emergency services were dispatched.");
     const addresses = standIn.requests.map((request) => /Address: (.+)/.exec(request.prompt)![1]).sort();
     expect(addresses).toEqual(calls.map((call) => call.location.address).sort());
   });
@@ -93,17 +96,20 @@ describe("POST /api/simulate with a hosted model (OpenAI-compatible stand-in)", 
   });
 
   it("falls back to templates for garbage: not JSON, no choices, empty text, or text that is no summary", async () => {
-    const garbage: Answer[] = [
-      { kind: "raw", body: "<html>Bad gateway</html>" },
-      { kind: "raw", body: '{"unexpected":true}' },
-      { kind: "text", text: "" },
-      { kind: "text", text: "I cannot help with that request." },
-      { kind: "text", text: "Units dispatched to the scene. Everyone is safe." },
+    const garbage: ((prompt: string) => Answer)[] = [
+      () => ({ kind: "raw", body: "<html>Bad gateway</html>" }),
+      () => ({ kind: "raw", body: '{"unexpected":true}' }),
+      () => ({ kind: "text", text: "" }),
+      () => ({ kind: "text", text: "I cannot help with that request." }),
+      // No address.
+      () => ({ kind: "text", text: "Units dispatched to the scene. Everyone is safe." }),
+      // The address, but no services dispatched.
+      (prompt) => ({ kind: "text", text: undispatchedSummaryFor(prompt) }),
     ];
-    const { body, calls } = await simulateWith((n) => garbage[n - 1] ?? { kind: "summary" }, 8, "ai-garbage");
+    const { body, calls } = await simulateWith((n, prompt) => garbage[n - 1]?.(prompt) ?? { kind: "summary" }, 9, "ai-garbage");
     expect(body.generation_method).toBe("Templates (fallback)");
-    expect(body.ai_fallbacks).toBe(5);
-    expect(calls.filter(isTemplateSummary)).toHaveLength(5);
+    expect(body.ai_fallbacks).toBe(6);
+    expect(calls.filter(isTemplateSummary)).toHaveLength(6);
     expect(calls.filter(fromModel)).toHaveLength(3);
   });
 

@@ -19,7 +19,7 @@ import { LocalObjectStore } from "@/lib/storage/local";
 import { retellSignatureHeader } from "@/lib/intake/platforms/retell";
 import { vapiHmacHeaders } from "@/lib/intake/platforms/vapi";
 import { retellCallEvent, specCallEvent, vapiEndOfCallReport } from "@/lib/webhook/sample-events";
-import { admin } from "../setup/test-database";
+import { setDatabaseReachable } from "../support/database-reachable";
 import { webhookRequest } from "../support/webhook-request";
 
 const SECRET = "wsec_db_down_secret";
@@ -47,26 +47,8 @@ async function postPlatform(platform: "vapi" | "retell", body: unknown) {
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
-/** This file's database, on the test server. */
-const databaseUrl = () => new URL(process.env.DATABASE_URL!);
-const databaseName = () => databaseUrl().pathname.slice(1);
-const serverUrl = () => {
-  const url = databaseUrl();
-  url.pathname = "/postgres";
-  return url.toString();
-};
-
-/** The database stops accepting connections and the ones open are cut: down, as far as the app can tell. */
-async function takeDatabaseDown(): Promise<void> {
-  await admin(serverUrl(), async (client) => {
-    await client.query(`ALTER DATABASE "${databaseName()}" ALLOW_CONNECTIONS false`);
-    await client.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1", [databaseName()]);
-  });
-}
-
-async function bringDatabaseBack(): Promise<void> {
-  await admin(serverUrl(), (client) => client.query(`ALTER DATABASE "${databaseName()}" ALLOW_CONNECTIONS true`));
-}
+const takeDatabaseDown = () => setDatabaseReachable(false);
+const bringDatabaseBack = () => setDatabaseReachable(true);
 
 /** Creation rows in insertion order: which conversations were recorded, how often, in which order. */
 async function creations(ids: string[]) {

@@ -22,8 +22,9 @@ import { startStandInServer, type StandInServer } from "../support/stand-in-serv
  * Vapi's end-of-call report as `@vapi-ai/server-sdk` 2.0.1 types it (issue 36): the fields Vapi's
  * docs and SDK carry beside the ones first read (tool messages and empty turns among the messages,
  * `recording.stereoUrl`, `artifact.structuredOutputs`, the presigned links) are stored as
- * docs/webhook.md says; every platform's agent is the `agent` speaker; `transcript_length` is the
- * number of turns stored.
+ * docs/webhook.md says; every platform's agent is the `agent` speaker; `transcript_length` is, for
+ * Vapi and Retell, the number of turns stored, and for ElevenLabs the number of the transcript's
+ * items (the specification's count).
  */
 
 const VAPI_SECRET = "vapi_fields_secret_0123456789";
@@ -163,7 +164,7 @@ describe("a Vapi report's messages", () => {
 });
 
 describe("every platform's agent", () => {
-  it("is stored as `agent`, and each call's transcript_length is its turns stored", async () => {
+  it("is stored as `agent`, and each call's transcript_length follows its platform's rule", async () => {
     const retellId = nextId("retell-agent");
     const retellEvent = retellCallEvent("call_analyzed", retellId);
     // A line without words (Retell writes the agent's silence as "Agent: ") is not a turn.
@@ -186,8 +187,70 @@ describe("every platform's agent", () => {
     const eleven = await detail(elevenId);
     expect(eleven.transcript.filter(({ speaker }) => speaker === "agent").length).toBeGreaterThan(0);
     expect(eleven.transcript.every(({ speaker }) => speaker === "agent" || speaker === "user")).toBe(true);
-    expect(eleven.transcript_length).toBe(eleven.transcript.length);
-    expect(eleven.transcript_length).toBe(elevenEvent.data.transcript.length - 1);
+    // ElevenLabs: every item counts, the tool call's too; the turns stored are those with text.
+    expect(eleven.transcript).toHaveLength(elevenEvent.data.transcript.length - 1);
+    expect(eleven.transcript_length).toBe(elevenEvent.data.transcript.length);
+  });
+});
+
+describe("an ElevenLabs event's transcript_length", () => {
+  /**
+   * A tool call's turn as the ElevenLabs SDK serialises it (ConversationHistoryTranscriptCommonModel
+   * with every field, its `tool_calls` a ConversationHistoryTranscriptToolCallCommonModel with
+   * webhook details): the agent speaks no words, so `message` is null.
+   */
+  const toolTurn = {
+    role: "agent",
+    agent_metadata: { agent_id: "agent_01jz8x3y4v5w6x7y8z9a0b1c2d", workflow_node_id: null },
+    message: null,
+    multivoice_message: null,
+    tool_calls: [
+      {
+        type: "webhook",
+        request_id: "report_emergency_9f2c1d0e",
+        tool_name: "report_emergency",
+        params_as_json: '{"emergency_type":"power_lines_down","severity":"high","address":"Music Row, Nashville"}',
+        tool_has_been_called: true,
+        tool_details: {
+          type: "webhook",
+          method: "POST",
+          url: "https://mayday.example/api/live-calls/elevenlabs/report_emergency",
+          headers: {},
+          path_params: {},
+          query_params: {},
+          body: '{"emergency_type":"power_lines_down","severity":"high","address":"Music Row, Nashville"}',
+        },
+      },
+    ],
+    tool_results: [],
+    feedback: null,
+    llm_override: null,
+    time_in_call_secs: 9,
+    conversation_turn_metrics: null,
+    rag_retrieval_info: null,
+    llm_usage: null,
+    interrupted: false,
+    original_message: null,
+    source_medium: null,
+  };
+
+  it("is the number of items of data.transcript, a null-message tool turn among them: 3; the turns stored are the 2 with text", async () => {
+    const id = nextId("el-tool-turn");
+    const event = elevenLabsCallEvent(id);
+    const [greeting, caller] = event.data.transcript;
+    (event.data as { transcript: unknown[] }).transcript = [greeting, caller, toolTurn];
+    // Serialised as sent: JSON keeps the null message.
+    expect(JSON.parse(JSON.stringify(event)).data.transcript[2].message).toBeNull();
+    await post(elevenLabsPost, "", event, (raw) => ({ "elevenlabs-signature": signatureHeader(ELEVENLABS_SECRET, raw) }));
+
+    const call = await detail(id);
+    expect(call.transcript_length).toBe(3);
+    expect(call.transcript).toEqual([
+      { speaker: "agent", time_in_call_secs: 0, text: greeting.message },
+      { speaker: "user", time_in_call_secs: 6, text: caller.message },
+    ]);
+    const row = await (await getDb()).call.findUniqueOrThrow({ where: { conversationId: id }, select: { transcriptLength: true } });
+    expect(row.transcriptLength).toBe(3);
   });
 });
 

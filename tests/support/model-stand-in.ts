@@ -15,10 +15,16 @@ export interface SeenRequest {
   prompt: string;
 }
 
-/** The two sentences a well-behaved model writes for a prompt naming `Address: ...`. */
+const addressIn = (prompt: string) => /Address: (.+)/.exec(prompt)?.[1] ?? "an unknown address";
+
+/** The two dispatcher-style sentences a well-behaved model writes for a prompt naming `Address: ...`. */
 export function modelSummaryFor(prompt: string): string {
-  const address = /Address: (.+)/.exec(prompt)?.[1] ?? "an unknown address";
-  return `Caller at ${address} reported an emergency needing urgent help. The agent kept the caller on the line.`;
+  return `Caller at ${addressIn(prompt)} reported an emergency needing urgent help. Fire and EMS units have been dispatched.`;
+}
+
+/** Two sentences naming the address that say nothing of services dispatched: not the summary asked for. */
+export function undispatchedSummaryFor(prompt: string): string {
+  return `Caller at ${addressIn(prompt)} reported an emergency needing urgent help. The agent kept the caller on the line.`;
 }
 
 function promptOf(path: string, body: Record<string, unknown>): string {

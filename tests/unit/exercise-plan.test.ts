@@ -3,6 +3,7 @@ import { callsForPeakRate, planExercise } from "@/lib/exercises/plan";
 import { parseCreateExercise } from "@/lib/exercises/schema";
 import { SURGE_SHAPE_NAMES, surgeCurve } from "@/lib/exercises/shapes";
 import { findScenario } from "@/lib/scenarios/scenario-list";
+import { isTemplateSummary } from "../support/simulated-calls";
 
 const scenario = findScenario("earthquake_sf")!;
 let counter = 0;
@@ -37,6 +38,15 @@ describe("exercise planning", () => {
     const abandoned = plan("steady", 4000, 2).filter((call) => call.abandoned).length / 4000;
     expect(abandoned).toBeGreaterThan(0.13);
     expect(abandoned).toBeLessThan(0.17);
+  });
+
+  it("summaries speak as callers and agents do: each names its description and address, none is one of /simulate's three shapes", () => {
+    const calls = plan("steady", 1000, 3);
+    for (const { call } of calls) {
+      expect(call.summary).toContain(`${call.description} at ${call.location.address}. `);
+      expect(isTemplateSummary(call), call.summary).toBe(false);
+    }
+    expect(new Set(calls.map(({ call }) => call.summary.split(" ")[0])).size).toBe(3);
   });
 
   it("turns a peak rate into calls: steady peak x duration, peaked shapes fewer", () => {

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { normaliseIdentifier, normaliseSeverity, parseEvent, toWebhookCall } from "@/lib/webhook/payload";
 import { elevenLabsCallEvent, specCallEvent } from "@/lib/webhook/sample-events";
@@ -56,6 +57,31 @@ describe("webhook payload", () => {
     delete (event.data as { metadata?: unknown }).metadata;
     event.data.transcript = Array.from({ length: 300_000 }, (_, index) => ({ speaker: "caller", text: "", timestamp: index }));
     expect(callOf(event).durationSecs).toBe(299_999);
+  });
+
+  it("counts every transcript item in transcript_length, whatever it holds; stores the turns with text", () => {
+    // Items as a platform (or a broken sender) may write them: turns with text, tool turns whose
+    // message is null, blank turns, and values that are not turns at all.
+    const item = fc.oneof(
+      fc.record({ role: fc.constantFrom("agent", "user"), message: fc.string(), time_in_call_secs: fc.nat(600) }),
+      fc.record({ role: fc.constant("agent"), message: fc.constant(null), tool_calls: fc.constant([{ tool_name: "report_emergency" }]) }),
+      fc.record({ speaker: fc.string(), text: fc.oneof(fc.string(), fc.constant(" ")), timestamp: fc.nat() }),
+      fc.constantFrom(null, 7, "text", []),
+    );
+    fc.assert(
+      fc.property(fc.array(item, { maxLength: 40 }), (items) => {
+        const event = elevenLabsCallEvent("c6");
+        (event.data as { transcript: unknown[] }).transcript = items;
+        const call = callOf(event);
+        expect(call.transcriptLength).toBe(items.length);
+        const withText = items.filter((entry) => {
+          if (entry === null || typeof entry !== "object" || Array.isArray(entry)) return false;
+          const words = "message" in entry ? entry.message : "text" in entry ? entry.text : null;
+          return typeof words === "string" && words.trim() !== "";
+        });
+        expect(call.transcript).toHaveLength(withText.length);
+      }),
+    );
   });
 
   it("sorts other event types out before validating call fields", () => {

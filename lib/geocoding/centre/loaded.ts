@@ -20,7 +20,12 @@ interface Loaded {
 }
 
 interface CentreState {
-  loaded?: Promise<Loaded>;
+  /** The index last built, with the version it was read at. */
+  held?: Loaded;
+  /** A build under way: the first one, or a rebuild after a newer import. */
+  building?: Promise<Loaded>;
+  /** The freshness check (or the rebuild it asked for) failed: logged once, until it succeeds again. */
+  checkFailing?: boolean;
 }
 
 const PART = "centre-gis-index";
@@ -77,30 +82,68 @@ async function load(): Promise<Loaded> {
   return loaded;
 }
 
+/** Builds the index; once built (and not forgotten meanwhile), it is the one held. */
+function build(current: CentreState): Promise<Loaded> {
+  const building: Promise<Loaded> = load().then(
+    (loaded) => {
+      if (current.building === building) {
+        current.held = loaded;
+        current.building = undefined;
+      }
+      return loaded;
+    },
+    (error: unknown) => {
+      if (current.building === building) current.building = undefined;
+      throw error;
+    },
+  );
+  current.building = building;
+  return building;
+}
+
 /**
  * The centre's GIS index, built once per process and again only when a layer was imported
  * (here: at once; by another instance: noticed within VERSION_CHECK_MS). Undefined without data.
+ * Only the first build needs the database: once built, the index answers from what it holds while
+ * the freshness check (or the rebuild it asks for) cannot read the database, which is logged once
+ * and tried again at the next interval (docs/geocoding.md, "The centre's GIS data", "Lookup").
  */
 export async function getCentreIndex(): Promise<CentreIndex | undefined> {
   const current = state();
-  try {
-    let loaded = await (current.loaded ??= load());
-    if (Date.now() - loaded.checkedAt > VERSION_CHECK_MS) {
-      loaded.checkedAt = Date.now();
-      if ((await versionOf(await getDb())) !== loaded.version) loaded = await (current.loaded = load());
+  const held = current.held;
+  if (!held) {
+    try {
+      return (await (current.building ?? build(current))).index;
+    } catch (error) {
+      // Nothing held and the database could not be read: the next call tries again, and this one is worth a retry.
+      throw new GeocoderUnavailableError(`Centre GIS data could not be read: ${(error as Error).message}`, { cause: error });
     }
-    return loaded.index;
-  } catch (error) {
-    // The database could not be read: the next call tries again, and this one is worth a retry.
-    current.loaded = undefined;
-    throw new GeocoderUnavailableError(`Centre GIS data could not be read: ${(error as Error).message}`, { cause: error });
   }
+  // A rebuild under way: its data when it succeeds, else what is held.
+  if (current.building) return (await current.building.catch(() => held)).index;
+  if (Date.now() - held.checkedAt <= VERSION_CHECK_MS) return held.index;
+  held.checkedAt = Date.now();
+  let answer = held;
+  try {
+    if ((await versionOf(await getDb())) !== held.version) answer = await build(current);
+  } catch (error) {
+    if (!current.checkFailing) {
+      log.warn({ err: (error as Error).message }, "centre GIS data could not be checked for a newer import: answering from the index held");
+    }
+    current.checkFailing = true;
+    return held.index;
+  }
+  if (current.checkFailing) log.info("centre GIS data readable again");
+  current.checkFailing = false;
+  return answer.index;
 }
 
 /** After an import in this process: the next geocode builds the index from the new data. */
 export function forgetCentreIndex(): void {
   const current = existingPart<CentreState>(PART);
-  if (current) current.loaded = undefined;
+  if (!current) return;
+  current.held = undefined;
+  current.building = undefined;
 }
 
 /** The centre's GIS data as a geocoder: null when there is none or it does not know the place. */
