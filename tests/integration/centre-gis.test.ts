@@ -3,6 +3,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import fc from "fast-check";
 import { serialize } from "flatgeobuf/lib/mjs/geojson.js";
+import { calcTreeSize } from "flatgeobuf/lib/mjs/packedrtree.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as layersRoute, POST as importRoute } from "@/app/api/gis/route";
 import { getDb } from "@/lib/db/client";
@@ -188,6 +189,24 @@ describe("the centre's GIS data", () => {
       });
     }
     expect(await layerCounts()).toEqual(before);
+  });
+
+  it("reads a FlatGeobuf file with a spatial index, as ogr2ogr writes by default, passing over the index as it streams", async () => {
+    const count = 300;
+    const plain = Buffer.from(serialize({
+      type: "FeatureCollection",
+      features: Array.from({ length: count }, (_, i) => ({ type: "Feature", properties: { Add_Number: i + 1, St_Name: "Test" }, geometry: { type: "Point", coordinates: [-89.6, 39.7] } })),
+    }));
+    // The package's writer sets no index (node size 0): the header says 16, and the index's bytes follow it.
+    // The header is a FlatBuffers table after the magic bytes and its length; index_node_size is its field 9 (vtable slot 22).
+    const table = 12 + plain.readUInt32LE(12);
+    const indexed = Buffer.from(plain);
+    indexed.writeUInt16LE(16, table + plain.readUInt16LE(table - plain.readInt32LE(table) + 22));
+    const headerEnd = 12 + plain.readUInt32LE(8);
+    const file = Buffer.concat([indexed.subarray(0, headerEnd), Buffer.alloc(calcTreeSize(count, 16)), indexed.subarray(headerEnd)]);
+    const pieces = Readable.from(Array.from({ length: Math.ceil(file.length / 997) }, (_, at) => file.subarray(at * 997, (at + 1) * 997)));
+    expect(await importGisLayer({ format: "flatgeobuf", chunks: pieces, sourceName: "indexed.fgb" })).toEqual({ layer: "address_points", features: count });
+    await importFixtures();
   });
 
   describe("POST /api/gis (the administrator's page)", () => {
