@@ -23,14 +23,22 @@ export function proxy(request: NextRequest): Response {
 }
 
 /**
- * Next copies a request's body for the proxy (holding it in memory, and cutting it at 10 MB),
- * so a webhook request that carries a body never goes through it: a recording is tens of MB
- * (docs/webhook.md, "Body limits"). Such a request with a method the webhook does not take gets
- * Next's own empty 405.
+ * Next copies a request's body for the proxy (holding it in memory, and cutting it at 10 MB,
+ * `experimental.proxyClientMaxBodySize`), so a request that carries a body never goes through it
+ * where a body may be larger: the webhook's (a recording is tens of MB, docs/webhook.md, "Body
+ * limits") and a GIS file's (up to GIS_IMPORT_MAX_BYTES, streamed into the import: docs/geocoding.md).
+ * Such a request with a method the endpoint does not take gets Next's own empty 405.
  */
 export const config = {
   matcher: [
-    "/api/((?!voiceagent-webhook).*)",
+    "/api/((?!voiceagent-webhook|gis$).*)",
+    {
+      source: "/api/gis",
+      missing: [
+        { type: "header", key: "content-length" },
+        { type: "header", key: "transfer-encoding" },
+      ],
+    },
     {
       source: "/api/voiceagent-webhook",
       missing: [

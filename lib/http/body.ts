@@ -35,13 +35,28 @@ export async function* bodyChunks(request: Request, maxBytes: number): AsyncGene
   }
 }
 
-/** Chunks passed on until `maxBytes` have gone by: a body sent without Content-Length is cut there (413). */
-export async function* boundedChunks(chunks: AsyncIterable<Uint8Array>, maxBytes: number): AsyncGenerator<Uint8Array> {
+const incomplete = (message: string) => new ApiError("INVALID_PARAMETER", message, {}, { label: "Incomplete body" });
+
+/**
+ * Chunks passed on until `maxBytes` have gone by: a body sent without Content-Length is cut there
+ * (413). A body that stops short is refused (400) rather than read as a shorter one: one that
+ * breaks off (the client gone), or ends before its Content-Length (`contentLength`, the header as
+ * sent) says it would. For a reader that acts on the whole body only (an import).
+ */
+export async function* boundedChunks(chunks: AsyncIterable<Uint8Array>, maxBytes: number, contentLength: string | null = null): AsyncGenerator<Uint8Array> {
   let received = 0;
-  for await (const chunk of chunks) {
-    received += chunk.byteLength;
-    if (received > maxBytes) throw tooLarge(maxBytes);
-    yield chunk;
+  try {
+    for await (const chunk of chunks) {
+      received += chunk.byteLength;
+      if (received > maxBytes) throw tooLarge(maxBytes);
+      yield chunk;
+    }
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    throw incomplete(`The request body broke off after ${received} bytes (${(error as Error).message})`);
+  }
+  if (contentLength !== null && received < Number(contentLength)) {
+    throw incomplete(`The request body ended after ${received} of the ${contentLength} bytes its Content-Length declares`);
   }
 }
 

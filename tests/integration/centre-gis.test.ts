@@ -1,7 +1,9 @@
 import { createReadStream, readFileSync } from "node:fs";
 import path from "node:path";
 import { Readable } from "node:stream";
+import fc from "fast-check";
 import { serialize } from "flatgeobuf/lib/mjs/geojson.js";
+import { calcTreeSize } from "flatgeobuf/lib/mjs/packedrtree.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as layersRoute, POST as importRoute } from "@/app/api/gis/route";
 import { getDb } from "@/lib/db/client";
@@ -9,6 +11,8 @@ import { distanceMeters } from "@/lib/geocoding/centre/geometry";
 import { importGisLayer, listGisLayers } from "@/lib/geocoding/centre/import";
 import { getGeocoder } from "@/lib/geocoding/geocoder";
 import { STREET_LEVEL } from "@/lib/geocoding/types";
+import { setRateLimiterForTests } from "@/lib/rate-limit/get-rate-limiter";
+import { MemoryRateLimiter } from "@/lib/rate-limit/memory";
 import { apiRequest } from "../support/auth";
 import type { SpokenAddress } from "../support/gis-town";
 import { signedIn } from "../support/people";
@@ -150,6 +154,61 @@ describe("the centre's GIS data", () => {
     await importFixtures();
   });
 
+  it("refuses a hostile FlatGeobuf file where it breaks, before the flatgeobuf package loops or allocates; nothing changes", async () => {
+    const before = await layerCounts();
+    const magic = Buffer.from("fgb\x03fgb\x00", "latin1");
+    const u32 = (value: number) => Buffer.from(Uint32Array.of(value).buffer);
+    const points = serialize({
+      type: "FeatureCollection",
+      features: [
+        { type: "Feature", properties: { Add_Number: 1, St_Name: "Test" }, geometry: { type: "Point", coordinates: [-89.6, 39.7] } },
+        { type: "Feature", properties: { Add_Number: 2, St_Name: "Test" }, geometry: { type: "Point", coordinates: [-89.6, 39.7] } },
+      ],
+    });
+    const headerEnd = 12 + Buffer.from(points).readUInt32LE(8);
+    const firstFeatureEnd = headerEnd + 4 + Buffer.from(points).readUInt32LE(headerEnd);
+    const polygons = serialize({
+      type: "FeatureCollection",
+      features: [{ type: "Feature", properties: { Add_Number: 1, St_Name: "Test" }, geometry: { type: "Polygon", coordinates: [[[0, 0], [1, 0], [1, 1], [0, 0]]] } }],
+    });
+    const hostile: [string, Uint8Array, RegExp][] = [
+      // The three of issue 50: each held the server's only thread at 100% CPU, SIGTERM included.
+      ["the magic bytes alone", magic, /^header: cut short before its length \(byte 8\)/],
+      ["a header length of 0x7fffffff", Buffer.concat([magic, u32(0x7fffffff)]), /^header: a length of 2,147,483,647 bytes \(byte 8\); a FlatGeobuf header has 4 to 10,485,760/],
+      ["a header length of 100 and 4 bytes", Buffer.concat([magic, u32(100), Buffer.from([1, 2, 3, 4])]), /^header: cut short: 4 of its 100 bytes arrived/],
+      // calcTreeSize(0, 16) never ends: an index (node size 16 when unset) over no counted features.
+      ["an index over uncounted features", Buffer.concat([magic, u32(4), u32(0)]), /^header: a spatial index \(node size 16\) over an uncounted set of features/],
+      ["a feature length of 0x7fffffff", Buffer.concat([points.subarray(0, headerEnd), u32(0x7fffffff)]), /^feature 0: a length of 2,147,483,647 bytes/],
+      ["a file cut between two features", points.subarray(0, firstFeatureEnd), /^file: its header counts 2 features and 1 arrived/],
+      ["a layer of polygons", polygons, /^header: its layer's geometry is Polygon/],
+    ];
+    for (const [what, bytes, message] of hostile) {
+      await expect(importGisLayer({ format: "flatgeobuf", chunks: Readable.from([bytes]), sourceName: "hostile.fgb" }), what).rejects.toMatchObject({
+        code: "INVALID_PARAMETER",
+        message: expect.stringMatching(message),
+      });
+    }
+    expect(await layerCounts()).toEqual(before);
+  });
+
+  it("reads a FlatGeobuf file with a spatial index, as ogr2ogr writes by default, passing over the index as it streams", async () => {
+    const count = 300;
+    const plain = Buffer.from(serialize({
+      type: "FeatureCollection",
+      features: Array.from({ length: count }, (_, i) => ({ type: "Feature", properties: { Add_Number: i + 1, St_Name: "Test" }, geometry: { type: "Point", coordinates: [-89.6, 39.7] } })),
+    }));
+    // The package's writer sets no index (node size 0): the header says 16, and the index's bytes follow it.
+    // The header is a FlatBuffers table after the magic bytes and its length; index_node_size is its field 9 (vtable slot 22).
+    const table = 12 + plain.readUInt32LE(12);
+    const indexed = Buffer.from(plain);
+    indexed.writeUInt16LE(16, table + plain.readUInt16LE(table - plain.readInt32LE(table) + 22));
+    const headerEnd = 12 + plain.readUInt32LE(8);
+    const file = Buffer.concat([indexed.subarray(0, headerEnd), Buffer.alloc(calcTreeSize(count, 16)), indexed.subarray(headerEnd)]);
+    const pieces = Readable.from(Array.from({ length: Math.ceil(file.length / 997) }, (_, at) => file.subarray(at * 997, (at + 1) * 997)));
+    expect(await importGisLayer({ format: "flatgeobuf", chunks: pieces, sourceName: "indexed.fgb" })).toEqual({ layer: "address_points", features: count });
+    await importFixtures();
+  });
+
   describe("POST /api/gis (the administrator's page)", () => {
     const post = (body: BodyInit, type: string, query = "", headers: Record<string, string> = {}) =>
       importRoute(apiRequest(`http://localhost/api/gis${query}`, { method: "POST", body, headers: { "content-type": type, ...headers }, duplex: "half" } as RequestInit));
@@ -177,5 +236,69 @@ describe("the centre's GIS data", () => {
       expect(refused.status).toBe(403);
       expect(await layerCounts()).toEqual(before);
     });
+
+    it("refuses a body that stops short, before its Content-Length or broken off, whole: nothing changes", async () => {
+      const before = await layerCounts();
+      const csv = readFileSync(fixture("address-points.csv"));
+      // Cut at a line's end: what arrives is a valid, shorter file, as Next's proxy once made of a large one.
+      const cut = csv.subarray(0, csv.lastIndexOf("\n", csv.length / 2) + 1);
+      const short = await post(cut, "text/csv", "", { "content-length": String(csv.length) });
+      expect(short.status).toBe(400);
+      expect(await short.json()).toMatchObject({ error_code: "INVALID_PARAMETER", message: `The request body ended after ${cut.length} of the ${csv.length} bytes its Content-Length declares` });
+      const breaking = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(cut);
+          controller.error(new Error("the client went away"));
+        },
+      });
+      const broken = await post(breaking, "text/csv");
+      expect(broken.status).toBe(400);
+      expect(await broken.json()).toMatchObject({ error_code: "INVALID_PARAMETER", message: expect.stringMatching(/^The request body broke off after \d+ bytes/) });
+      expect(await layerCounts()).toEqual(before);
+    });
+
+    it("never answers 5xx for a NUL or odd characters in a CSV cell or a GeoJSON property: 200, or 400 naming the line or feature and field", async () => {
+      const odd = fc.string({ unit: fc.constantFrom("\u0000", "\ud800", "\udfff", "\ufffd", "\u2028", "\u0001", "\u007f", "\ufeff", '"', ",", ";", "\n", "\r", "\t", " ", "a", "Z", "1", "é", "漢", "😀"), maxLength: 12 });
+      const unstorable = (text: string) => text.includes("\u0000") || !text.isWellFormed();
+      const cell = (text: string) => `"${text.replaceAll('"', '""')}"`;
+      /** What the import must answer: the street (required) is read before the unit; text PostgreSQL refuses names its field. */
+      const expectAnswer = async (response: Response, street: string, unit: string, where: "line" | "feature") => {
+        const text = await response.text();
+        expect(response.status, text).toBeLessThan(500);
+        const refusal = !street.trim()
+          ? "field St_Name: missing"
+          : unstorable(street)
+            ? "field St_Name: contains a character that cannot be stored"
+            : unstorable(unit)
+              ? "field Unit: contains a character that cannot be stored"
+              : undefined;
+        if (!refusal) return expect(response.status, text).toBe(200);
+        expect(response.status, text).toBe(400);
+        expect(JSON.parse(text), text).toMatchObject({ error_code: "INVALID_PARAMETER", message: expect.stringMatching(new RegExp(`^${where} \\d+, ${refusal}`)) });
+      };
+      await fc.assert(
+        fc.asyncProperty(odd, odd, fc.uint8Array({ maxLength: 8 }), async (street, unit, raw) => {
+          setRateLimiterForTests(new MemoryRateLimiter());
+          // The second row's street holds bytes that are not UTF-8: read as U+FFFD, stored, never a 5xx.
+          const rest = Buffer.from(raw.filter((byte) => byte !== 0x22 && byte !== 0));
+          const body = Buffer.concat([Buffer.from(`Add_Number,St_Name,Unit,lon,lat\n1,${cell(street)},${cell(unit)},-89.6,39.7\n2,"Elm`), rest, Buffer.from('",,-89.6,39.7\n')]);
+          // A lone surrogate has no UTF-8 form: sent as U+FFFD.
+          const sent = (text: string) => Buffer.from(text).toString();
+          await expectAnswer(await post(body, "text/csv", "?layer=address_points"), sent(street), sent(unit), "line");
+        }),
+        { numRuns: 25 },
+      );
+      await fc.assert(
+        fc.asyncProperty(odd, odd, odd, async (street, unit, key) => {
+          setRateLimiterForTests(new MemoryRateLimiter());
+          // A property the import does not read is never stored, whatever it holds.
+          const feature = { type: "Feature", properties: { Add_Number: 1, St_Name: street, Unit: unit, [`x${key}`]: key }, geometry: { type: "Point", coordinates: [-89.6, 39.7] } };
+          const body = JSON.stringify({ type: "FeatureCollection", features: [feature] });
+          await expectAnswer(await post(body, "application/geo+json", "?layer=address_points"), street, unit, "feature");
+        }),
+        { numRuns: 25 },
+      );
+      await importFixtures();
+    }, 120_000);
   });
 });

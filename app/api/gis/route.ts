@@ -9,11 +9,15 @@ export const dynamic = "force-dynamic";
 
 export const GET = apiRoute("gisLayers", "GET", async () => json({ layers: await listGisLayers() }));
 
-/** The file streams into the import (docs/geocoding.md, "The centre's GIS data"); its Content-Type says CSV, GeoJSON or FlatGeobuf. */
+/**
+ * The file streams into the import (docs/geocoding.md, "The centre's GIS data"); its Content-Type says CSV, GeoJSON or
+ * FlatGeobuf. A body with it never passes through proxy.ts, which would hold it and cut it at 10 MB; one that stops
+ * short of its Content-Length is refused whole.
+ */
 export const POST = apiRoute("gisLayers", "POST", async ({ request, query, actor }) => {
   const format = formatOf(request.headers.get("content-type") ?? "");
   if (!format) throw new ApiError("UNSUPPORTED_MEDIA_TYPE", "Content-Type must be text/csv, application/geo+json or application/flatgeobuf");
   const maxBytes = getConfig().GIS_IMPORT_MAX_BYTES;
-  const chunks = boundedChunks(bodyChunks(request, maxBytes), maxBytes);
+  const chunks = boundedChunks(bodyChunks(request, maxBytes), maxBytes, request.headers.get("content-length"));
   return json(await importGisLayer({ format, chunks, sourceName: query.name ?? "upload", layer: query.layer }, actor));
 });

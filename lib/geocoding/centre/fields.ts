@@ -1,4 +1,5 @@
 import { invalidParameter } from "../../domain-error";
+import { isStorableText } from "../../storable-text";
 import { spokenStreet } from "./usps";
 
 /** The two layers of the centre's GIS data (NENA-STA-006 names them AddressPoints and RoadCenterlines). */
@@ -49,14 +50,24 @@ export interface FeatureInput {
 export const featureFields = (record: Record<string, unknown>) =>
   new Map(Object.entries(record).map(([name, value]) => [name.toLowerCase(), value]));
 
+/** A file that cannot be read at `where` ("line 4", "feature 11", "header"). */
+export const malformedFile = (where: string, problem: string) =>
+  invalidParameter("Invalid GIS data", `${where}: ${problem}; nothing was imported`);
+
 const fail = (input: FeatureInput, field: string, problem: string) =>
   invalidParameter("Invalid GIS data", `${input.where}, field ${field}: ${problem}; nothing was imported`);
 
+/**
+ * A field's text, the first of `names` present. Every text stored comes through here: one
+ * PostgreSQL cannot hold (a NUL, a lone surrogate from a GeoJSON escape) refuses the file naming
+ * the field, as the API refuses such text anywhere (lib/storable-text.ts).
+ */
 function text(input: FeatureInput, ...names: string[]): string | null {
   for (const name of names) {
     const value = input.fields.get(name.toLowerCase());
     if (value === undefined || value === null) continue;
     const trimmed = String(value).trim();
+    if (!isStorableText(trimmed)) throw fail(input, name, "contains a character that cannot be stored (U+0000 or a lone surrogate)");
     if (trimmed) return trimmed;
   }
   return null;

@@ -1,22 +1,20 @@
-import { Readable } from "node:stream";
+import { pipeline, Readable } from "node:stream";
 import { JSONParser } from "@streamparser/json";
 import { CsvError, parse } from "csv-parse";
-import { deserialize } from "flatgeobuf/lib/mjs/geojson.js";
-import { DomainError, invalidParameter } from "../../domain-error";
-import { type FeatureInput, featureFields } from "./fields";
+import { DomainError } from "../../domain-error";
+import { type FeatureInput, featureFields, malformedFile as malformed } from "./fields";
+import { flatgeobufFeatures } from "./flatgeobuf";
 
 export const GIS_FORMATS = ["geojson", "csv", "flatgeobuf"] as const;
 export type GisFormat = (typeof GIS_FORMATS)[number];
-
-const malformed = (where: string, problem: string) =>
-  invalidParameter("Invalid GIS data", `${where}: ${problem}; nothing was imported`);
 
 /**
  * A CSV file's rows as they stream in, with a header row (NENA field names, or OpenAddresses'
  * LON,LAT,NUMBER,STREET,...); each row names its line for errors.
  */
 async function* csvFeatures(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<FeatureInput> {
-  const parser = Readable.from(chunks).pipe(parse({ columns: true, bom: true, info: true, skip_empty_lines: true, trim: true }));
+  // pipeline, not pipe: a body that breaks off (or passes its limit) ends the parse with its error.
+  const parser = pipeline(Readable.from(chunks), parse({ columns: true, bom: true, info: true, skip_empty_lines: true, trim: true }), () => undefined);
   try {
     for await (const { record, info } of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>) {
       yield { where: `line ${info.lines}`, fields: featureFields(record) };
@@ -62,23 +60,6 @@ async function* geojsonFeatures(chunks: AsyncIterable<Uint8Array>): AsyncGenerat
   if (!parser.isEnded) feed(() => parser.end());
   yield* ready.splice(0);
   if (type !== "FeatureCollection") throw malformed("file", "not a GeoJSON FeatureCollection");
-}
-
-/**
- * A FlatGeobuf file's features as they stream in (the `flatgeobuf` package reads its header, then
- * one feature at a time): what GIS tools export a layer of a million points to, smaller than GeoJSON.
- */
-async function* flatgeobufFeatures(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<FeatureInput> {
-  let index = 0;
-  try {
-    for await (const feature of deserialize(Readable.toWeb(Readable.from(chunks)) as ReadableStream)) {
-      yield { where: `feature ${index}`, fields: featureFields(feature.properties ?? {}), geometry: feature.geometry };
-      index += 1;
-    }
-  } catch (error) {
-    if (error instanceof DomainError) throw error;
-    throw malformed(index === 0 ? "file" : `feature ${index}`, `not a readable FlatGeobuf file (${(error as Error).message.slice(0, 120)})`);
-  }
 }
 
 const READERS: Record<GisFormat, (chunks: AsyncIterable<Uint8Array>) => AsyncGenerator<FeatureInput>> = {
