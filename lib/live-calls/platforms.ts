@@ -48,7 +48,7 @@ async function verifiedJson(check: SignatureCheck, body: AsyncIterable<Uint8Arra
     chunks.push(Buffer.from(chunk));
   }
   check.verify();
-  return parseJson(Buffer.concat(chunks).toString("utf8"));
+  return parseJson(Buffer.concat(chunks), "replace");
 }
 
 function callIdAt(value: unknown, field: string, form = CALL_ID): string {

@@ -522,6 +522,18 @@ describe("live tools: one call record whatever the order of events", () => {
     expect((await stored(conversationOf("vapi", takenId))).calls).toHaveLength(1);
   });
 
+  it("a tool body with bytes that are not UTF-8 is read with U+FFFD, not refused: a call is never refused for its content", async () => {
+    const callId = nextId("vapibytes");
+    const [head, tail] = JSON.stringify({
+      message: { type: "tool-calls", call: { id: callId }, toolCallList: [{ id: "u", type: "function", function: { name: "report_emergency", arguments: { emergency_type: "fire", details: "smoke HOLE upstairs" } } }] },
+    }).split("HOLE");
+    const raw = Buffer.concat([Buffer.from(head), Buffer.from([0xff, 0xc0, 0x80]), Buffer.from(tail)]);
+    const request = new Request("http://localhost/api/live-calls/vapi", { method: "POST", headers: { "content-type": "application/json", ...vapiHmacHeaders(VAPI_SECRET, raw) }, body: raw });
+    const response = await vapiToolPost(request, undefined);
+    expect(response.status).toBe(200);
+    expect((await stored(conversationOf("vapi", callId))).calls).toMatchObject([{ emergencyType: "fire" }]);
+  });
+
   it("refuses a call id that is not the platform's, storing nothing", async () => {
     const result = await callTool("elevenlabs", "vapi:someone-elses", "report_emergency", { emergency_type: "fire" });
     expect(result.status).toBe(400);
