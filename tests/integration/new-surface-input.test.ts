@@ -16,7 +16,8 @@ import { insertCalls, makeCalls } from "../support/calls";
  * each given a body that is valid but for one field, which holds a NUL, a number or a time out of
  * any range (JSON's 1e400 is Infinity), a wrong type or an odd URL spelling; and every JSON body
  * of the registry with bytes that are not UTF-8. Never a 5xx, always the endpoint's error format,
- * and a refused request leaves the store as it was. tests/integration/registry-strings.test.ts
+ * and a refused request leaves the store as it was. Every query parameter of the registry gets
+ * numbers and times out of any range the same way. tests/integration/registry-strings.test.ts
  * drives each string input alone; this drives each field inside an otherwise valid request.
  */
 
@@ -216,6 +217,40 @@ describe("one hostile field in an otherwise valid request", () => {
       { numRuns: 60 },
     );
   }, 180_000);
+});
+
+/** Query texts out of any range: numbers past every integer type, times of ISO year 0000 (PostgreSQL has none) and beyond JavaScript's. */
+const QUERY_VALUES = [
+  "1e400", "-1e400", "-1", "99999999999999999999", "2147483648", "9223372036854775808", "NaN", "0.5", "1e-400", "0x10",
+  "0000-01-01", "0000-12-31", "0000-01-01T00:00:00Z", "0001-01-01T00:00:00+01:00", "-005000-01-01T00:00:00Z", "+275760-09-13T00:00:00Z",
+  "275760-09-13", "9999-12-31", "9999-12-31T23:59:59-14:00", "2026-02-30",
+];
+
+const queryOperations = (Object.entries(endpoints) as [RouteName, Endpoint][]).flatMap(([, endpoint]) =>
+  (Object.entries(endpoint.methods) as [Method, Operation][])
+    .filter(([, operation]) => operation.query !== undefined && !Object.values(operation.responses).some((answer) => answer.contentType === "text/event-stream"))
+    .map(([method, operation]) => ({ endpoint, method, names: Object.keys(operation.query!) })),
+);
+
+describe("a query parameter out of any range", () => {
+  // Every parameter with every value, not a sample: a listing has a dozen parameters and one of them may be the time.
+  it.each(queryOperations.map((c) => [`${c.method} ${c.endpoint.path}`, c] as const))("%s: never 5xx, and a refusal changes nothing", async (_, c) => {
+    const route = await routeOf(c.endpoint.path, c.method);
+    const params = Object.fromEntries(Object.keys(c.endpoint.params?.shape ?? {}).map((param) => [param, param === "id" ? subscriptionId : "x"]));
+    for (const name of c.names) {
+      for (const value of QUERY_VALUES) {
+        setRateLimiterForTests(new MemoryRateLimiter());
+        const url = new URL(`http://localhost${c.endpoint.path.replace(/:(\w+)/g, (__, param: string) => params[param])}`);
+        url.searchParams.set(name, value);
+        // A read changes nothing whatever its answer; a write refused must not either.
+        const before = c.method === "GET" ? undefined : await storeState();
+        const response = await route(apiRequest(url, { method: c.method }), { params: Promise.resolve(params) });
+        expect(response.status, `${name}=${value}: ${response.status}`).toBeLessThan(500);
+        await response.body?.cancel();
+        if (before !== undefined && response.status >= 400) expect(await storeState()).toEqual(before);
+      }
+    }
+  }, 120_000);
 });
 
 /** Byte sequences that are not UTF-8: a lone continuation byte, an overlong form, an encoded surrogate, a cut sequence, bytes never used. */
