@@ -97,8 +97,24 @@ export const databaseError = (cause: unknown) =>
     ? new DomainError("DATABASE_BUSY", "The call store is too busy to answer in time; nothing was changed, try again in a moment", { cause })
     : new DomainError("DATABASE_ERROR", "The call store is not available", { cause });
 
-/** JSON text parsed, or INVALID_JSON. */
-export function parseJson(text: string): unknown {
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/**
+ * A request body's bytes parsed as JSON, or INVALID_JSON: the one reading of a JSON body. Bytes
+ * that are not UTF-8 are `refuse`d (an API request: 400, nothing changes) or, for a voice
+ * platform's delivery, which is never refused for its content (docs/webhook.md, "From payload to
+ * row"), each bad sequence is read as U+FFFD (`replace`; the archive keeps the bytes as received).
+ */
+export function parseJson(body: Uint8Array, invalidUtf8: "refuse" | "replace"): unknown {
+  let text: string;
+  if (invalidUtf8 === "replace") text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString("utf8");
+  else {
+    try {
+      text = strictUtf8.decode(body);
+    } catch {
+      throw new DomainError("INVALID_JSON", "Request body is not valid UTF-8");
+    }
+  }
   try {
     return JSON.parse(text);
   } catch {

@@ -11,6 +11,13 @@ export const decimalText = (min: number, max: number) =>
   z.codec(z.string().regex(/^-?\d{1,3}(\.\d{1,20})?$/), z.number().min(min).max(max), { decode: Number, encode: String });
 
 /**
+ * The earliest instant a time parameter may name (the calls' and reports' date bounds, the audit's
+ * from and to): PostgreSQL has no year 0 (ISO 8601's 0000, which JavaScript reads), so an earlier
+ * time is the parameter's 400, not a query that fails in the database as a 500.
+ */
+export const EARLIEST_INSTANT_MS = Date.parse("0001-01-01T00:00:00Z");
+
+/**
  * One query parameter: the schema that validates it (its output type is what OpenAPI documents),
  * and the error it answers when the value is not acceptable.
  */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { idCursorParameter, queryParameter } from "../query-parameters";
+import { EARLIEST_INSTANT_MS, idCursorParameter, queryParameter } from "../query-parameters";
 
 /** Every action the audit trail records (docs/security.md, "Audit trail"). */
 export const AUDIT_ACTIONS = [
@@ -67,7 +67,7 @@ export const auditPageSchema = z.object({
 });
 export type AuditPage = z.infer<typeof auditPageSchema>;
 
-const isoTime = z.iso.datetime({ offset: true });
+const isoTime = z.iso.datetime({ offset: true }).refine((time) => Date.parse(time) >= EARLIEST_INSTANT_MS);
 
 /** A name this endpoint once read: refused, so a filter an old script sends is never silently dropped. */
 const renamedParameter = (name: string, replacement: string) =>

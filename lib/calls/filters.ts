@@ -1,5 +1,5 @@
 import { invalidParameter } from "../domain-error";
-import { parseQueryParameters, type QueryValues } from "../query-parameters";
+import { EARLIEST_INSTANT_MS, parseQueryParameters, type QueryValues } from "../query-parameters";
 import { normalisePhone } from "../webhook/sanitise";
 import {
   type CallFilterParameterName,
@@ -53,7 +53,8 @@ const DAY_MS = 86_400_000;
 
 /**
  * An ISO 8601 date or date-time as a range bound. A date-time without an offset is UTC; a
- * date-only end covers its whole UTC day. Undefined when the text is not a real calendar instant.
+ * date-only end covers its whole UTC day. Undefined when the text is not a real calendar instant,
+ * or one before EARLIEST_INSTANT_MS.
  */
 export function parseDateBound(text: string, bound: "start" | "end"): ParsedInstant | undefined {
   const match = ISO_DATE_PATTERN.exec(text);
@@ -72,6 +73,7 @@ export function parseDateBound(text: string, bound: "start" | "end"): ParsedInst
     offsetMinutes = (sign === "-" ? -1 : 1) * (Number(oh) * 60 + Number(om));
   }
   const wholeSecondMs = date.getTime() + ((hour * 60 + minute) * 60 + second) * 1000 - offsetMinutes * 60_000;
+  if (wholeSecondMs < EARLIEST_INSTANT_MS) return undefined;
   const dateOnly = match[4] === undefined;
   if (dateOnly && bound === "end") {
     const last = wholeSecondMs + DAY_MS - 1;

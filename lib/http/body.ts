@@ -75,7 +75,7 @@ export async function* nodeBodyChunks(request: IncomingMessage, maxBytes: number
 }
 
 /** The raw body bytes as received, read as a stream so an oversized body is refused early. */
-export async function readBodyBytes(request: Request, maxBytes = DEFAULT_MAX_BODY_BYTES): Promise<Buffer> {
+async function readBodyBytes(request: Request, maxBytes = DEFAULT_MAX_BODY_BYTES): Promise<Buffer> {
   const declared = Number(request.headers.get("content-length"));
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
   if (!request.body) return Buffer.alloc(0);
@@ -95,13 +95,11 @@ export async function readBodyBytes(request: Request, maxBytes = DEFAULT_MAX_BOD
   return Buffer.concat(chunks);
 }
 
-/** The raw body as UTF-8 text (see readBodyBytes). */
-export async function readBodyText(request: Request, maxBytes = DEFAULT_MAX_BODY_BYTES): Promise<string> {
-  return (await readBodyBytes(request, maxBytes)).toString("utf8");
-}
-
-/** Content-Type check, size limit and JSON parsing for an ordinary JSON POST/PATCH body. */
+/**
+ * Content-Type check, size limit and JSON parsing for an ordinary JSON POST/PATCH body: bytes that
+ * are not UTF-8 are 400 INVALID_JSON, never read as U+FFFD into what is stored.
+ */
 export async function readJsonBody(request: Request, maxBytes = DEFAULT_MAX_BODY_BYTES): Promise<unknown> {
   requireJsonContentType(request.headers);
-  return parseJson(await readBodyText(request, maxBytes));
+  return parseJson(await readBodyBytes(request, maxBytes), "refuse");
 }

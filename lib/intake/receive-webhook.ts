@@ -28,7 +28,7 @@ export interface WebhookDelivery {
 
 /** What an archived payload holds, read back by its platform's adapter (the backlog, lib/reconcile). */
 export function readArchived(payloadKey: string, rawBody: Buffer): IntakeEvent {
-  return platformAdapters[platformOfPayloadKey(payloadKey)].read(parseJson(rawBody.toString("utf8")), rawBody).event;
+  return platformAdapters[platformOfPayloadKey(payloadKey)].read(parseJson(rawBody, "replace"), rawBody).event;
 }
 
 const geocodingError = (cause: unknown) =>
@@ -82,7 +82,7 @@ export async function receiveWebhook(delivery: WebhookDelivery): Promise<IntakeO
   const archiveKey = (key: string) => (signature.verified ? key : unsignedKey(key));
   if (body.kind === "memory") {
     signature.verify();
-    const read = adapter.read(parseJson(body.bytes.toString("utf8")), body.bytes);
+    const read = adapter.read(parseJson(body.bytes, "replace"), body.bytes);
     const event = read.event;
     const payloadKey = archiveKey(read.payloadKey);
     await archive(payloadKey, body.bytes);

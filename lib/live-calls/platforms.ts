@@ -13,7 +13,7 @@ import { invalidSignature, type SignatureCheck } from "../webhook/signature";
 import { payloadTooLarge } from "../webhook/spool";
 import { type LiveCallIdentity, runLiveTool } from "./report";
 import type { LiveStatus } from "./status";
-import { isLiveTool, LIVE_TOOLS, type LiveTool, toolArguments } from "./tools";
+import { isLiveTool, LIVE_TOOLS, type LiveTool, toolArguments, VAPI_TOOL_CALLS_MAX } from "./tools";
 
 /**
  * The live tools' endpoints, one per platform in its own wire format (docs/webhook.md, "Live
@@ -48,7 +48,7 @@ async function verifiedJson(check: SignatureCheck, body: AsyncIterable<Uint8Arra
     chunks.push(Buffer.from(chunk));
   }
   check.verify();
-  return parseJson(Buffer.concat(chunks).toString("utf8"));
+  return parseJson(Buffer.concat(chunks), "replace");
 }
 
 function callIdAt(value: unknown, field: string, form = CALL_ID): string {
@@ -94,6 +94,9 @@ export async function answerVapi(delivery: LiveDelivery): Promise<{ results: Vap
   const listed = [message.toolCallList, message.toolCalls].find(Array.isArray)
     ?? (Array.isArray(message.toolWithToolCallList) ? message.toolWithToolCallList.map((entry) => objectAt(entry).toolCall) : []);
   if (listed.length === 0) throw missingFields(["message.toolCallList"]);
+  if (listed.length > VAPI_TOOL_CALLS_MAX) {
+    throw missingFields([`message.toolCallList (${listed.length} tool calls: at most ${VAPI_TOOL_CALLS_MAX} in one message)`]);
+  }
   const results: VapiToolResult[] = [];
   // In order: a report and the status asked after it in the same message see the report.
   for (const { id, name, args } of listed.map(vapiToolCall)) {

@@ -3,7 +3,7 @@ import { DomainError } from "../domain-error";
 import { DELIVERY_OUTCOMES } from "./control";
 import { INSTRUCTION_MAX_CHARACTERS } from "./instruction";
 import type { TransferRequest } from "./transfer";
-import { LIVE_TOOLS, liveToolDefinitions } from "./tools";
+import { LIVE_TOOLS, liveToolDefinitions, VAPI_TOOL_CALLS_MAX } from "./tools";
 
 /** The endpoints' contracts (lib/http/endpoints.ts; docs/webhook.md, "Live calls"). */
 
@@ -40,7 +40,7 @@ export const vapiToolCallsSchema = z
             arguments: z.union([z.string(), z.record(z.string(), z.unknown())]).meta({ description: "An object or a JSON string of one" }),
           }),
         }),
-      ),
+      ).min(1).max(VAPI_TOOL_CALLS_MAX).meta({ description: `1 to ${VAPI_TOOL_CALLS_MAX} tool calls, run in order; more: 400 MISSING_FIELDS, none run` }),
     }),
   })
   .meta({ description: "Vapi's tool-calls server message; fields beyond these are ignored" });

@@ -11,6 +11,13 @@ import { type Fields, objectAt, textAt } from "../intake/platforms/fields";
 export const LIVE_TOOLS = ["report_emergency", "incident_status"] as const;
 export type LiveTool = (typeof LIVE_TOOLS)[number];
 
+/**
+ * The most tool calls one Vapi `tool-calls` message may carry (docs/webhook.md, "Live calls"): a
+ * model calls the two tools a few times at most in one turn, and each call is a write or a read
+ * run in order while the agent waits; a message with more is refused whole (400), not run.
+ */
+export const VAPI_TOOL_CALLS_MAX = 20;
+
 export const isLiveTool = (name: unknown): name is LiveTool => (LIVE_TOOLS as readonly unknown[]).includes(name);
 
 /** Free-text details: at most this many characters are kept. */

@@ -4,7 +4,7 @@ import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import { withDatabase } from "../db/with-database";
 import { invalidParameter } from "../domain-error";
-import type { QueryValues } from "../query-parameters";
+import { EARLIEST_INSTANT_MS, type QueryValues } from "../query-parameters";
 import type { CallStatus } from "../vocabulary";
 import { type IntervalFigures, type IntervalsReport, intervalsQueryParameters } from "./schema";
 import { type IntervalScope, kindCondition } from "./scope";
@@ -109,7 +109,7 @@ const DAY_MS = 86_400_000;
 export async function intervalsReport(values: QueryValues<typeof intervalsQueryParameters>, now = new Date()): Promise<IntervalsReport> {
   const to = values.to === undefined ? now.getTime() : parseDateBound(values.to, "end")?.ms;
   if (to === undefined) throw invalidParameter("Invalid date format", "to must be a real date");
-  const from = values.from === undefined ? to - DAY_MS : parseDateBound(values.from, "start")?.ms;
+  const from = values.from === undefined ? Math.max(to - DAY_MS, EARLIEST_INSTANT_MS) : parseDateBound(values.from, "start")?.ms;
   if (from === undefined) throw invalidParameter("Invalid date format", "from must be a real date");
   if (from > to) throw invalidParameter("Invalid date range", "from must not be after to");
   const calls = values.calls ?? (values.exercise_id === undefined ? "real" : "exercise");

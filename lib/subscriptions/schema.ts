@@ -13,7 +13,10 @@ import { BODY_FORMATS, EVENT_TYPES } from "./event-types";
 export const SUBSCRIPTION_HEALTH = ["ok", "failing"] as const;
 
 // Credentials in a URL would be stored, listed and logged with it; the signature authenticates instead.
+// zod runs this refinement even when z.url() has refused the text (a host such as `%2509...` or
+// `[fe80::1%25lo]`): that refusal is the answer, and a URL that does not parse has no credentials.
 const withoutCredentials = (url: string) => {
+  if (!URL.canParse(url)) return true;
   const parsed = new URL(url);
   return parsed.username === "" && parsed.password === "";
 };

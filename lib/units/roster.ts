@@ -8,7 +8,7 @@ import { getUnit, unitsByCallSign } from "./read";
 import { type Unit, UNIT_IMPORT_MAX_ROWS, type UnitFields, unitFields } from "./schema";
 import { applyUnitState } from "./state";
 import { toUnit } from "./to-unit";
-import { insertUnit, lockUnits, updateUnitFields } from "./write";
+import { insertUnits, lockUnits, updateUnitFields } from "./write";
 
 /**
  * The roster, kept by an administrator (docs/units.md, "Roster"): one unit, a correction, or a CSV
@@ -33,7 +33,7 @@ export async function createUnit(fields: UnitFields, actor: Actor): Promise<Unit
   const row = await writeCalls(async (writes) => {
     await writes.lockChangeFeed();
     if ((await takenCallSigns(writes.tx, [fields.call_sign])).size > 0) throw callSignTaken(fields.call_sign);
-    const inserted = await insertUnit(writes.tx, fields, actor);
+    const [inserted] = await insertUnits(writes.tx, [fields], actor);
     await recordAudit(writes.tx, actor, { action: "unit.created", target: { kind: "unit", id: inserted.id }, after: fields });
     return inserted;
   });
@@ -49,7 +49,7 @@ export async function insertExerciseUnits(tx: Tx, exerciseId: string, units: rea
   const taken = await takenCallSigns(tx, units.map((unit) => unit.call_sign));
   const clash = units.find((unit) => taken.has(unit.call_sign.toLowerCase()));
   if (clash) throw callSignTaken(clash.call_sign, "an exercise unit's ");
-  for (const fields of units) await insertUnit(tx, fields, actor, exerciseId);
+  await insertUnits(tx, units, actor, exerciseId);
 }
 
 /** PATCH /api/units/{id}: roster fields, and in_service (out of service, or back to available: either clears the unit). */
@@ -72,6 +72,13 @@ export async function updateUnit(id: string, fields: Partial<UnitFields>, actor:
 }
 
 /**
+ * An import's transaction may take this long (the default is 5 s): the units go in by one
+ * statement, about a second for UNIT_IMPORT_MAX_ROWS (docs/units.md), so this is room for a
+ * loaded machine, not for row-by-row work; the feed's lock is held meanwhile.
+ */
+const IMPORT_TIMEOUT_MS = 15_000;
+
+/**
  * POST /api/units/import: every line of the CSV becomes a unit, or none does: the first line in
  * error (its number as an editor shows it, the header being line 1) is named with what is wrong.
  */
@@ -88,11 +95,10 @@ export async function importUnits(csv: string, actor: Actor): Promise<{ created:
     const taken = await takenCallSigns(writes.tx, lines.map(({ fields }) => fields.call_sign));
     const clash = lines.find(({ fields }) => taken.has(fields.call_sign.toLowerCase()));
     if (clash) throw lineError(clash.line, `call sign ${clash.fields.call_sign} is already on the roster`, "CONFLICT");
-    const created: string[] = [];
-    for (const { fields } of lines) created.push((await insertUnit(writes.tx, fields, actor)).id);
+    const created = (await insertUnits(writes.tx, lines.map(({ fields }) => fields), actor)).map((row) => row.id);
     await recordAudit(writes.tx, actor, { action: "unit.imported", target: { kind: "units", id: "roster" }, after: { created: created.length, call_signs: lines.map(({ fields }) => fields.call_sign) } });
     return created;
-  });
+  }, { timeout: IMPORT_TIMEOUT_MS });
   const units = await withDatabase((db) => unitsByCallSign(db, ids));
   return { created: ids.length, units: units.map(toUnit) };
 }

@@ -203,10 +203,19 @@ export const unavailableUnitSchema = z.object({
   reason: z.string(),
 });
 
+/**
+ * The earliest time a fix may carry: no AVL fix predates it, and PostgreSQL holds every time from
+ * it on (not an ISO year 0000 or before 4713 BC, which JavaScript's dates reach).
+ */
+const EARLIEST_FIX = "1970-01-01T00:00:00Z";
+const fixTime = z.iso.datetime({ offset: true });
+
 export const unitPositionRequestSchema = z.object({
   latitude: z.number(),
   longitude: z.number(),
-  at: z.string().optional().meta({ description: "ISO 8601 time of the fix; now when absent. A fix older than the unit's last is ignored" }),
+  at: z.string().optional().meta({
+    description: `ISO 8601 time of the fix with its offset (Z or +hh:mm), from ${EARLIEST_FIX} and not in the future; now when absent. A fix older than the unit's last is ignored`,
+  }),
 });
 export interface UnitPosition {
   latitude: number;
@@ -220,8 +229,10 @@ export function parseUnitPosition(body: unknown): UnitPosition {
   const { latitude, longitude, at } = parsed.data;
   if (Math.abs(latitude) > 90 || Math.abs(longitude) > 180) throw invalidParameter("Invalid position", "latitude -90..90, longitude -180..180");
   if (at === undefined) return { latitude, longitude, at: null };
-  const time = new Date(at);
-  if (Number.isNaN(time.getTime()) || time.getTime() > Date.now() + 60_000) throw invalidParameter("Invalid at", "at must be an ISO 8601 time, not in the future");
+  const time = fixTime.safeParse(at).success ? new Date(at) : null;
+  if (time === null || time.getTime() < Date.parse(EARLIEST_FIX) || time.getTime() > Date.now() + 60_000) {
+    throw invalidParameter("Invalid at", `at must be an ISO 8601 time with its offset (2026-01-31T14:02:00Z), from ${EARLIEST_FIX} and not in the future`);
+  }
   return { latitude, longitude, at: time };
 }
 

@@ -22,19 +22,32 @@ export async function lockUnits(tx: Tx, ids: readonly string[]): Promise<UnitRow
     SELECT ${Prisma.raw(UNIT_COLUMNS)} FROM units u WHERE u.id = ANY(${ids}::text[]) ORDER BY u.id FOR UPDATE`);
 }
 
-/** A new unit, its first state (available or out of service) its first history row; `exerciseId`: an exercise's simulated unit. */
-export async function insertUnit(tx: Tx, fields: UnitFields, actor: Actor, exerciseId: string | null = null): Promise<UnitRow> {
-  const id = uuid7();
-  const state: UnitState = fields.in_service ? "available" : "out_of_service";
-  const [row] = await tx.$queryRaw<UnitRow[]>(Prisma.sql`
-    INSERT INTO units AS u (id, call_sign, name, type, station, station_latitude, station_longitude, state, exercise_id)
-    VALUES (${id}, ${fields.call_sign}, ${fields.name}, ${fields.type}, ${fields.station?.name ?? null},
-      ${fields.station?.latitude ?? null}, ${fields.station?.longitude ?? null}, ${state}, ${exerciseId})
-    RETURNING ${Prisma.raw(UNIT_COLUMNS)}`);
-  await tx.$executeRaw`
-    INSERT INTO unit_state_changes (unit_id, from_state, state, changed_by, changed_by_name)
-    VALUES (${id}, NULL, ${state}, ${actorRef(actor)}, ${actor.name})`;
-  return row;
+/**
+ * New units, each in its first state (available or out of service) with that state as its first
+ * history row, in one statement however many (a roster file of UNIT_IMPORT_MAX_ROWS: row by row it
+ * outlasted the transaction's time limit); answered in the order given. `exerciseId`: an
+ * exercise's simulated units.
+ */
+export async function insertUnits(tx: Tx, units: readonly UnitFields[], actor: Actor, exerciseId: string | null = null): Promise<UnitRow[]> {
+  if (units.length === 0) return [];
+  const column = <T>(value: (fields: UnitFields) => T): T[] => units.map(value);
+  const state = (fields: UnitFields): UnitState => (fields.in_service ? "available" : "out_of_service");
+  return tx.$queryRaw<UnitRow[]>(Prisma.sql`
+    WITH input AS (
+      SELECT * FROM unnest(${units.map(() => uuid7())}::text[], ${column((fields) => fields.call_sign)}::text[],
+        ${column((fields) => fields.name)}::text[], ${column((fields) => fields.type)}::text[],
+        ${column((fields) => fields.station?.name ?? null)}::text[], ${column((fields) => fields.station?.latitude ?? null)}::float8[],
+        ${column((fields) => fields.station?.longitude ?? null)}::float8[], ${column(state)}::text[]
+      ) WITH ORDINALITY AS t(id, call_sign, name, type, station, station_latitude, station_longitude, state, seq)
+    ), inserted AS (
+      INSERT INTO units AS u (id, call_sign, name, type, station, station_latitude, station_longitude, state, exercise_id)
+      SELECT id, call_sign, name, type, station, station_latitude, station_longitude, state, ${exerciseId} FROM input ORDER BY seq
+      RETURNING ${Prisma.raw(UNIT_COLUMNS)}
+    ), history AS (
+      INSERT INTO unit_state_changes (unit_id, from_state, state, changed_by, changed_by_name)
+      SELECT u.id, NULL, u.state, ${actorRef(actor)}, ${actor.name} FROM inserted u
+    )
+    SELECT u.* FROM inserted u JOIN input ON input.id = u.id ORDER BY input.seq`);
 }
 
 /** A roster correction (call sign, name, type, station); the state moves through moveUnit. */

@@ -18,6 +18,7 @@ import { getDb } from "@/lib/db/client";
 import { retellSignatureHeader } from "@/lib/intake/platforms/retell";
 import { vapiHmacHeaders } from "@/lib/intake/platforms/vapi";
 import type { LiveStatus } from "@/lib/live-calls/status";
+import { VAPI_TOOL_CALLS_MAX } from "@/lib/live-calls/tools";
 import { type ObjectStore, setObjectStoreForTests } from "@/lib/storage/get-object-store";
 import { LocalObjectStore } from "@/lib/storage/local";
 import { normaliseEmergencyType, normaliseSeverity } from "@/lib/webhook/payload";
@@ -492,6 +493,45 @@ describe("live tools: one call record whatever the order of events", () => {
     expect(results[1].result).toBeUndefined();
     expect(JSON.parse(results[2].result!)).toMatchObject({ reported: true });
     expect(await post({ type: "status-update", status: "in-progress" })).toEqual({ results: [] });
+  });
+
+  it(`Vapi: a message of more than ${VAPI_TOOL_CALLS_MAX} tool calls is refused whole, none of them run; ${VAPI_TOOL_CALLS_MAX} are run`, async () => {
+    const post = async (callId: string, count: number) => {
+      const raw = JSON.stringify({
+        message: {
+          type: "tool-calls",
+          call: { id: callId },
+          toolCallList: Array.from({ length: count }, (_, index) => ({ id: `t${index}`, type: "function", function: { name: "report_emergency", arguments: { details: `report ${index}` } } })),
+        },
+      });
+      const request = new Request("http://localhost/api/live-calls/vapi", { method: "POST", headers: { "content-type": "application/json", ...vapiHmacHeaders(VAPI_SECRET, raw) }, body: raw });
+      const response = await vapiToolPost(request, undefined);
+      return { status: response.status, json: (await response.json()) as { error_code?: string; message?: string; results?: unknown[] } };
+    };
+    const refusedId = nextId("vapiflood");
+    for (const count of [VAPI_TOOL_CALLS_MAX + 1, 2_000]) {
+      const refused = await post(refusedId, count);
+      expect(refused.status).toBe(400);
+      expect(refused.json).toMatchObject({ error_code: "MISSING_FIELDS", message: expect.stringContaining(`${count} tool calls: at most ${VAPI_TOOL_CALLS_MAX}`) });
+    }
+    expect((await stored(conversationOf("vapi", refusedId))).calls).toHaveLength(0);
+    const takenId = nextId("vapicap");
+    const taken = await post(takenId, VAPI_TOOL_CALLS_MAX);
+    expect(taken.status).toBe(200);
+    expect(taken.json.results).toHaveLength(VAPI_TOOL_CALLS_MAX);
+    expect((await stored(conversationOf("vapi", takenId))).calls).toHaveLength(1);
+  });
+
+  it("a tool body with bytes that are not UTF-8 is read with U+FFFD, not refused: a call is never refused for its content", async () => {
+    const callId = nextId("vapibytes");
+    const [head, tail] = JSON.stringify({
+      message: { type: "tool-calls", call: { id: callId }, toolCallList: [{ id: "u", type: "function", function: { name: "report_emergency", arguments: { emergency_type: "fire", details: "smoke HOLE upstairs" } } }] },
+    }).split("HOLE");
+    const raw = Buffer.concat([Buffer.from(head), Buffer.from([0xff, 0xc0, 0x80]), Buffer.from(tail)]);
+    const request = new Request("http://localhost/api/live-calls/vapi", { method: "POST", headers: { "content-type": "application/json", ...vapiHmacHeaders(VAPI_SECRET, raw) }, body: raw });
+    const response = await vapiToolPost(request, undefined);
+    expect(response.status).toBe(200);
+    expect((await stored(conversationOf("vapi", callId))).calls).toMatchObject([{ emergencyType: "fire" }]);
   });
 
   it("refuses a call id that is not the platform's, storing nothing", async () => {
