@@ -50,7 +50,7 @@ const imports = () => (projectImports ??= readImports(ROOT, SCANNED, SKIPPED));
 /** The database client and Prisma's generated client. */
 const isDatabaseModule = (file: string) => file === "lib/db/client.ts" || file.startsWith("lib/db/generated/");
 
-/** The domain layer's order as docs/architecture.md draws it ("Layers"), node `x` standing for lib/x. */
+/** The domain layer's order as docs/architecture.md draws it ("Layers"), each node standing for its folder of lib/. */
 function drawnDomainOrder(): Drawing {
   const { nodes, arrows } = flowchartSubgraph(readFileSync(path.join(ROOT, "docs/architecture.md"), "utf8"), "domain");
   const folder = (name: string) => `lib/${name}`;
