@@ -7,9 +7,9 @@ import { describe, expect, it } from "vitest";
  * A path of the project that a doc (docs/*.md, README.md) or a comment (of the code, the tests, the
  * benches and prisma/functions) names exists: `lib/...`, `components/...`, `app/...`, `tests/...`,
  * `prisma/...`, `bench/...`, `docs/...`, `scripts/...`, as a file, a folder, or a module named
- * without its extension. A pattern (`<`, `*`, `{` or `$` where the path goes on) is no path.
- * Strings in code are left to the compiler and the tests that use them; migrations are the history
- * of the schema and keep the names of their day.
+ * without its extension; a doc's markdown link leads to a file. A pattern (`<`, `*`, `{` or `$`
+ * where the path goes on) is no path. Strings in code are left to the compiler and the tests that
+ * use them; migrations are the history of the schema and keep the names of their day.
  */
 const ROOT = path.resolve(__dirname, "../..");
 const CODE = ["app", "components", "lib", "tests", "bench", "scripts", "proxy.ts", "instrumentation.ts"];
@@ -137,8 +137,13 @@ describe("paths named in docs and comments", () => {
     const sql = filesUnder("prisma/functions", /\.sql$/);
     expect(code.length).toBeGreaterThan(500);
     const read = (file: string) => readFileSync(path.join(ROOT, file), "utf8");
+    // A markdown link to a file of the project, relative to the doc.
+    const brokenLinks = (file: string) =>
+      [...read(file).matchAll(/\]\((?!https?:|mailto:|#)([^)#\s]+)/g)]
+        .filter((link) => !existsSync(path.join(ROOT, path.dirname(file), link[1])))
+        .map((link) => `${file}: link ${link[1]}`);
     const missing = [
-      ...docs.flatMap((file) => missingIn(file, read(file))),
+      ...docs.flatMap((file) => [...missingIn(file, read(file)), ...brokenLinks(file)]),
       // Only a file whose text names a missing path anywhere is parsed, to see whether a comment does.
       ...code.flatMap((file) => (missingIn(file, read(file)).length === 0 ? [] : missingIn(file, commentsOf(file, read(file))))),
       ...sql.flatMap((file) => missingIn(file, sqlCommentsOf(read(file)))),
