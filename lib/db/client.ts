@@ -18,7 +18,7 @@ interface Connection {
   kind: DatabaseKind;
   /** Where the data lives, without credentials, for start-up logs (never for HTTP answers). */
   description: string;
-  /** The embedded database itself (PGlite only): its in-process LISTEN (lib/live/notifier.ts). */
+  /** The embedded database itself (PGlite only): its in-process LISTEN (lib/db/notifications.ts). */
   embedded?: PGlite;
   /** Plain SQL on one connection of its own (the migrator's). */
   withSession<T>(work: (session: SqlSession) => Promise<T>): Promise<T>;

@@ -2,11 +2,10 @@ import { z } from "zod";
 import { documentedWriteAnswer } from "../access/write-answer";
 import { type Endpoint, jsonBody, rawBody } from "../contract/endpoint";
 import { rateLimitPolicies } from "../contract/rate-limit-policies";
-import { INSTRUCTION_MAX_CHARACTERS } from "./instruction";
 import {
-  elevenLabsToolSchema, instructionRequestSchema, instructionSchema, liveStatusSchema, liveToolParams, liveToolsSchema,
-  parseInstructionRequest, parseTransferRequest, retellFunctionSchema, transferRequestSchema, transferSchema, vapiToolAnswerSchema,
-  vapiToolCallsSchema,
+  elevenLabsToolSchema, INSTRUCTION_MAX_CHARACTERS, instructionRequestSchema, instructionSchema, liveStatusSchema, liveToolParams,
+  liveToolsSchema, parseInstructionRequest, parseTransferRequest, retellFunctionSchema, transferRequestSchema, transferSchema,
+  vapiToolAnswerSchema, vapiToolCallsSchema,
 } from "./schema";
 
 const callIdParams = z.object({ id: z.string().meta({ description: "The call's conversation_id, URL-encoded." }) });

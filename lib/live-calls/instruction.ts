@@ -9,9 +9,6 @@ import { notFound } from "../domain-error";
 import type { Platform } from "../vocabulary";
 import { type ControlledCall, type Delivery, pushInstruction } from "./control";
 
-/** An instruction for the agent: at most this many characters (the agent reads it out, or acts on it). */
-export const INSTRUCTION_MAX_CHARACTERS = 500;
-
 export interface LiveInstruction {
   id: string;
   call_id: string;

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { DomainError } from "../domain-error";
 import { DELIVERY_OUTCOMES } from "./control";
-import { INSTRUCTION_MAX_CHARACTERS } from "./instruction";
 import type { TransferRequest } from "./transfer";
 import { LIVE_TOOLS, liveToolDefinitions, VAPI_TOOL_CALLS_MAX } from "./tools";
 
@@ -79,6 +78,9 @@ export const liveToolsSchema = z
   .meta({ description: "Mayday's tools as function definitions to paste into the agent (docs/webhook.md, \"Live calls\")" });
 
 export const liveToolsDocument = { tools: liveToolDefinitions };
+
+/** An instruction for the agent: at most this many characters (the agent reads it out, or acts on it). */
+export const INSTRUCTION_MAX_CHARACTERS = 500;
 
 export const instructionRequestSchema = z.object({
   text: z.string().meta({ description: `1 to ${INSTRUCTION_MAX_CHARACTERS} characters` }),

@@ -7,7 +7,7 @@
 -- joins only the latest such incident with the same normalised address, whatever its precision:
 -- never on distance alone. Takes the
 -- change feed's lock (lib/calls/write/lock.ts) so the lookup sees every committed incident.
--- lib/incidents/grouping.ts placementQuery applies it to a set of calls; tests/unit/sql-constants.test.ts
+-- lib/incidents/grouping.ts placementQuery applies it to a set of calls; tests/unit/sql-functions.test.ts
 -- holds its constants equal to the TypeScript ones.
 CREATE OR REPLACE FUNCTION "incident_for_call"(
   own TEXT, call_type TEXT, call_at TIMESTAMPTZ, lat DOUBLE PRECISION, lon DOUBLE PRECISION, call_location TEXT,

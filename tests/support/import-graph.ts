@@ -207,3 +207,110 @@ export function checkImportDirection(imports: readonly Import[], layers: Layers)
   });
   return { unplaced: [...unplaced].sort(), upward, cycles };
 }
+
+/**
+ * The files that loading `start` loads, each with the chain of imports that reaches it (from
+ * `start` on). Type-only imports are left out: they are erased before the code runs.
+ */
+export function loadedBy(imports: readonly Import[], start: string): Map<string, string[]> {
+  const edges = new Map<string, string[]>();
+  for (const { from, to, typeOnly } of imports) {
+    if (typeOnly) continue;
+    if (!edges.has(from)) edges.set(from, []);
+    edges.get(from)!.push(to);
+  }
+  const chains = new Map<string, string[]>([[start, [start]]]);
+  const queue = [start];
+  for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+    for (const to of edges.get(file) ?? []) {
+      if (chains.has(to)) continue;
+      chains.set(to, [...chains.get(file)!, to]);
+      queue.push(to);
+    }
+  }
+  return chains;
+}
+
+export interface Arrow {
+  from: string;
+  to: string;
+}
+
+export interface Drawing {
+  nodes: string[];
+  arrows: Arrow[];
+}
+
+/**
+ * One subgraph of a mermaid flowchart in a markdown text: its nodes and its `a --> b` arrows, a
+ * node written `id["label"]` named by its label and one written `id` by its id.
+ */
+export function flowchartSubgraph(markdown: string, subgraph: string): Drawing {
+  const lines = markdown.split("\n");
+  const start = lines.findIndex((line) => new RegExp(`^\\s*subgraph ${subgraph}(?:\\[|\\s*$)`).test(line));
+  if (start === -1) throw new Error(`no subgraph ${subgraph}`);
+  const names = new Map<string, string>();
+  const nodes = new Set<string>();
+  const arrows: Arrow[] = [];
+  const node = (written: string): string => {
+    const [, id, label] = /^([\w-]+)(?:\["([^"]*)"\])?$/.exec(written.trim()) ?? [];
+    if (id === undefined) throw new Error(`not a node: ${written}`);
+    if (label !== undefined) names.set(id, label);
+    return id;
+  };
+  for (const line of lines.slice(start + 1)) {
+    if (line.trim() === "end") break;
+    if (line.trim() === "" || line.trim().startsWith("%%")) continue;
+    const ends = line.split("-->").map(node);
+    ends.forEach((id) => nodes.add(id));
+    for (let i = 1; i < ends.length; i += 1) arrows.push({ from: ends[i - 1], to: ends[i] });
+  }
+  const name = (id: string) => names.get(id) ?? id;
+  return { nodes: [...nodes].map(name), arrows: arrows.map(({ from, to }) => ({ from: name(from), to: name(to) })) };
+}
+
+export interface UnitOrder {
+  /** Units the drawing leaves out, and nodes of the drawing that are no unit. */
+  undrawn: string[];
+  unknown: string[];
+  /** Arrows of the drawing with no import behind them. */
+  unimported: Arrow[];
+  /** Imports between two units that no path of the drawing's arrows allows. */
+  outOfOrder: Import[];
+}
+
+/**
+ * Whether the imports among `units` follow a drawn order: the drawing names every unit, each
+ * import goes along a path of its arrows (a unit importing one the drawing puts beside or above
+ * it fails, cycle or not), and each arrow is an import.
+ */
+export function checkUnitOrder(imports: readonly Import[], units: readonly string[], { nodes, arrows }: Drawing): UnitOrder {
+  const drawn = new Set([...nodes, ...arrows.flatMap(({ from, to }) => [from, to])]);
+  const below = new Map(units.map((unit) => [unit, new Set<string>()]));
+  for (const unit of units) {
+    const stack = [unit];
+    for (let at = stack.pop(); at !== undefined; at = stack.pop()) {
+      for (const { from, to } of arrows) {
+        if (from === at && !below.get(unit)!.has(to)) {
+          below.get(unit)!.add(to);
+          stack.push(to);
+        }
+      }
+    }
+  }
+  const outOfOrder: Import[] = [];
+  const imported = new Set<string>();
+  for (const entry of imports) {
+    const fromUnit = unitOf(entry.from, units);
+    const toUnit = unitOf(entry.to, units);
+    if (fromUnit === undefined || toUnit === undefined || fromUnit === toUnit) continue;
+    imported.add(`${fromUnit} ${toUnit}`);
+    if (!below.get(fromUnit)!.has(toUnit)) outOfOrder.push(entry);
+  }
+  return {
+    undrawn: units.filter((unit) => !drawn.has(unit)),
+    unknown: [...drawn].filter((node) => !units.includes(node)),
+    unimported: arrows.filter(({ from, to }) => !imported.has(`${from} ${to}`)),
+    outOfOrder,
+  };
+}

@@ -1,12 +1,18 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { checkImportDirection, type Import, type ImportDirection, type Layers, readImports, specifiersOf } from "../support/import-graph";
+import {
+  checkImportDirection, checkUnitOrder, type Drawing, flowchartSubgraph, type Import, type ImportDirection, type Layers, loadedBy, readImports,
+  specifiersOf,
+} from "../support/import-graph";
 
 /**
  * Folders import one way (docs/architecture.md, "Layers"): a unit (a folder of lib/, a file at
  * lib/'s top, app/, components/, proxy.ts, instrumentation.ts) imports only units of its own layer
- * or lower ones, and no units import each other round a cycle, type-only imports included. A new
- * folder takes its place here and in the diagram.
+ * or lower ones, and no units import each other round a cycle, type-only imports included. Inside
+ * the domain layer, imports follow the arrows the diagram draws. A new folder takes its place here
+ * and in the diagram. An endpoint's declaration (lib/<concern>/endpoints.ts) loads no database
+ * module, so the registry, and proxy.ts with it, stay free of the database client.
  */
 
 const ROOT = path.resolve(__dirname, "../..");
@@ -37,6 +43,19 @@ const LAYERS: Layers = [
 
 const SCANNED = ["app", "components", "lib", "proxy.ts", "instrumentation.ts"];
 const SKIPPED = ["lib/db/generated/", "lib/geocoding/generated/"];
+
+let projectImports: Import[] | undefined;
+const imports = () => (projectImports ??= readImports(ROOT, SCANNED, SKIPPED));
+
+/** The database client and Prisma's generated client. */
+const isDatabaseModule = (file: string) => file === "lib/db/client.ts" || file.startsWith("lib/db/generated/");
+
+/** The domain layer's order as docs/architecture.md draws it ("Layers"), each node standing for its folder of lib/. */
+function drawnDomainOrder(): Drawing {
+  const { nodes, arrows } = flowchartSubgraph(readFileSync(path.join(ROOT, "docs/architecture.md"), "utf8"), "domain");
+  const folder = (name: string) => `lib/${name}`;
+  return { nodes: nodes.map(folder), arrows: arrows.map(({ from, to }) => ({ from: folder(from), to: folder(to) })) };
+}
 
 const show = ({ from, to, typeOnly }: Import) => `${from} -> ${to}${typeOnly ? " (type)" : ""}`;
 
@@ -109,8 +128,69 @@ describe("import direction", () => {
   });
 
   it("holds for app/, components/ and lib/: every import goes down or sideways, none round a cycle", () => {
-    const imports = readImports(ROOT, SCANNED, SKIPPED);
-    expect(imports.length).toBeGreaterThan(1000);
-    expect(describeFindings(checkImportDirection(imports, LAYERS))).toEqual([]);
+    expect(imports().length).toBeGreaterThan(1000);
+    expect(describeFindings(checkImportDirection(imports(), LAYERS))).toEqual([]);
+  });
+
+  it("reads a drawn order, and finds an import against it (no cycle needed), an arrow with no import, a folder left out", () => {
+    const markdown = [
+      "```mermaid", "flowchart TB",
+      '  subgraph low["Low"]', "    x", "  end",
+      '  subgraph domain["Domain"]', "    %% a comment", "    c", "    b --> c", '    aa["a-a"] --> b', "  end",
+      "```",
+    ].join("\n");
+    const drawing = flowchartSubgraph(markdown, "domain");
+    expect(drawing).toEqual({ nodes: ["c", "b", "a-a"], arrows: [{ from: "b", to: "c" }, { from: "a-a", to: "b" }] });
+    const imports: Import[] = [
+      { from: "a-a/x.ts", to: "c/x.ts", typeOnly: true },
+      { from: "b/x.ts", to: "c/x.ts", typeOnly: false },
+      { from: "c/x.ts", to: "d/x.ts", typeOnly: false },
+    ];
+    expect(checkUnitOrder(imports, ["a-a", "b", "c", "d"], drawing)).toEqual({
+      undrawn: ["d"],
+      unknown: [],
+      unimported: [{ from: "a-a", to: "b" }],
+      outOfOrder: [{ from: "c/x.ts", to: "d/x.ts", typeOnly: false }],
+    });
+    expect(checkUnitOrder(imports.slice(0, 2), ["a-a", "b", "c"], { nodes: ["a-a", "b", "c", "e"], arrows: drawing.arrows }).unknown).toEqual(["e"]);
+  });
+
+  it("keeps the domain folders in the order docs/architecture.md draws: each import along its arrows, each arrow an import", () => {
+    const domain = LAYERS.find((layer) => layer.name === "domain")!.units;
+    const order = checkUnitOrder(imports(), domain, drawnDomainOrder());
+    expect([
+      ...order.undrawn.map((unit) => `not drawn: ${unit}`),
+      ...order.unknown.map((node) => `drawn but no domain folder: ${node}`),
+      ...order.unimported.map(({ from, to }) => `drawn but not imported: ${from} --> ${to}`),
+      ...order.outOfOrder.map((entry) => `against the drawn order: ${show(entry)}`),
+    ]).toEqual([]);
+  });
+
+  it("finds what loading a file loads, through every import but type-only ones", () => {
+    const imports: Import[] = [
+      { from: "e.ts", to: "s.ts", typeOnly: false },
+      { from: "s.ts", to: "op.ts", typeOnly: false },
+      { from: "op.ts", to: "db.ts", typeOnly: false },
+      { from: "e.ts", to: "t.ts", typeOnly: true },
+      { from: "t.ts", to: "db2.ts", typeOnly: false },
+    ];
+    expect(Object.fromEntries(loadedBy(imports, "e.ts"))).toEqual({
+      "e.ts": ["e.ts"],
+      "s.ts": ["e.ts", "s.ts"],
+      "op.ts": ["e.ts", "s.ts", "op.ts"],
+      "db.ts": ["e.ts", "s.ts", "op.ts", "db.ts"],
+    });
+  });
+
+  it("endpoint declarations (lib/*/endpoints.ts, the composed registry among them) load no database module", () => {
+    const declarations = readdirSync(path.join(ROOT, "lib"))
+      .map((folder) => `lib/${folder}/endpoints.ts`)
+      .filter((file) => existsSync(path.join(ROOT, file)));
+    expect(declarations.length).toBeGreaterThan(10);
+    expect(declarations).toContain("lib/http/endpoints.ts");
+    const reached = declarations.flatMap((file) =>
+      [...loadedBy(imports(), file)].filter(([loaded]) => isDatabaseModule(loaded)).map(([, chain]) => chain.join(" -> ")),
+    );
+    expect(reached).toEqual([]);
   });
 });

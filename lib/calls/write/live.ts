@@ -31,7 +31,7 @@ export interface LiveReport {
   geocoderFailed: boolean;
   /** The platform said the call ended (Vapi's status-update `ended`): off the line, and it stays off. */
   ended?: boolean;
-  /** The conversation so far, when the platform sent it live (lib/live-calls/events.ts). */
+  /** The conversation so far, when the platform sent it live (a live event, lib/intake/event.ts). */
   transcript?: LiveTranscript | null;
   /** When it happened: now unless given (an exercise's scheduler passes its clock's time). */
   at?: Date;
