@@ -70,11 +70,15 @@ async function* geojsonFeatures(chunks: AsyncIterable<Uint8Array>): AsyncGenerat
  */
 async function* flatgeobufFeatures(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<FeatureInput> {
   let index = 0;
+  let announced = 0;
   try {
-    for await (const feature of deserialize(Readable.toWeb(Readable.from(chunks)) as ReadableStream)) {
+    const headerMetaFn = (header: { featuresCount: number }) => void (announced = Number(header.featuresCount));
+    for await (const feature of deserialize(Readable.toWeb(Readable.from(chunks)) as ReadableStream, { headerMetaFn })) {
       yield { where: `feature ${index}`, fields: featureFields(feature.properties ?? {}), geometry: feature.geometry };
       index += 1;
     }
+    // A file cut between two features reads as a shorter one: its header says how many there are.
+    if (announced > index) throw malformed(`feature ${index}`, `the file ends after ${index} of its ${announced} features`);
   } catch (error) {
     if (error instanceof DomainError) throw error;
     throw malformed(index === 0 ? "file" : `feature ${index}`, `not a readable FlatGeobuf file (${(error as Error).message.slice(0, 120)})`);
