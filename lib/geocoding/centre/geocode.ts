@@ -147,11 +147,12 @@ function readingsOf(index: CentreIndex, said: SaidAddress): Reading[] {
 
 /**
  * The said number on the best-fitting streets: the address point, else the number along a
- * centreline; among equally fitting streets of several communities, none (the caller did not
- * say which), unless a community was named.
+ * centreline; none when two streets fit equally well and both have the number ("1800 M St" with
+ * an NW and an SE one, or one in each of two communities when none was named): the caller did not
+ * say which.
  */
-function atNumber(index: CentreIndex, found: Candidate[], said: SaidAddress, community: string | undefined): { result: GeocodeResult; score: number } | undefined {
-  let first: { result: GeocodeResult; score: number; community: string } | undefined;
+function atNumber(index: CentreIndex, found: Candidate[], said: SaidAddress): { result: GeocodeResult; score: number } | undefined {
+  let first: { result: GeocodeResult; score: number } | undefined;
   const prefix = said.numberPrefix ? `${said.numberPrefix.toUpperCase()}${/\d$/.test(said.numberPrefix) ? "-" : ""}` : "";
   const suffix = said.numberSuffix?.includes(" ") ? ` ${said.numberSuffix.replace(" ", "/")}` : (said.numberSuffix?.toUpperCase() ?? "");
   const number = `${prefix}${said.number}${suffix}`;
@@ -162,8 +163,8 @@ function atNumber(index: CentreIndex, found: Candidate[], said: SaidAddress, com
     const along = point ? undefined : index.interpolate(id, said.number);
     const result = point ? located(point, "address_point", label) : along ? located(along, "interpolated", label) : undefined;
     if (!result) continue;
-    if (!first) first = { result, score, community: street.community };
-    else if (!community && street.community !== first.community) return undefined;
+    if (first) return undefined;
+    first = { result, score };
   }
   return first;
 }
@@ -181,7 +182,7 @@ function addressOf(index: CentreIndex, text: string, options: { requireCommunity
       if (reading.street.length === 0 || reading.street.includes("and")) continue;
       const context: Context = { community: reading.community, zip: said.zip, requireCommunity: options.requireCommunity };
       const found = candidates(index, reading.street.join(" "), context);
-      const hit = atNumber(index, found, said, reading.community);
+      const hit = atNumber(index, found, said);
       if (hit && (!best || hit.score + reading.penalty < best.score)) best = { result: hit.result, score: hit.score + reading.penalty };
       if (!hit && !street && !reading.unknownPlace) street = streetOnly(index, found);
       if (best?.score === 0) break;
