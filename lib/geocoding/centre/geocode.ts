@@ -4,7 +4,7 @@ import { UNCERTAINTY_METRES } from "../precision";
 import type { LonLat } from "./geometry";
 import type { CentreIndex, Street } from "./centre-index";
 import { type SaidAddress, saidAddresses } from "./address-text";
-import { directional, preTypeDistance, type StreetName, streetReadings, unitKey } from "./usps";
+import { directional, preTypeDistance, type StreetName, streetReadings } from "./usps";
 
 /** "I'm at", "we're on", "near": words before a crossing or a street named without a number. */
 const LEADING_WORDS = /^(?:(?:i am|i'?m|we are|we'?re|it'?s|this is)\s+)?(?:at|on|near|by)\s+/i;
@@ -20,7 +20,6 @@ const MAX_UNKNOWN_PLACE_WORDS = 3;
 interface Context {
   community?: string;
   zip?: string;
-  unit?: string;
   /** Only a street of a named community will do (the scenario street set: its names recur across areas). */
   requireCommunity?: boolean;
 }
@@ -193,18 +192,15 @@ function addressOf(index: CentreIndex, text: string, options: { requireCommunity
 }
 
 /**
- * The parts after the first comma: a unit ("apt 4"), or a community, ZIP or state. Undefined when
- * one of them names a place the GIS data does not cover ("Collins Ave, Miami Beach" in a county
- * without Miami Beach): that address is someone else's, for the gazetteer or hosted geocoder.
+ * The parts after the first comma of a crossing or a street without a number: a unit ("apt 4",
+ * passed over), or a community, ZIP or state. Undefined when one of them names a place the GIS
+ * data does not cover ("Collins Ave, Miami Beach" in a county without Miami Beach): that address
+ * is someone else's, for the gazetteer or hosted geocoder.
  */
 function contextOf(index: CentreIndex, parts: string[]): Context | undefined {
   const context: Context = {};
   for (const part of parts) {
-    const unit = UNIT_PART.exec(part);
-    if (unit) {
-      context.unit = unitKey(unit[1]);
-      continue;
-    }
+    if (UNIT_PART.test(part)) continue;
     for (const segment of segmentsOf(part)) {
       if (segment.zip && !index.postCodes.has(segment.zip)) return undefined;
       if (segment.state && index.states.size > 0 && !index.states.has(segment.state)) return undefined;
