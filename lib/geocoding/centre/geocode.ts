@@ -169,11 +169,12 @@ function atNumber(index: CentreIndex, found: Candidate[], said: SaidAddress): { 
 }
 
 /** The best answer for a text with a house number, and the street-level answer kept in case none is found. */
-function addressOf(index: CentreIndex, text: string, options: { requireCommunity?: boolean }): { best?: GeocodeResult; street: GeocodeResult | null } {
+function addressOf(index: CentreIndex, text: string, options: { requireCommunity?: boolean }): { best?: GeocodeResult; street: () => GeocodeResult | null } {
   const capitals = new Set((text.match(/\b[A-Z]{2}\b/g) ?? []).map((code) => code.toLowerCase()));
   const isStateCode = (code: string) => capitals.has(code) || index.states.has(code.toUpperCase());
   let best: { result: GeocodeResult; score: number } | undefined;
-  let street: GeocodeResult | null = null;
+  // The street-level answer is worked out only if no reading finds the house (a street's middle reads all its points).
+  let streetFound: Candidate[] | undefined;
   for (const said of saidAddresses(text, isStateCode)) {
     if (said.state && index.states.size > 0 && !index.states.has(said.state)) continue;
     for (const reading of readingsOf(index, said)) {
@@ -183,12 +184,12 @@ function addressOf(index: CentreIndex, text: string, options: { requireCommunity
       const found = candidates(index, reading.street.join(" "), context);
       const hit = atNumber(index, found, said);
       if (hit && (!best || hit.score + reading.penalty < best.score)) best = { result: hit.result, score: hit.score + reading.penalty };
-      if (!hit && !street && !reading.unknownPlace) street = streetOnly(index, found);
+      if (!hit && !streetFound && !reading.unknownPlace && found.length > 0) streetFound = found;
       if (best?.score === 0) break;
     }
     if (best?.score === 0) break;
   }
-  return { best: best?.result, street };
+  return { best: best?.result, street: () => (streetFound ? streetOnly(index, streetFound) : null) };
 }
 
 /**
@@ -264,5 +265,5 @@ function crossingOrStreet(index: CentreIndex, text: string, options: { requireCo
  */
 export function geocodeWithCentreIndex(index: CentreIndex, text: string, options: { requireCommunity?: boolean } = {}): GeocodeResult | null {
   const { best, street } = addressOf(index, text, options);
-  return best ?? crossingOrStreet(index, text, options) ?? street;
+  return best ?? crossingOrStreet(index, text, options) ?? street();
 }
