@@ -43,7 +43,7 @@ const STREET_NAMES = [
 const SECOND_WORDS = ["Hollow", "Ridge", "Crest", "Glen", "Brook", "Bend", "Field", "Haven", "Point", "Grove", "Heights", "Gate"];
 const TYPES = ["Ave", "St", "Rd", "Dr", "Ln", "Blvd", "Way", "Ct", "Pl", "Ter"];
 /** Publication 28 suffixes beyond the common ones, as NENA data writes them (abbreviated or in full), and as they are said. */
-export const MORE_TYPES: [stored: string, said: string][] = [
+const MORE_TYPES: [stored: string, said: string][] = [
   ["Park", "Park"], ["Pike", "Pike"], ["Mall", "Mall"], ["Ctr", "Center"], ["Mdw", "Meadow"], ["Knl", "Knoll"], ["Cyn", "Canyon"],
   ["Hts", "Heights"], ["Xing", "Crossing"], ["Trce", "Trace"], ["Pkwy", "Parkway"], ["Cir", "Circle"], ["Holw", "Hollow"],
   ["Sq", "Square"], ["Loop", "Loop"], ["Run", "Run"], ["Row", "Row"], ["Path", "Path"], ["Walk", "Walk"], ["Grv", "Grove"],
@@ -54,7 +54,7 @@ export const MORE_TYPES: [stored: string, said: string][] = [
   ["Ramp", "Ramp"], ["Shrs", "Shores"], ["Sqs", "Squares"], ["Trl", "Trail"], ["Ter", "Terrace"], ["Terrace", "Terr"], ["Avenue", "Av"],
 ];
 /** Numbered roads, by town and by which of the town's two road rows: NENA's `St_PreTyp` and `St_Name`. */
-export const ROADS: [preType: string, name: string][][] = [
+const ROADS: [preType: string, name: string][][] = [
   [["US Highway", "19"], ["Route", "66"]],
   [["State Road", "7"], ["Farm to Market Road", "1960"]],
   [["County Road", "60E"], ["Interstate", "95"]],
