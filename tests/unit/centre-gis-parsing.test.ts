@@ -2,7 +2,7 @@ import { Readable } from "node:stream";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { DomainError } from "@/lib/domain-error";
-import { addressTokens, numberInWords } from "@/lib/geocoding/centre/address-text";
+import { addressTokens, numberInWords, saidAddresses } from "@/lib/geocoding/centre/address-text";
 import { addressPointRow, type AddressPointRow, centrelineRow, featureFields } from "@/lib/geocoding/centre/fields";
 import { geocodeWithCentreIndex } from "@/lib/geocoding/centre/geocode";
 import { CentreIndex } from "@/lib/geocoding/centre/centre-index";
@@ -181,5 +181,13 @@ describe("the forms of issue 53, on data of their own", () => {
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe("a long text", () => {
+  it("is read for its first few house numbers only", () => {
+    const text = `${Array.from({ length: 400 }, (_, k) => `${k + 1} Oak`).join(" ")} 102 N Main St`;
+    expect(saidAddresses(text, () => false).length).toBeLessThanOrEqual(8);
+    expect(saidAddresses("Acme 7 Eleven, 102 N Main St", () => false).map((said) => said.number)).toEqual([7, 102]);
   });
 });

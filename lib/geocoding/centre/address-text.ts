@@ -22,6 +22,8 @@ export interface SaidAddress {
 }
 
 const MAX_HOUSE_NUMBER = 2_000_000_000;
+/** House numbers tried per text at most, the first ones: a long text costs no more than a short one. */
+const MAX_NUMBERS = 4;
 const COMMA = ",";
 
 /** Lower-case words of the text, commas kept as "," tokens; "12 1/2", "½", "94-210" and ZIP+4 kept whole. */
@@ -204,7 +206,7 @@ export function saidAddresses(text: string, isStateCode: (code: string) => boole
     const { tokens } = tail;
     const numbers: HouseNumber[] = [];
     const spoken = wordNumber(tokens);
-    for (let at = 0; at < tokens.length; at++) {
+    for (let at = 0; at < tokens.length && numbers.length < MAX_NUMBERS; at++) {
       if (spoken?.at === at) numbers.push(spoken.found);
       const found = digitNumber(tokens, at);
       // "Hwy 763", "County Road 60E": a road's number, not a house's.
