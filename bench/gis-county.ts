@@ -1,8 +1,8 @@
 /**
  * The synthetic county the GIS benches load (tests/support/gis-town.ts): 1,000,000 address points
  * (CSV, NENA field names) and about 100,000 centrelines (GeoJSON), with a sample of what callers
- * would say for each kind of answer. Run alone, it writes the two files and `spoken.json` to a
- * directory (bench/gis-vs-floor.sh):
+ * would say for each kind of answer, some in every form of the address test set. Run alone, it
+ * writes the two files and `spoken.json` to a directory (bench/gis-vs-floor.sh):
  *
  *   npx tsx bench/gis-county.ts <directory>
  */
@@ -12,6 +12,7 @@ import { once } from "node:events";
 import {
   addressPointProperties, centrelines, crossingsOf, houses, type SpokenAddress, spokenCrossing, spokenHouse, type TownOptions,
 } from "../tests/support/gis-town";
+import { addressCase } from "../tests/support/address-forms";
 import { random } from "../tests/support/calls";
 
 export const COUNTY: TownOptions = { seed: 1, towns: 10, grid: 71, pointsPerSide: 5, centrelineOnlyEvery: 4, maxPoints: 1_000_000 };
@@ -48,6 +49,11 @@ export async function writeCounty(directory: string) {
       if (!stored) keep(spokenHouse(line, house, "interpolated", next));
       else if (house.unit || next() < 0.5) keep(spokenHouse(line, house, "address_point", next));
       else if (line.eastWest) keep(spokenHouse(line, house, "address_point", next, { typo: true }));
+      // A few in the forms people write and say them (tests/support/address-forms.ts): "in <town>", no commas, words around, numbers in words.
+      if (next() < 0.05) {
+        const { forms, latitude, longitude, precision } = addressCase(line, house, house.unit ? "unit" : "plain", stored ? "address_point" : "interpolated", next);
+        for (const text of Object.values(forms)) keep({ text, latitude, longitude, precision });
+      }
     }
   }
   for (const { line, crossing } of crossingsOf(all, COUNTY).filter(() => next() * 100_000 < PER_KIND * 3)) keep(spokenCrossing(line, crossing, next));

@@ -64,8 +64,8 @@ describe("the centre's GIS data", () => {
 
   it("says street when the number is nowhere on the street, and leaves places it does not cover to the gazetteer", async () => {
     const geocoder = getGeocoder();
-    expect(await geocoder.geocode("99999 W Oak Ave, Springfield")).toMatchObject({ precision: "street", source: "centre_gis" });
-    expect(await geocoder.geocode("West Oak Avenue, Springfield")).toMatchObject({ precision: "street", source: "centre_gis" });
+    expect(await geocoder.geocode("99999 W Pine Rd, Springfield")).toMatchObject({ precision: "street", source: "centre_gis" });
+    expect(await geocoder.geocode("West Pine Road, Springfield")).toMatchObject({ precision: "street", source: "centre_gis" });
     // Miami Beach is not in the centre's data: its Collins Avenue is not one of ours.
     expect(await geocoder.geocode("2200 Oak Ave, Miami Beach")).toMatchObject({ source: "gazetteer", precision: "locality" });
     expect(await geocoder.geocode("Mission District, San Francisco")).toMatchObject({ source: "gazetteer", precision: "locality" });

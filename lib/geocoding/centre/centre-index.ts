@@ -2,11 +2,13 @@ import { normalise } from "../text";
 import { editDistance } from "./edit-distance";
 import type { AddressPointRow, CentrelineRow } from "./fields";
 import { distanceMeters, endpointKeys, type LonLat, pointAlong } from "./geometry";
-import { standardStreet, type StreetName, streetLabel } from "./usps";
+import { standardStreet, type StreetName, streetLabel, unitKey } from "./usps";
 
 /** One street of one community: the address points and centrelines that carry its name. */
 export interface Street extends StreetName {
   community: string;
+  /** The ZIP code of its first feature that has one, for "1203 Oak Ave 62701" without a community. */
+  postCode?: string;
   label: string;
   /** Its address points: [pointStart, pointEnd) of the index's arrays, sorted by number. */
   pointStart: number;
@@ -52,6 +54,7 @@ export class CentreIndex {
   private pointLat = new Float64Array(0);
   private pointUnit: (string | undefined)[] = [];
   private pointNumberSuffix: (string | undefined)[] = [];
+  private pointNumberPrefix: (string | undefined)[] = [];
   private readonly lineRanges: Int32Array[] = [];
   private readonly lineParity: string[] = [];
   private readonly lineCoordinates: Float64Array[] = [];
@@ -85,6 +88,7 @@ export class CentreIndex {
     const lat = new Float64Array(pointCount);
     const unit: (string | undefined)[] = [];
     const suffix: (string | undefined)[] = [];
+    const prefix: (string | undefined)[] = [];
     let count = 0;
     for await (const row of points) {
       if (count === pointCount) break;
@@ -92,8 +96,9 @@ export class CentreIndex {
       number[count] = row.addNumber;
       lon[count] = row.longitude;
       lat[count] = row.latitude;
-      if (row.unit) unit[count] = normalise(row.unit);
-      if (row.addNumSuf) suffix[count] = normalise(row.addNumSuf);
+      if (row.unit) unit[count] = unitKey(row.unit) || undefined;
+      if (row.addNumSuf) suffix[count] = normalise(row.addNumSuf) || undefined;
+      if (row.addNumPre) prefix[count] = normalise(row.addNumPre).replace(/ /g, "") || undefined;
       count++;
     }
     const order = Int32Array.from({ length: count }, (_, i) => i).sort((a, b) => pointStreet[a] - pointStreet[b] || number[a] - number[b]);
@@ -102,6 +107,8 @@ export class CentreIndex {
     this.pointLat = Float64Array.from(order, (i) => lat[i]);
     this.pointUnit = Array.from(order, (i) => unit[i]);
     this.pointNumberSuffix = Array.from(order, (i) => suffix[i]);
+    // Most data has no number prefixes: no array of a million empty slots then.
+    this.pointNumberPrefix = prefix.length > 0 ? Array.from(order, (i) => prefix[i]) : [];
     for (let k = 0; k < count; k++) {
       const street = this.streets[pointStreet[order[k]]];
       if (street.pointEnd === 0) street.pointStart = k;
@@ -144,6 +151,7 @@ export class CentreIndex {
         this.namesByLength.set(name.name.length, bucket);
       }
     }
+    this.streets[id].postCode ??= row.postCode?.slice(0, 5) || undefined;
     if (community) this.communities.add(community);
     if (row.postCode) this.postCodes.add(row.postCode.slice(0, 5));
     if (row.state) this.states.add(row.state.toUpperCase());
@@ -156,24 +164,36 @@ export class CentreIndex {
    * letters nearly agree.
    */
   streetsNamed(name: string): { street: number; typos: number }[] {
-    const exact = this.streetsByName.get(name);
-    if (exact) return exact.map((street) => ({ street, typos: 0 }));
-    const max = allowedTypos(name.length);
+    const exact = this.streetsNamedExactly(name);
+    if (exact.length > 0) return exact;
+    // A name said one letter short ("Linlcn" for "Lincoln") is allowed the errors of the longer name.
+    const max = allowedTypos(name.length + 1);
     if (max === 0) return [];
     const mask = letterMask(name);
     const found: { street: number; typos: number }[] = [];
     for (let length = name.length - max; length <= name.length + max; length++) {
+      const allowed = Math.min(max, allowedTypos(Math.max(length, name.length)));
       for (const candidate of this.namesByLength.get(length) ?? []) {
-        if (bitCount(candidate.mask ^ mask) > 2 * max) continue;
-        const typos = editDistance(name, candidate.name, max);
-        if (typos <= max) for (const street of this.streetsByName.get(candidate.name)!) found.push({ street, typos });
+        if (allowed === 0 || bitCount(candidate.mask ^ mask) > 2 * allowed) continue;
+        const typos = editDistance(name, candidate.name, allowed);
+        if (typos <= allowed) for (const street of this.streetsByName.get(candidate.name)!) found.push({ street, typos });
       }
     }
     return found.sort((a, b) => a.typos - b.typos);
   }
 
-  /** The address point of `number` on a street (the unit's when it has one; else the building's). */
-  addressPoint(streetId: number, number: number, unit?: string, numberSuffix?: string): LonLat | undefined {
+  /** Streets whose name is exactly `name` (a map lookup). */
+  streetsNamedExactly(name: string): { street: number; typos: number }[] {
+    return (this.streetsByName.get(name) ?? []).map((street) => ({ street, typos: 0 }));
+  }
+
+  /**
+   * The address point of `number` on a street (the unit's when it has one; else the building's),
+   * its number suffix ("1/2", "B") and prefix ("94-") preferred as said; a point of another prefix
+   * than the one said is another house.
+   */
+  addressPoint(streetId: number, number: number, said: { unit?: string; numberSuffix?: string; numberPrefix?: string } = {}): LonLat | undefined {
+    const { unit, numberSuffix, numberPrefix } = said;
     const street = this.streets[streetId];
     let low = street.pointStart;
     let high = street.pointEnd;
@@ -185,7 +205,9 @@ export class CentreIndex {
     let best: number | undefined;
     let bestScore = -1;
     for (let k = low; k < street.pointEnd && this.pointNumber[k] === number; k++) {
-      const score = (this.pointUnit[k] === unit ? 2 : this.pointUnit[k] === undefined ? 1 : 0) + (this.pointNumberSuffix[k] === numberSuffix ? 4 : 0);
+      const prefix = this.pointNumberPrefix[k];
+      if (numberPrefix && prefix && prefix !== numberPrefix) continue;
+      const score = (this.pointUnit[k] === unit ? 2 : this.pointUnit[k] === undefined ? 1 : 0) + (this.pointNumberSuffix[k] === numberSuffix ? 4 : 0) + (prefix === numberPrefix ? 8 : 0);
       if (score > bestScore) [best, bestScore] = [k, score];
     }
     return best === undefined ? undefined : { lon: this.pointLon[best], lat: this.pointLat[best] };
