@@ -154,7 +154,7 @@ export async function upsertLiveCall(db: Pick<Db, "$queryRaw">, report: LiveRepo
   const statement = grouping
     ? placement(
       Prisma.sql`
-        SELECT t.id, t.id AS own, 1 AS seq, t.type, t.at, t.lat, t.lon, t.precision, t.location,
+        SELECT t.id, t.id AS own, 1 AS seq, t.type, t.at, t.lat, t.lon, t.precision, t.location, t.phone,
           t.exercise_id IS NOT NULL AS simulation, t.exercise_id
         FROM input t
         WHERE t.location IS NOT NULL AND NOT t.geocoder_failed

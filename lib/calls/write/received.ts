@@ -174,7 +174,8 @@ export async function upsertReceivedCalls(
     placement(
       Prisma.sql`
         SELECT t.id, t.id AS own, t.seq, t.emergency_type AS type, t.occurred_at AS at, t.latitude AS lat,
-          t.longitude AS lon, t.location_precision AS precision, t.location, false AS simulation, NULL::text AS exercise_id
+          t.longitude AS lon, t.location_precision AS precision, t.location, t.caller_phone AS phone, false AS simulation,
+          NULL::text AS exercise_id
         FROM input t
         WHERE NOT t.geocoder_failed AND t.has_analysis
           AND NOT EXISTS (SELECT 1 FROM calls c WHERE c.conversation_id = t.conversation_id)`,
