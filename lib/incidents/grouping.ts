@@ -1,6 +1,7 @@
 import { getConfig } from "../config";
 import { Prisma } from "../db/generated/client";
 import { EMERGENCY_TYPES, type EmergencyType } from "../vocabulary";
+import { markPossibleDuplicates } from "./duplicates";
 
 /**
  * Grouping of stored calls into incidents (docs/incidents.md, "Grouping"), automatic only when
@@ -178,13 +179,6 @@ export function placementQuery(
         WHERE ${close("o", "b")} AND b.lat IS NOT NULL AND b.lon IS NOT NULL AND p.incident_id <> o.incident_id
           AND ${metresApart("o", "b")} <= o.radius
         ORDER BY 2 LIMIT 1) near
-    ), marked AS (
-      INSERT INTO incident_duplicates (incident_id, other_id, distance_m, seconds_apart)
-      SELECT DISTINCT ON (least(incident_id, other_id), greatest(incident_id, other_id))
-        least(incident_id, other_id), greatest(incident_id, other_id), distance_m, seconds_apart
-      FROM marks
-      ORDER BY least(incident_id, other_id), greatest(incident_id, other_id), distance_m
-      ON CONFLICT (incident_id, other_id) DO NOTHING
-    )
+    ), ${markPossibleDuplicates}
     ${then}`;
 }

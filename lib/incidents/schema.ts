@@ -34,10 +34,15 @@ export const incidentRecordSchema = z.object({
   severity: z.string().meta({ description: "The highest severity of its calls" }),
   status: statusSchema,
   location: z.string().meta({ description: "The first call's location text" }),
-  latitude: z.number().nullable().meta({ description: "Centroid of its calls with coordinates; null when none has" }),
+  latitude: z.number().nullable().meta({
+    description: "Its point: the centre of its most precise calls with coordinates (a coarser call never moves it); null when none has",
+  }),
   longitude: z.number().nullable(),
   location_precision: precisionSchema.nullable().meta({
-    description: "The best precision of its calls (docs/geocoding.md); null when none is known",
+    description: "Its point's precision: the best of its located calls' (docs/geocoding.md); null when none is known",
+  }),
+  location_uncertainty_m: z.number().nullable().meta({
+    description: "Its point's radius in metres: the largest uncertainty among the calls it is the centre of; null when unknown",
   }),
   first_call_at: z.string().meta({ description: "ISO 8601 UTC time of its earliest call" }),
   last_call_at: z.string().meta({ description: "ISO 8601 UTC time of its latest call" }),
@@ -46,8 +51,46 @@ export const incidentRecordSchema = z.object({
 
 export type IncidentRecord = z.infer<typeof incidentRecordSchema>;
 
+/** Another open incident close in place and time that grouping did not join (docs/incidents.md, "Possible duplicates"). */
+export const possibleDuplicateSchema = z.object({
+  incident_id: z.string().meta({ description: "The other incident" }),
+  emergency_type: z.string(),
+  location: z.string().meta({ description: "The other incident's location text" }),
+  distance_m: z.int().meta({ description: "Metres between the call that opened one and the other's centre when they were marked" }),
+  seconds_apart: z.int().meta({ description: "Seconds between that call and the other's calls (0: within their span)" }),
+  found_at: z.int().meta({ description: "Unix seconds: when they were marked" }),
+});
+export type PossibleDuplicate = z.infer<typeof possibleDuplicateSchema>;
+
+/** The field an incident's answers add: its possible duplicates, open and not dismissed, nearest first. */
+export const possibleDuplicatesField = {
+  possible_duplicates: z.array(possibleDuplicateSchema).meta({
+    description: "Open incidents it may duplicate, nearest first: merge one into it, or dismiss the mark (POST /api/incidents/{id}/dismiss-duplicate)",
+  }),
+};
+
+/** A mark or its dismissal as the change feed carries it (the pair, the smaller id first). */
+export const duplicateMarkSchema = z.object({
+  incident_id: z.string(),
+  other_id: z.string(),
+  dismissed: z.boolean().meta({ description: "A dispatcher dismissed the mark: two emergencies" }),
+});
+export type DuplicateMark = z.infer<typeof duplicateMarkSchema>;
+
+/** POST /api/incidents/{id}/dismiss-duplicate's answer. */
+export const dismissedDuplicateSchema = z.object({
+  incident_id: z.string(),
+  other_id: z.string(),
+  dismissed_at: z.int().meta({ description: "Unix seconds" }),
+  dismissed_by: z.string().meta({ description: "The person's or key's name" }),
+});
+export type DismissedDuplicate = z.infer<typeof dismissedDuplicateSchema>;
+
+export const listedIncidentSchema = incidentRecordSchema.extend(possibleDuplicatesField);
+export type ListedIncident = z.infer<typeof listedIncidentSchema>;
+
 export const incidentListSchema = z.object({
-  incidents: z.array(incidentRecordSchema),
+  incidents: z.array(listedIncidentSchema),
   pagination: z.object({
     limit: z.int(),
     offset: z.int(),
@@ -75,6 +118,7 @@ export const incidentCallSchema = callRecordSchema.extend({
 });
 
 export const incidentDetailSchema = incidentRecordSchema.extend({
+  ...possibleDuplicatesField,
   training: incidentTrainingSchema,
   calls: z.array(incidentCallSchema).meta({ description: "Every call of the incident, oldest first, each with its own location" }),
 });
@@ -85,12 +129,22 @@ export const mergeRequestSchema = z.object({
   other_id: z.string().min(1).max(100).meta({ description: "The incident whose calls move into this one; it ceases to exist" }),
 });
 
+export const dismissDuplicateRequestSchema = z.object({
+  other_id: z.string().min(1).max(100).meta({ description: "The incident marked as a possible duplicate of this one" }),
+});
+
 export const splitRequestSchema = z.object({
   call_id: z.string().min(1).max(1000).meta({ description: "conversation_id of a call of this incident" }),
 });
 
 export function parseMergeRequest(body: unknown): z.infer<typeof mergeRequestSchema> {
   const result = mergeRequestSchema.safeParse(body);
+  if (!result.success) throw invalidParameter("Invalid other_id", "other_id must be an incident id");
+  return result.data;
+}
+
+export function parseDismissDuplicateRequest(body: unknown): z.infer<typeof dismissDuplicateRequestSchema> {
+  const result = dismissDuplicateRequestSchema.safeParse(body);
   if (!result.success) throw invalidParameter("Invalid other_id", "other_id must be an incident id");
   return result.data;
 }

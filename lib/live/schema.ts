@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { acknowledgementSchema } from "../acknowledgements/schema";
 import { callRecordSchema } from "../calls/schema";
-import { incidentRecordSchema, incidentTrainingSchema } from "../incidents/schema";
+import { duplicateMarkSchema, incidentRecordSchema, incidentTrainingSchema, possibleDuplicatesField } from "../incidents/schema";
 import { noteSchema } from "../notes/schema";
 import { unitSchema } from "../units/schema";
 import { integerText, queryParameter, viewportParameters } from "../query-parameters";
@@ -143,14 +143,22 @@ export const acknowledgementChangeSchema = z.object({
 export type AcknowledgementChange = z.infer<typeof acknowledgementChangeSchema>;
 
 
+export const duplicateChangeSchema = z.object({
+  change: changeNumber,
+  duplicate: duplicateMarkSchema.meta({ description: "Two incidents marked as possible duplicates, or the mark dismissed, at this change" }),
+});
+
 export const unitChangeSchema = z.object({
   change: changeNumber,
   unit: unitSchema.meta({ description: "A unit as it is after this change (its latest state: roster, state, position)" }),
 });
 
 
-/** One entry of the change feed: a call at its latest state, an incident's note, an incident's acknowledgement, or a unit at its latest state. */
-export const feedChangeSchema = z.union([callChangeSchema, noteChangeSchema, acknowledgementChangeSchema, unitChangeSchema]);
+/**
+ * One entry of the change feed: a call at its latest state, an incident's note, an incident's
+ * acknowledgement, a possible duplicate's mark or dismissal, or a unit at its latest state.
+ */
+export const feedChangeSchema = z.union([callChangeSchema, noteChangeSchema, acknowledgementChangeSchema, duplicateChangeSchema, unitChangeSchema]);
 export type FeedChange = z.infer<typeof feedChangeSchema>;
 
 export const isCallChange = (change: FeedChange): change is CallChange => "call" in change;
@@ -159,7 +167,7 @@ export const changePageSchema = z.object({
   changes: z.array(feedChangeSchema).meta({
     description:
       "Changes after the cursor, in change order: calls (`call`, each once, at its latest change), incident notes (`note`) " +
-      "and acknowledgements of incidents' alerts (`acknowledgement`)",
+      "acknowledgements of incidents' alerts (`acknowledgement`), possible duplicates marked or dismissed (`duplicate`) and units (`unit`)",
   }),
   cursor: changeNumber.meta({ description: "Pass as `after` for the next page (the last change here, or `after` when empty)" }),
   has_more: z.boolean(),
@@ -220,6 +228,7 @@ export const queuePageSchema = z.object({
 export type QueuePage = z.infer<typeof queuePageSchema>;
 
 export const liveIncidentSchema = incidentRecordSchema.extend({
+  ...possibleDuplicatesField,
   training: incidentTrainingSchema,
   queued_at: z.string().meta({
     description:
