@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { acknowledgementSchema } from "../acknowledgements/schema";
 import { callRecordSchema } from "../calls/schema";
+import { invalidParameter } from "../domain-error";
 import { duplicateMarkSchema, incidentRecordSchema, incidentTrainingSchema, possibleDuplicatesField } from "../incidents/schema";
 import { noteSchema } from "../notes/schema";
 import { unitSchema } from "../units/schema";
@@ -328,6 +329,22 @@ export const alertsSchema = z.object({
     .meta({ description: "Minutes an incident of each severity may wait undispatched before it is reminded (ALERT_REMIND_<SEVERITY>_MIN)" }),
 });
 export type Alerts = z.infer<typeof alertsSchema>;
+
+/** POST /api/live/alerts/acknowledge's body: which alerts (docs/dashboard.md, "Alerts"). */
+export const acknowledgeAlertsRequestSchema = z.object({
+  kind: z.enum(["real", "training"]).meta({ description: "Real incidents' alerts, or training ones' (simulated or exercise calls)" }),
+  exercise: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional().meta({ description: "The training exercise shown, as GET /api/live/alerts takes it" }),
+});
+
+export function parseAcknowledgeAlertsRequest(body: unknown): z.infer<typeof acknowledgeAlertsRequestSchema> {
+  const result = acknowledgeAlertsRequestSchema.safeParse(body);
+  if (!result.success) throw invalidParameter("Invalid kind", "kind must be real or training; exercise, when given, an exercise id");
+  return result.data;
+}
+
+export const acknowledgedAlertsSchema = z.object({
+  acknowledged: z.int().meta({ description: "Incidents whose alert was acknowledged" }),
+});
 
 export const alertsQueryParameters = {
   exercise: queryParameter({
