@@ -4,7 +4,7 @@ import { incidentUpdateSchema, parseIncidentUpdate } from "../calls/schema";
 import { type Endpoint, jsonBody } from "../contract/endpoint";
 import { rateLimitPolicies } from "../contract/rate-limit-policies";
 import {
-  dismissDuplicateRequestSchema, dismissedDuplicateSchema, incidentDetailSchema, incidentListQueryParameters, incidentListSchema,
+  dismissDuplicateRequestSchema, dismissedDuplicateSchema, mergeCandidatesQueryParameters, mergeCandidatesSchema, incidentDetailSchema, incidentListQueryParameters, incidentListSchema,
   mergeRequestSchema, parseDismissDuplicateRequest, parseMergeRequest, parseSplitRequest, splitRequestSchema,
 } from "./schema";
 
@@ -75,6 +75,26 @@ export const incidentEndpoints = {
         description: "Training (simulated, exercise) and real calls never share an incident: such a merge is 409 TRAINING_MIX.",
         responses: { 200: { description: `The merged incident${WITHOUT_READ}`, body: incidentWriteAnswer } },
         errors: ["INVALID_PARAMETER", "NOT_FOUND", "TRAINING_MIX", "DATABASE_ERROR"],
+      },
+    },
+  },
+
+  incidentMergeCandidates: {
+    path: "/api/incidents/:id/merge-candidates",
+    errorFormat: "calls",
+    protection: { rateLimit: rateLimitPolicies.calls },
+    params: z.object({ id: z.string().meta({ description: "The incident that would receive the calls" }) }),
+    methods: {
+      GET: {
+        operationId: "listMergeCandidates",
+        permission: "read",
+        summary: "Open incidents that may be merged into this one, nearest first, with a search",
+        description:
+          "Every open incident of its kind (training or real), however far down the queue, whose location text or type contains q; " +
+          "nearest this incident's point first.",
+        query: mergeCandidatesQueryParameters,
+        responses: { 200: { description: "The candidates", body: { name: "MergeCandidates", schema: mergeCandidatesSchema } } },
+        errors: ["INVALID_PARAMETER", "NOT_FOUND", "DATABASE_ERROR"],
       },
     },
   },

@@ -125,6 +125,34 @@ export const incidentDetailSchema = incidentRecordSchema.extend({
 
 export type IncidentDetail = z.infer<typeof incidentDetailSchema>;
 
+/** GET /api/incidents/{id}/merge-candidates's query (docs/incidents.md, "Dispatcher actions"). */
+export const mergeCandidatesQueryParameters = {
+  q: queryParameter({
+    schema: z.string().min(1).max(100).refine((text) => !text.includes("\u0000") && text.isWellFormed()),
+    description: "Words the candidate's location text or emergency type contains (case-insensitive), 1 to 100 characters.",
+    label: "Invalid parameter",
+    message: "q must be 1 to 100 characters of text",
+  }),
+  limit: queryParameter({
+    schema: z.codec(z.string().regex(/^\d+$/), z.int().min(1).max(100), { decode: Number, encode: String }).default(20),
+    description: "At most this many candidates, 1 to 100 (default 20).",
+    label: "Invalid limit",
+    message: "limit must be an integer from 1 to 100",
+  }),
+};
+
+export const mergeCandidateSchema = incidentRecordSchema.extend({
+  distance_m: z.int().nullable().meta({ description: "Metres from this incident's point to the candidate's; null when either has none" }),
+});
+export type MergeCandidate = z.infer<typeof mergeCandidateSchema>;
+
+export const mergeCandidatesSchema = z.object({
+  candidates: z.array(mergeCandidateSchema).meta({
+    description: "Open incidents of its kind (training or real) that may be merged into it, nearest first, then the latest call first",
+  }),
+});
+export type MergeCandidates = z.infer<typeof mergeCandidatesSchema>;
+
 export const mergeRequestSchema = z.object({
   other_id: z.string().min(1).max(100).meta({ description: "The incident whose calls move into this one; it ceases to exist" }),
 });

@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as getIncident } from "@/app/api/incidents/[id]/route";
 import { POST as dismissDuplicate } from "@/app/api/incidents/[id]/dismiss-duplicate/route";
+import { GET as mergeCandidatesRoute } from "@/app/api/incidents/[id]/merge-candidates/route";
 import { POST as merge } from "@/app/api/incidents/[id]/merge/route";
 import { GET as listIncidents } from "@/app/api/incidents/route";
 import { POST as webhook } from "@/app/api/voiceagent-webhook/route";
@@ -222,5 +223,41 @@ describe("one point, one radius", () => {
     expect([after.latitude, after.longitude, after.location_precision, after.location_uncertainty_m]).toEqual([
       precise.latitude, precise.longitude, "address_point", precise.locationUncertaintyM,
     ]);
+  });
+});
+
+describe("merge candidates", () => {
+  const candidates = async (id: string, query = "") => {
+    const response = await mergeCandidatesRoute(apiRequest(`http://localhost/api/incidents/${id}/merge-candidates${query}`), { params: Promise.resolve({ id }) });
+    return { status: response.status, body: await response.json() };
+  };
+
+  it("lists every open incident of its kind, nearest first, filtered by words of its location or type", async () => {
+    const [here, near, far] = await report(
+      { location: "125 E Elm Ln, Springfield", type: "Gas Leak" },
+      { location: "372 W Oak Ave, Springfield", type: "Medical Emergency" },
+      { location: "372 North Eighth Street, North Haverbrook", type: "Gas Leak" },
+    );
+    const db = await getDb();
+    const training = await db.incident.findFirst({ where: { simulation: true } });
+    const { status, body } = await candidates(here.incidentId, "?limit=100");
+    expect(status).toBe(200);
+    const ids: string[] = body.candidates.map((candidate: { id: string }) => candidate.id);
+    expect(ids).not.toContain(here.incidentId);
+    if (training) expect(ids).not.toContain(training.id);
+    expect(ids.indexOf(near.incidentId)).toBeGreaterThanOrEqual(0);
+    expect(ids.indexOf(near.incidentId)).toBeLessThan(ids.indexOf(far.incidentId));
+    const distances = body.candidates.map((candidate: { distance_m: number | null }) => candidate.distance_m).filter((d: number | null) => d !== null);
+    expect(distances).toEqual([...distances].sort((a, b) => a - b));
+
+    const searched = await candidates(here.incidentId, "?q=haverbrook");
+    expect(searched.body.candidates.map((candidate: { id: string }) => candidate.id)).toEqual([far.incidentId]);
+    const byType = await candidates(here.incidentId, "?q=gas%20leak&limit=100");
+    expect(byType.body.candidates.map((candidate: { id: string }) => candidate.id)).toContain(far.incidentId);
+    expect((await candidates(here.incidentId, "?q=100%25")).body.candidates).toEqual([]);
+
+    expect((await candidates("nope")).status).toBe(404);
+    expect((await candidates(here.incidentId, "?limit=0")).status).toBe(400);
+    expect((await candidates(here.incidentId, `?q=${"x".repeat(101)}`)).status).toBe(400);
   });
 });
