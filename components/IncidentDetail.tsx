@@ -8,7 +8,7 @@ import { CallerLink } from "./CallerLink";
 import { IncidentNotes } from "./IncidentNotes";
 import { typing } from "./KeyboardHelp";
 import { callersLabel, formatTime } from "./format";
-import { duplicateApart, formatDistance, precisionLabel } from "./precision";
+import { duplicateApart, formatDistance, precisionLabel, shownAddress } from "./precision";
 import { SeverityBadge } from "./SeverityIcon";
 import { StatusBadge } from "./StatusBadge";
 import { UnverifiedBadge } from "./UnverifiedBadge";
@@ -89,7 +89,7 @@ export function IncidentDetail({ id, candidates, onClose, onShowOnMap, onDone }:
             <span className="caller-count" data-testid="incident-caller-count">{callersLabel(incident.call_count)}</span>
           </p>
           <p className="muted incident-where">
-            {incident.location}
+            {shownAddress(incident)}
             {incident.latitude !== null && (
               <span data-testid="incident-precision"> ({precisionLabel(incident.location_precision, incident.location_uncertainty_m)})</span>
             )}{" "}
@@ -152,7 +152,7 @@ export function IncidentDetail({ id, candidates, onClose, onShowOnMap, onDone }:
                   {call.exercise_id && <span className="exercise-badge">Exercise</span>} <UnverifiedBadge call={call} />
                 </p>
                 <p className="popup-line incident-call-location" data-testid="incident-call-location">
-                  {call.location || "No location given"}
+                  {call.location ? shownAddress(call) : "No location given"}
                   {call.latitude !== null && (
                     <span className="muted">
                       {" "}

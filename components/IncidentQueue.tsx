@@ -9,7 +9,7 @@ import type { AlertIncident, IncidentQueuePage, LiveIncident, QueueSection, Queu
 import { AlertStrip } from "./AlertStrip";
 import { humanize, SEVERITY_LABEL, severityOf } from "./call-status";
 import { callersLabel, formatWaiting } from "./format";
-import { duplicateApart, precisionLabel } from "./precision";
+import { duplicateApart, precisionLabel, shownAddress } from "./precision";
 import { severitySvg } from "./SeverityIcon";
 import { StatusBadge } from "./StatusBadge";
 import { IncidentStatusActions } from "./StatusActions";
@@ -111,7 +111,7 @@ function QueueRow({ incident, now, arrivals, alerts, onSelect, section, mode }: 
   const alerting = alerts.alerting(incident.id);
   // "Waiting" until the first dispatch, then "since dispatched".
   const sinceDispatch = section === "dispatched" ? incident.dispatched_at : null;
-  const where = `${incident.location}${
+  const where = `${shownAddress(incident)}${
     incident.latitude === null ? " (not on the map)" : isStreetLevel(incident.location_precision) ? "" : ` (${precisionLabel(incident.location_precision, incident.location_uncertainty_m)})`
   }`;
   return (

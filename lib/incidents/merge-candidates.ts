@@ -16,6 +16,7 @@ interface CandidateRow {
   longitude: number | null;
   locationPrecision: string | null;
   locationUncertaintyM: number | null;
+  locationMatched: string | null;
   firstCallAt: Date;
   lastCallAt: Date;
   callCount: number;
@@ -46,7 +47,7 @@ export async function mergeCandidates(id: string, values: QueryValues<typeof mer
       : Prisma.sql` AND (i.location ILIKE ${`%${likeLiteral(values.q)}%`} OR replace(i.emergency_type, '_', ' ') ILIKE ${`%${likeLiteral(values.q)}%`})`;
     const rows = await db.$queryRaw<CandidateRow[]>`
       SELECT i.id, i.emergency_type AS "emergencyType", i.severity, i.status, i.location, i.latitude, i.longitude,
-        i.location_precision AS "locationPrecision", i.location_uncertainty_m AS "locationUncertaintyM",
+        i.location_precision AS "locationPrecision", i.location_uncertainty_m AS "locationUncertaintyM", i.location_matched AS "locationMatched",
         i.first_call_at AS "firstCallAt", i.last_call_at AS "lastCallAt", i.call_count AS "callCount", ${distance} AS distance
       FROM incidents i
       WHERE i.status IN ('active', 'dispatched', 'enroute') AND i.id <> ${id} AND i.simulation = ${incident.simulation}${words}

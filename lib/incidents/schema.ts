@@ -33,7 +33,10 @@ export const incidentRecordSchema = z.object({
   emergency_type: z.string(),
   severity: z.string().meta({ description: "The highest severity of its calls" }),
   status: statusSchema,
-  location: z.string().meta({ description: "The first call's location text" }),
+  location: z.string().meta({ description: "The first call's location text: the caller's words" }),
+  location_matched: z.string().nullable().meta({
+    description: "The address the centre's GIS matched the first call's words to, in its standard form: shown, the words beside it; null when another source placed it",
+  }),
   latitude: z.number().nullable().meta({
     description: "Its point: the centre of its most precise calls with coordinates (a coarser call never moves it); null when none has",
   }),

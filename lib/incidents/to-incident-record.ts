@@ -12,6 +12,8 @@ export type IncidentFields = Pick<Incident, "id" | "emergencyType" | "severity" 
   locationPrecision?: string | null;
   /** Absent from a merged-away incident kept before the radius was. */
   locationUncertaintyM?: number | null;
+  /** Absent from a merged-away incident kept before the matched address was. */
+  locationMatched?: string | null;
   firstCallAt: Date | string;
   lastCallAt: Date | string;
 };
@@ -23,6 +25,7 @@ export function toIncidentRecord(incident: IncidentFields): IncidentRecord {
     severity: incident.severity,
     status: incident.status as CallStatus,
     location: incident.location,
+    location_matched: incident.locationMatched ?? null,
     latitude: incident.latitude,
     longitude: incident.longitude,
     location_precision: (incident.locationPrecision ?? null) as Precision | null,

@@ -33,6 +33,7 @@ interface IncidentRow {
   longitude: number | null;
   locationPrecision: string | null;
   locationUncertaintyM: number | null;
+  locationMatched: string | null;
   queuedAt: Date;
   dispatchedAt: Date | null;
   firstCallAt: Date;
@@ -54,7 +55,7 @@ export async function readLiveIncidents(db: Db, ids: readonly string[]): Promise
   if (ids.length === 0) return new Map();
   const rows = await db.$queryRaw<IncidentRow[]>(Prisma.sql`
     SELECT i.id, i.emergency_type AS "emergencyType", i.severity, i.status, i.location, i.latitude, i.longitude,
-      i.location_precision AS "locationPrecision", i.location_uncertainty_m AS "locationUncertaintyM", i.queued_at AS "queuedAt", i.dispatched_at AS "dispatchedAt", i.first_call_at AS "firstCallAt", i.last_call_at AS "lastCallAt", i.call_count AS "callCount",
+      i.location_precision AS "locationPrecision", i.location_uncertainty_m AS "locationUncertaintyM", i.location_matched AS "locationMatched", i.queued_at AS "queuedAt", i.dispatched_at AS "dispatchedAt", i.first_call_at AS "firstCallAt", i.last_call_at AS "lastCallAt", i.call_count AS "callCount",
       ${trainingOnlySql(Prisma.sql`i.id`)} AS training,
       l.conversation_id AS "latestId", l.occurred_at AS "latestAt", l.summary AS "latestSummary",
       l.caller_phone AS "latestPhone", l.exercise_id AS "latestExercise"
@@ -76,6 +77,7 @@ export async function readLiveIncidents(db: Db, ids: readonly string[]): Promise
         severity: row.severity,
         status: row.status as CallStatus,
         location: row.location,
+        location_matched: row.locationMatched,
         latitude: row.latitude,
         longitude: row.longitude,
         location_precision: row.locationPrecision as Precision | null,

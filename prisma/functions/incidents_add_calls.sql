@@ -8,13 +8,13 @@ CREATE OR REPLACE FUNCTION "incidents_add_calls"(call_ids TEXT[]) RETURNS void L
 SET plan_cache_mode = force_generic_plan AS $$
 BEGIN
   INSERT INTO incidents AS i (id, emergency_type, severity, status, location, location_key, latitude, longitude,
-                              location_precision, location_uncertainty_m, first_call_at, last_call_at, queued_at, call_count, located_count, simulation, exercise_id, waiting)
+                              location_precision, location_uncertainty_m, location_matched, first_call_at, last_call_at, queued_at, call_count, located_count, simulation, exercise_id, waiting)
   SELECT d.incident_id, d.first_type, (ARRAY['moderate', 'high', 'critical'])[d.severity_rank],
     CASE WHEN d.first_status = 'failed' THEN 'failed' ELSE 'active' END,
     d.first_location, incident_location_key(d.first_location),
     CASE WHEN d.located_count = 0 THEN NULL ELSE d.latitude_sum / d.located_count END,
     CASE WHEN d.located_count = 0 THEN NULL ELSE d.longitude_sum / d.located_count END,
-    d.location_precision, d.uncertainty_m, d.first_call_at, d.last_call_at, d.queued_at, d.call_count, d.located_count, d.first_simulation, d.first_exercise_id, d.waiting
+    d.location_precision, d.uncertainty_m, d.first_matched, d.first_call_at, d.last_call_at, d.queued_at, d.call_count, d.located_count, d.first_simulation, d.first_exercise_id, d.waiting
   FROM (
       SELECT c.incident_id,
         count(*)::int AS call_count,
@@ -29,6 +29,7 @@ BEGIN
         min(c.best) AS location_precision,
         (array_agg(c.emergency_type ORDER BY c.occurred_at, c.id))[1] AS first_type,
         (array_agg(c.location ORDER BY c.occurred_at, c.id))[1] AS first_location,
+        (array_agg(c.location_matched ORDER BY c.occurred_at, c.id))[1] AS first_matched,
         (array_agg(c.simulation ORDER BY c.occurred_at, c.id))[1] AS first_simulation,
         (array_agg(c.exercise_id ORDER BY c.occurred_at, c.id))[1] AS first_exercise_id,
         (array_agg(c.status ORDER BY c.occurred_at, c.id))[1] AS first_status,
@@ -72,6 +73,7 @@ BEGIN
     emergency_type = CASE WHEN i.call_count = 0 AND i.emergency_type = '' THEN EXCLUDED.emergency_type ELSE i.emergency_type END,
     location = CASE WHEN i.call_count = 0 AND i.location = '' THEN EXCLUDED.location ELSE i.location END,
     location_key = CASE WHEN i.call_count = 0 AND i.location = '' THEN EXCLUDED.location_key ELSE i.location_key END,
+    location_matched = CASE WHEN i.call_count = 0 AND i.location = '' THEN EXCLUDED.location_matched ELSE i.location_matched END,
     simulation = CASE WHEN i.call_count = 0 THEN EXCLUDED.simulation ELSE i.simulation END,
     exercise_id = CASE WHEN i.call_count = 0 THEN EXCLUDED.exercise_id ELSE i.exercise_id END,
     status = CASE WHEN i.call_count = 0 AND EXCLUDED.status = 'failed' THEN 'failed' ELSE i.status END,

@@ -19,6 +19,7 @@ BEGIN
     emergency_type = CASE WHEN (i.call_count = 0 AND i.emergency_type = '') OR a.call_count = 1 THEN a.first_type ELSE i.emergency_type END,
     location = CASE WHEN (i.call_count = 0 AND i.location = '') OR a.call_count = 1 THEN a.first_location ELSE i.location END,
     location_key = CASE WHEN (i.call_count = 0 AND i.location = '') OR a.call_count = 1 THEN incident_location_key(a.first_location) ELSE i.location_key END,
+    location_matched = CASE WHEN (i.call_count = 0 AND i.location = '') OR a.call_count = 1 THEN a.first_matched ELSE i.location_matched END,
     simulation = CASE WHEN i.call_count = 0 THEN a.first_simulation ELSE i.simulation END,
     exercise_id = CASE WHEN i.call_count = 0 THEN a.first_exercise_id ELSE i.exercise_id END,
     waiting = a.waiting,
@@ -37,6 +38,7 @@ BEGIN
       min(c.best) AS location_precision,
       (array_agg(c.emergency_type ORDER BY c.occurred_at, c.id))[1] AS first_type,
       (array_agg(c.location ORDER BY c.occurred_at, c.id))[1] AS first_location,
+      (array_agg(c.location_matched ORDER BY c.occurred_at, c.id))[1] AS first_matched,
       (array_agg(c.simulation ORDER BY c.occurred_at, c.id))[1] AS first_simulation,
       (array_agg(c.exercise_id ORDER BY c.occurred_at, c.id))[1] AS first_exercise_id,
       bool_and(c.grouping_pending) AS waiting

@@ -196,6 +196,18 @@ describe("grouping decides only when sure", () => {
 });
 
 describe("one point, one radius", () => {
+  it("shows the address the centre's GIS matched, in its standard form, the caller's words kept beside it", async () => {
+    const [call] = await report({ location: "173 west elm lane, springfield", type: "Gas Leak" });
+    const incident = await detail(call.incidentId);
+    expect(incident.location).toBe("173 west elm lane, springfield");
+    expect(incident.location_matched).toMatch(/^173 W Elm Ln\b.*Springfield/);
+    expect(incident.calls[0]).toMatchObject({ location: "173 west elm lane, springfield", location_matched: incident.location_matched });
+    // A place only the gazetteer knows has no matched address.
+    const [elsewhere] = await report({ location: "Mission District, San Francisco", type: "Gas Leak" });
+    expect((await detail(elsewhere.incidentId)).location_matched).toBeNull();
+  });
+
+
   it("merging a town-centre call into an address-point incident leaves its point, precision and radius as they were", async () => {
     const [precise] = await report({ location: "173 E Elm Ln, Springfield", type: "Structure Fire" });
     const [coarse] = await report({ location: "Springfield", type: "Structure Fire" });

@@ -9,6 +9,11 @@ DROP FUNCTION IF EXISTS "incident_for_call"(TEXT, TEXT, TIMESTAMPTZ, DOUBLE PREC
 -- and its radius is that point's: the largest uncertainty among those calls (null: none known).
 ALTER TABLE "incidents" ADD COLUMN "location_uncertainty_m" DOUBLE PRECISION;
 
+-- The address the centre's GIS matched, in its standard form (null: another source placed the
+-- point): a call's, and an incident's (its first call's), shown with the caller's words beside it.
+ALTER TABLE "calls" ADD COLUMN "location_matched" TEXT;
+ALTER TABLE "incidents" ADD COLUMN "location_matched" TEXT;
+
 -- Possible duplicates: two open incidents close in place and time that grouping did not join
 -- (docs/incidents.md, "Possible duplicates"). One row per pair, the smaller id first; a dispatcher
 -- merges the pair (the merged incident's rows go with it) or dismisses it (dismissed_at). Written in
