@@ -100,7 +100,7 @@ export function metresBetween(a: Point, b: Point): number {
   return METRES_PER_DEGREE * Math.hypot(b.lat - a.lat, (b.lon - a.lon) * Math.cos((a.lat * Math.PI) / 180));
 }
 
-/** Street level or better, both located: `x` and `y` are aliases of the placement's rows. */
+/** Metres between rows `x` and `y` of the placement's calls (aliases), as metresBetween measures them. */
 const metresApart = (x: string, y: string) => Prisma.raw(
   `${METRES_PER_DEGREE} * sqrt(power(${y}.lat - ${x}.lat, 2) + power((${y}.lon - ${x}.lon) * cos(radians(${x}.lat)), 2))`,
 );
@@ -126,6 +126,7 @@ export function placementQuery(
   const types = [...new Set([...EMERGENCY_TYPES, ...Object.keys(getConfig().INCIDENT_GROUPING).filter((type) => type !== "default")])];
   const rules = types.map(groupingRule);
   const fallback = groupingRule("");
+  /** `y` a call of `x`'s type and kind before it, within its window. */
   const close = (x: string, y: string) => Prisma.sql`${Prisma.raw(y)}.type = ${Prisma.raw(x)}.type
     AND ${Prisma.raw(y)}.simulation = ${Prisma.raw(x)}.simulation AND ${Prisma.raw(y)}.exercise_id IS NOT DISTINCT FROM ${Prisma.raw(x)}.exercise_id
     AND (${Prisma.raw(y)}.at, ${Prisma.raw(y)}.seq) < (${Prisma.raw(x)}.at, ${Prisma.raw(x)}.seq)
