@@ -174,7 +174,11 @@ describe("a CAD built from the events alone", () => {
       const listed = await listIncidentsRoute(apiRequest("http://localhost/api/incidents?limit=1000"), undefined);
       // The listing's possible duplicates are the dispatchers' to decide, not the incident's record the events carry.
       const api = new Map(((await listed.json()) as { incidents: (IncidentRecord & { possible_duplicates: unknown })[] }).incidents
-        .map(({ possible_duplicates: _marks, ...incident }) => [incident.id, incident]));
+        .map((listed) => {
+          const incident: Partial<typeof listed> = { ...listed };
+          delete incident.possible_duplicates;
+          return [listed.id, incident];
+        }));
       const ours = [...new Set(await Promise.all([...a, b, ...c, ...d, e].map(incidentOf)))];
       // Every incident the day's calls are in now: the CAD's record is the API's.
       for (const id of ours) expect(receiver.incidents.get(id)).toEqual(api.get(id));
