@@ -12,6 +12,9 @@
  * - B-cubed precision: per call, the share of its incident's calls that report its event; averaged.
  * - B-cubed recall: per call, the share of its event's calls that are in its incident; averaged.
  * - pairwise precision and recall: over pairs of calls in one incident / reporting one event.
+ * - per rule (docs/incidents.md, "Grouping"): the calls each rule joined to an earlier call's incident
+ *   (the same callback number, the same normalised address, else the distance of an emergency of a
+ *   place), and the possible duplicates marked, with how many of them pair calls of one event.
  * Quality only, no timing: it runs in-process on a scratch database.
  */
 import { API_KEY_ACTOR } from "../lib/access/actor";
@@ -73,13 +76,34 @@ async function main(): Promise<void> {
     const quality = rows[0];
     const [{ exact }] = (await client.query<{ exact: boolean }>(`
       SELECT bool_and(i.call_count = (SELECT count(*) FROM calls c WHERE c.incident_id = i.id)) AS exact FROM incidents i`)).rows;
+    const [rules] = (await client.query<{ joined: string; callback: string; address: string; distance: string; marked: string; marked_same: string }>(`
+      WITH c AS (
+        SELECT k.id, k.incident_id, k.caller_phone, incident_location_key(k.location) AS key, i.location_key,
+          k.occurred_at > i.first_call_at OR k.id <> (SELECT f.id FROM calls f WHERE f.incident_id = k.incident_id ORDER BY f.occurred_at, f.id LIMIT 1) AS joined,
+          EXISTS (SELECT 1 FROM calls o WHERE o.incident_id = k.incident_id AND o.id <> k.id AND (o.occurred_at, o.id) < (k.occurred_at, k.id)
+            AND callback_number(k.caller_phone) AND o.caller_phone = k.caller_phone) AS by_callback
+        FROM calls k JOIN incidents i ON i.id = k.incident_id WHERE k.table_name = 'grouping_bench'
+      ), m AS (
+        SELECT d.*, EXISTS (SELECT 1 FROM calls a JOIN calls b ON b.simulated_event = a.simulated_event
+          WHERE a.incident_id = d.incident_id AND b.incident_id = d.other_id) AS same_event
+        FROM incident_duplicates d
+      )
+      SELECT count(*) FILTER (WHERE joined) AS joined,
+        count(*) FILTER (WHERE joined AND by_callback) AS callback,
+        count(*) FILTER (WHERE joined AND NOT by_callback AND key <> '' AND key = location_key) AS address,
+        count(*) FILTER (WHERE joined AND NOT by_callback AND NOT (key <> '' AND key = location_key)) AS distance,
+        (SELECT count(*) FROM m) AS marked, (SELECT count(*) FROM m WHERE same_event) AS marked_same
+      FROM c`)).rows;
     const figure = (value: number | null) => (value === null ? "n/a" : value.toFixed(4));
     console.log(
       `grouping of ${quality.calls} simulated calls (${requests} requests of ${requestSize}, ${gapMinutes} min apart, default D 250 m, T 60 min): ` +
         `${quality.events} events, ${quality.incidents} incidents\n` +
         `  B-cubed precision ${figure(quality.b3_precision)}, recall ${figure(quality.b3_recall)}\n` +
         `  pairwise precision ${figure(quality.pair_precision)}, recall ${figure(quality.pair_recall)}\n` +
-        `  incident call counts exact: ${exact}`,
+        `  incident call counts exact: ${exact}\n` +
+        `  joined to an earlier call's incident: ${rules.joined} (callback number ${rules.callback}, same address ${rules.address}, ` +
+        `distance of an emergency of a place ${rules.distance}); possible duplicates marked: ${rules.marked} pairs ` +
+        `(${rules.marked_same} of them calls of one event)`,
     );
   });
 }

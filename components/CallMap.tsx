@@ -16,7 +16,7 @@ import { callersLabel, formatTime } from "./format";
 import { SeverityBadge, severitySvg } from "./SeverityIcon";
 import { StatusBadge } from "./StatusBadge";
 import { IncidentStatusActions } from "./StatusActions";
-import { precisionLabel, uncertaintyCircle } from "./precision";
+import { precisionLabel, shownAddress, uncertaintyCircle } from "./precision";
 import type { Unit } from "@/lib/units/schema";
 import { useUnits } from "./use-units";
 
@@ -159,7 +159,7 @@ function IncidentPopup({ incident, onSelect }: { incident: LiveIncident; onSelec
         <span className="caller-count">{callersLabel(incident.call_count)}</span>
       </p>
       <p className="popup-line">
-        {incident.location} <span className="muted">({precisionLabel(incident.location_precision)})</span>
+        {shownAddress(incident)} <span className="muted">({precisionLabel(incident.location_precision, incident.location_uncertainty_m)})</span>
       </p>
       <p className="popup-summary">{latest.summary}</p>
       <p className="popup-line muted">
@@ -200,7 +200,7 @@ function IncidentMarker({ incident, openSeq, scale, offset, onSelect }: {
   }, [openSeq, marker]);
 
   // Coarser than a street, the point is somewhere in a circle: drawn, so a town centre is not read as an address.
-  const radius = uncertaintyCircle(incident.location_precision);
+  const radius = uncertaintyCircle(incident.location_precision, incident.location_uncertainty_m);
   return (
     <>
       {radius !== null && (

@@ -8,7 +8,7 @@ import { CallerLink } from "./CallerLink";
 import { IncidentNotes } from "./IncidentNotes";
 import { typing } from "./KeyboardHelp";
 import { callersLabel, formatTime } from "./format";
-import { formatDistance, precisionLabel } from "./precision";
+import { duplicateApart, formatDistance, precisionLabel, shownAddress } from "./precision";
 import { SeverityBadge } from "./SeverityIcon";
 import { StatusBadge } from "./StatusBadge";
 import { UnverifiedBadge } from "./UnverifiedBadge";
@@ -21,9 +21,10 @@ import { useIncidentDetail, useIncidentRegrouping } from "./use-calls";
  * number, its own address, precision and distance from the incident's centre, and summary, oldest
  * first; any call opens on its own (the call detail), can be moved out into an incident of its own
  * (split), and another open incident of the same kind (training or real) can be merged into this
- * one. Its notes sit above the calls. It takes the focus when it opens; its keys: o opens its first
- * call (or the open one), c that call's location correction, m the merge menu (docs/dashboard.md,
- * "Keyboard").
+ * one; a possible duplicate shows with its distance and time, to merge or dismiss. Its notes sit
+ * above the calls. It takes the focus when it opens; its keys: o opens its first call (or the open
+ * one), c that call's location correction, m the merge menu, g merges its nearest possible duplicate
+ * into it, x dismisses that mark (docs/dashboard.md, "Keyboard").
  */
 export function IncidentDetail({ id, candidates, onClose, onShowOnMap, onDone }: {
   id: string;
@@ -35,7 +36,7 @@ export function IncidentDetail({ id, candidates, onClose, onShowOnMap, onDone }:
   onDone: () => void;
 }) {
   const { data: incident, error, isPending } = useIncidentDetail(id);
-  const { split, merge } = useIncidentRegrouping();
+  const { split, merge, dismiss } = useIncidentRegrouping();
   const canRegroup = useCan("dispatch");
   const [openCall, setOpenCall] = useState<string | null>(null);
   const [callFocus, setCallFocus] = useState<FocusRequest>();
@@ -57,7 +58,14 @@ export function IncidentDetail({ id, candidates, onClose, onShowOnMap, onDone }:
   };
   const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
     if (event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) return;
-    const act = { o: () => showCall("panel"), c: () => showCall("location"), m: () => mergeMenu.current?.focus() }[event.key];
+    const duplicate = canRegroup ? incident?.possible_duplicates[0] : undefined;
+    const act = {
+      o: () => showCall("panel"),
+      c: () => showCall("location"),
+      m: () => mergeMenu.current?.focus(),
+      g: duplicate && (() => merge.mutate({ id, otherId: duplicate.incident_id })),
+      x: duplicate && (() => dismiss.mutate({ id, otherId: duplicate.incident_id })),
+    }[event.key];
     if (!act) return;
     event.preventDefault();
     act();
@@ -81,13 +89,34 @@ export function IncidentDetail({ id, candidates, onClose, onShowOnMap, onDone }:
             <span className="caller-count" data-testid="incident-caller-count">{callersLabel(incident.call_count)}</span>
           </p>
           <p className="muted incident-where">
-            {incident.location}
+            {shownAddress(incident)}
             {incident.latitude !== null && (
-              <span data-testid="incident-precision"> ({precisionLabel(incident.location_precision)})</span>
+              <span data-testid="incident-precision"> ({precisionLabel(incident.location_precision, incident.location_uncertainty_m)})</span>
             )}{" "}
             · first call {formatTime(incident.first_call_at)}, latest {formatTime(incident.last_call_at)}
           </p>
           <IncidentStatusActions id={incident.id} status={incident.status} training={incident.training} />
+          {incident.possible_duplicates.length > 0 && (
+            <ul className="possible-duplicates" aria-label="Possible duplicates">
+              {incident.possible_duplicates.map((other, index) => (
+                <li key={other.incident_id} data-testid="possible-duplicate">
+                  <span className="duplicate-badge">Duplicate?</span> {humanize(other.emergency_type)}, {other.location}{" "}
+                  <span className="muted">({duplicateApart(other)})</span>
+                  {canRegroup && (
+                    <>
+                      {" "}
+                      <button type="button" disabled={merge.isPending} onClick={() => merge.mutate({ id: incident.id, otherId: other.incident_id })}>
+                        Merge into this incident{index === 0 && <kbd>g</kbd>}
+                      </button>{" "}
+                      <button type="button" disabled={dismiss.isPending} onClick={() => dismiss.mutate({ id: incident.id, otherId: other.incident_id })}>
+                        Not the same{index === 0 && <kbd>x</kbd>}
+                      </button>
+                    </>
+                  )}
+                </li>
+              ))}
+            </ul>
+          )}
           {canRegroup && isOpen(incident.status) && others.length > 0 && (
             <form
               className="merge-form"
@@ -123,7 +152,7 @@ export function IncidentDetail({ id, candidates, onClose, onShowOnMap, onDone }:
                   {call.exercise_id && <span className="exercise-badge">Exercise</span>} <UnverifiedBadge call={call} />
                 </p>
                 <p className="popup-line incident-call-location" data-testid="incident-call-location">
-                  {call.location || "No location given"}
+                  {call.location ? shownAddress(call) : "No location given"}
                   {call.latitude !== null && (
                     <span className="muted">
                       {" "}

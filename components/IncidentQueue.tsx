@@ -9,7 +9,7 @@ import type { AlertIncident, IncidentQueuePage, LiveIncident, QueueSection, Queu
 import { AlertStrip } from "./AlertStrip";
 import { humanize, SEVERITY_LABEL, severityOf } from "./call-status";
 import { callersLabel, formatWaiting } from "./format";
-import { precisionLabel } from "./precision";
+import { duplicateApart, precisionLabel, shownAddress } from "./precision";
 import { severitySvg } from "./SeverityIcon";
 import { StatusBadge } from "./StatusBadge";
 import { IncidentStatusActions } from "./StatusActions";
@@ -87,6 +87,18 @@ function useFocusFollowsRow(id: string) {
   return title;
 }
 
+/** A possible duplicate's mark on a row: the nearest one's distance and time in its title (docs/dashboard.md, "Incidents"). */
+function DuplicateBadge({ incident }: { incident: LiveIncident }) {
+  const [nearest] = incident.possible_duplicates;
+  if (!nearest) return null;
+  const more = incident.possible_duplicates.length > 1 ? ` and ${incident.possible_duplicates.length - 1} more` : "";
+  return (
+    <span className="duplicate-badge" data-testid="duplicate-badge" title={`Possible duplicate of ${nearest.location}: ${duplicateApart(nearest)}${more}`}>
+      Duplicate?
+    </span>
+  );
+}
+
 /**
  * One line: severity, type, the full address, callers, and how long it has waited (or since
  * dispatched); its moves on hover or focus. Comfortable rows add the latest call's summary below.
@@ -99,8 +111,8 @@ function QueueRow({ incident, now, arrivals, alerts, onSelect, section, mode }: 
   const alerting = alerts.alerting(incident.id);
   // "Waiting" until the first dispatch, then "since dispatched".
   const sinceDispatch = section === "dispatched" ? incident.dispatched_at : null;
-  const where = `${incident.location}${
-    incident.latitude === null ? " (not on the map)" : isStreetLevel(incident.location_precision) ? "" : ` (${precisionLabel(incident.location_precision)})`
+  const where = `${shownAddress(incident)}${
+    incident.latitude === null ? " (not on the map)" : isStreetLevel(incident.location_precision) ? "" : ` (${precisionLabel(incident.location_precision, incident.location_uncertainty_m)})`
   }`;
   return (
     <>
@@ -113,6 +125,7 @@ function QueueRow({ incident, now, arrivals, alerts, onSelect, section, mode }: 
       <span className="queue-location" title={where}>{where}</span>
       {latest.exercise_id && <span className="exercise-badge">Exercise</span>}
       {(fresh || alerting) && <span className="new-badge">New</span>}
+      <DuplicateBadge incident={incident} />
       {/* The second section's status; in the first, a move made here that the server has yet to confirm. */}
       {(section === "dispatched" || incident.status !== "active") && <StatusBadge status={incident.status} />}
       <span className="caller-count" data-testid="caller-count" title="Calls about this incident">{callersLabel(incident.call_count)}</span>

@@ -12,6 +12,8 @@ const DASHBOARD_KEYS: readonly { keys: string; does: string }[] = [
   { keys: "o", does: "In the open incident: open its first call" },
   { keys: "c", does: "In the open incident: correct its first (or open) call's location; saving returns to the queue" },
   { keys: "m", does: "In the open incident: choose an incident to merge into it" },
+  { keys: "g", does: "In the open incident: merge its nearest possible duplicate into it" },
+  { keys: "x", does: "In the open incident: dismiss its nearest possible duplicate (two emergencies)" },
   { keys: "l", does: "Focus the latest alert in the New strip; again, the next one (Enter opens it)" },
   { keys: "a", does: "Acknowledge the focused or open incident's alert (for every dispatcher)" },
   { keys: "u", does: "With an incident open: focus the first free unit's Send on the unit board (Tab: the next unit)" },

@@ -218,6 +218,11 @@ export function mergeIncidents(id: string, otherId: string): Promise<IncidentDet
   return request(`/api/incidents/${encodeURIComponent(id)}/merge`, { method: "POST", body: JSON.stringify({ other_id: otherId }) });
 }
 
+/** A possible duplicate of the incident dismissed: two emergencies (docs/incidents.md, "Possible duplicates"). */
+export function dismissDuplicate(id: string, otherId: string): Promise<unknown> {
+  return request(`/api/incidents/${encodeURIComponent(id)}/dismiss-duplicate`, { method: "POST", body: JSON.stringify({ other_id: otherId }) });
+}
+
 /** The incident's newest notes (GET /api/incidents/{id}/notes). */
 export function getNotes(id: string, limit = 200): Promise<NotesPage> {
   return request(`/api/incidents/${encodeURIComponent(id)}/notes?${query({ limit })}`);

@@ -25,6 +25,17 @@ export function formatDistance(metres: number): string {
   return metres < 1_000 ? `${Math.round(metres)} m` : `${(metres / 1_000).toFixed(1)} km`;
 }
 
+/** The address shown: the one the centre's GIS matched, in its standard form, with the caller's words beside it ("said: ..."). */
+export function shownAddress({ location, location_matched }: { location: string; location_matched: string | null }): string {
+  return location_matched && location_matched !== location ? `${location_matched} (said: ${location})` : location;
+}
+
+/** How far apart a possible duplicate is, in place and time: "223 m, 4 min apart". */
+export function duplicateApart({ distance_m, seconds_apart }: { distance_m: number; seconds_apart: number }): string {
+  const time = seconds_apart < 60 ? `${seconds_apart} s` : `${Math.round(seconds_apart / 60)} min`;
+  return `${formatDistance(distance_m)}, ${time} apart`;
+}
+
 export function precisionLabel(precision: Precision | null, uncertaintyMetres?: number | null): string {
   if (precision === null) return "precision unknown";
   if (precision === "address_point") return PRECISION_WORDS[precision];

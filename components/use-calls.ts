@@ -3,7 +3,7 @@
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import {
   acknowledgeIncident, ApiRequestError, getAlerts, getBoard, getCall, getHourly, getIncident, getIncidentMap, getIncidentQueue, listCalls,
-  mergeIncidents, splitIncident, updateCall, updateIncidentStatus,
+  dismissDuplicate, mergeIncidents, splitIncident, updateCall, updateIncidentStatus,
   type CallDetail, type QueueView, type CallFilters, type CallUpdate, type CallRecord, type CallsPage, type IncidentDetail, type LiveIncident, type Viewport,
 } from "./api";
 import type { CallStatus } from "@/lib/vocabulary";
@@ -252,5 +252,10 @@ export function useIncidentRegrouping() {
     onError: failed("The incidents were not merged"),
     onSettled: () => refreshAfterIncidentAction(client),
   });
-  return { split, merge };
+  const dismiss = useMutation({
+    mutationFn: ({ id, otherId }: { id: string; otherId: string }) => dismissDuplicate(id, otherId),
+    onError: failed("The possible duplicate was not dismissed"),
+    onSettled: () => refreshAfterIncidentAction(client),
+  });
+  return { split, merge, dismiss };
 }

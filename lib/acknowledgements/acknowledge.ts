@@ -3,6 +3,7 @@ import { requireMayAct } from "../access/status-rule";
 import { recordAudit } from "../audit/record-audit";
 import { lockChangeFeed } from "../calls/write/lock";
 import { inTurn } from "../calls/write/turns";
+import type { Db } from "../db/client";
 import { withDatabase } from "../db/with-database";
 import { Prisma } from "../db/generated/client";
 import { notFound } from "../domain-error";
@@ -36,4 +37,48 @@ export async function acknowledgeIncident(incidentId: string, actor: Actor): Pro
       return acknowledgement;
     }),
   ));
+}
+
+/**
+ * An incident's alert ends with the work (docs/dashboard.md, "Alerts"): dispatching it, or sending
+ * it a unit, acknowledges its new calls in the same transaction (the feed's lock held, the incident
+ * locked), when a call came after its latest acknowledgement; otherwise nothing is written. Its
+ * reminder ends anyway: it is no longer waiting undispatched. One audit row `incident.acknowledged`
+ * naming the work.
+ */
+export async function acknowledgeWithWork(tx: Pick<Db, "$queryRaw" | "$executeRaw">, incidentId: string, actor: Actor, work: "dispatched" | "unit_sent"): Promise<void> {
+  const [row] = await tx.$queryRaw<{ id: bigint }[]>`
+    INSERT INTO incident_acknowledgements (incident_id, actor_ref, actor_name)
+    SELECT ${incidentId}, ${actorRef(actor)}, ${actor.name}
+    WHERE EXISTS (
+      SELECT 1 FROM calls c WHERE c.incident_id = ${incidentId}
+        AND c.created_at > COALESCE((SELECT max(a.acknowledged_at) FROM incident_acknowledgements a WHERE a.incident_id = ${incidentId}), '-infinity'::timestamptz))
+    RETURNING id`;
+  if (!row) return;
+  await recordAudit(tx, actor, {
+    action: "incident.acknowledged",
+    target: { kind: "incident", id: incidentId },
+    after: { acknowledgement_id: String(row.id), with: work },
+  });
+}
+
+/**
+ * POST /api/live/alerts/acknowledge: every incident of `ids` (the alerting incidents of one kind, as
+ * lib/live/acknowledge-alerts.ts reads them under the feed's lock) acknowledged at once, one row and
+ * one audit row each; answers how many.
+ */
+export async function acknowledgeIncidents(tx: Pick<Db, "$queryRaw" | "$executeRaw">, ids: readonly string[], actor: Actor): Promise<number> {
+  if (ids.length === 0) return 0;
+  const rows = await tx.$queryRaw<{ id: bigint; incident_id: string }[]>`
+    INSERT INTO incident_acknowledgements (incident_id, actor_ref, actor_name)
+    SELECT i.id, ${actorRef(actor)}, ${actor.name} FROM incidents i WHERE i.id = ANY(${[...ids]}::text[]) ORDER BY i.id
+    RETURNING id, incident_id`;
+  for (const row of rows) {
+    await recordAudit(tx, actor, {
+      action: "incident.acknowledged",
+      target: { kind: "incident", id: row.incident_id },
+      after: { acknowledgement_id: String(row.id), with: "acknowledge_all" },
+    });
+  }
+  return rows.length;
 }

@@ -14,6 +14,7 @@ export const AUDIT_ACTIONS = [
   "incident.corrected",
   "incident.merged",
   "incident.split",
+  "incident.duplicate_dismissed",
   "incident.note_added",
   "incident.acknowledged",
   "incident.units_assigned",

@@ -3,7 +3,7 @@ import { recordAudit } from "../audit/record-audit";
 import { DomainError, invalidParameter } from "../domain-error";
 import { GeocoderUnavailableError, getGeocoder } from "../geocoding/geocoder";
 import { PRECISIONS } from "../geocoding/types";
-import type { CallCorrection, CallWrites, LockedCall } from "./write/write-calls";
+import { type CallCorrection, type CallWrites, locatedPoint, type LockedCall } from "./write/write-calls";
 
 /**
  * A corrected location's point, from the geocoder that places arriving calls (lib/geocoding). A
@@ -20,14 +20,7 @@ export async function geocodeCorrection(text: string): Promise<NonNullable<CallC
     throw new DomainError("GEOCODING_ERROR", "The geocoder could not be reached; nothing was changed, try again", { cause: error });
   }
   if (!found) throw invalidParameter("Unknown location", `No place found for location "${text}"; nothing was changed`);
-  return {
-    text,
-    latitude: found.latitude,
-    longitude: found.longitude,
-    precision: found.precision,
-    uncertaintyMeters: found.uncertaintyMeters,
-    source: found.source,
-  };
+  return { text, ...locatedPoint(found) };
 }
 
 /**

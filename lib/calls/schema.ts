@@ -150,6 +150,9 @@ export const callRecordSchema = z
         "How exact the point is (docs/geocoding.md): address_point, interpolated, intersection, street (grouped on distance), postal_code, locality, region (grouped only with the same address); null when there is no point, or it was geocoded before Mayday kept this",
     }),
     location_uncertainty_m: z.number().nullable().meta({ description: "Radius in metres within which the caller is (about 95%); null when unknown" }),
+    location_matched: z.string().nullable().meta({
+      description: "The address the centre's GIS matched `location` to, in its standard form (shown with the caller's words beside it); null when another source placed the point",
+    }),
     location_source: locationSourceSchema.nullable().meta({
       description: "Who located the point: the platform's coordinates, the simulation generator, the centre's GIS data, a hosted geocoder (nominatim, pelias) or the embedded gazetteer",
     }),

@@ -175,6 +175,8 @@ function plannedPoint(call: SimulatedCall, placement: Placement) {
     precision: placement.precision,
     uncertaintyMeters: placement.uncertainty_m,
     source: placement.source,
+    // The generator placed it: no GIS matched an address.
+    matched: null,
   };
 }
 

@@ -4,13 +4,14 @@ import { type ListedCall, toCallRecord } from "../calls/to-call-record";
 import { withCallStore } from "../calls/with-call-store";
 import { Prisma } from "../db/generated/client";
 import { notFound } from "../domain-error";
+import { readPossibleDuplicates } from "./duplicates";
 import { metresBetween } from "./grouping";
 import { toIncidentRecord } from "./to-incident-record";
 import type { IncidentDetail } from "./schema";
 
 /**
- * GET /api/incidents/{id}: the incident and every one of its calls, oldest first, each with its
- * own address, precision and distance from the incident's centre.
+ * GET /api/incidents/{id}: the incident, its possible duplicates, and every one of its calls, oldest
+ * first, each with its own address, precision and distance from the incident's centre.
  */
 export async function getIncident(id: string): Promise<IncidentDetail> {
   return withCallStore(async (db) => {
@@ -21,6 +22,7 @@ export async function getIncident(id: string): Promise<IncidentDetail> {
     const centre = incident.latitude !== null && incident.longitude !== null ? { lat: incident.latitude, lon: incident.longitude } : null;
     return {
       ...toIncidentRecord(incident),
+      possible_duplicates: (await readPossibleDuplicates(db, [id])).get(id) ?? [],
       training: await trainingOnly(db, id),
       calls: calls.map((call) => ({
         ...toCallRecord(call),

@@ -4,14 +4,15 @@ import { incidentUpdateSchema, parseIncidentUpdate } from "../calls/schema";
 import { type Endpoint, jsonBody } from "../contract/endpoint";
 import { rateLimitPolicies } from "../contract/rate-limit-policies";
 import {
-  incidentDetailSchema, incidentListQueryParameters, incidentListSchema, mergeRequestSchema, parseMergeRequest,
-  parseSplitRequest, splitRequestSchema,
+  dismissDuplicateRequestSchema, dismissedDuplicateSchema, mergeCandidatesQueryParameters, mergeCandidatesSchema, incidentDetailSchema, incidentListQueryParameters, incidentListSchema,
+  mergeRequestSchema, parseDismissDuplicateRequest, parseMergeRequest, parseSplitRequest, splitRequestSchema,
 } from "./schema";
 
 const incidentWriteAnswer = documentedWriteAnswer("IncidentDetail", incidentDetailSchema);
 
 /**
- * The incidents' endpoints (docs/incidents.md): the list, one incident and its PATCH, merge and split.
+ * The incidents' endpoints (docs/incidents.md): the list, one incident and its PATCH, merge, split,
+ * and the dismissal of a possible duplicate.
  * Composed into the one registry by lib/http/endpoints.ts.
  */
 export const incidentEndpoints = {
@@ -74,6 +75,46 @@ export const incidentEndpoints = {
         description: "Training (simulated, exercise) and real calls never share an incident: such a merge is 409 TRAINING_MIX.",
         responses: { 200: { description: `The merged incident${WITHOUT_READ}`, body: incidentWriteAnswer } },
         errors: ["INVALID_PARAMETER", "NOT_FOUND", "TRAINING_MIX", "DATABASE_ERROR"],
+      },
+    },
+  },
+
+  incidentMergeCandidates: {
+    path: "/api/incidents/:id/merge-candidates",
+    errorFormat: "calls",
+    protection: { rateLimit: rateLimitPolicies.calls },
+    params: z.object({ id: z.string().meta({ description: "The incident that would receive the calls" }) }),
+    methods: {
+      GET: {
+        operationId: "listMergeCandidates",
+        permission: "read",
+        summary: "Open incidents that may be merged into this one, nearest first, with a search",
+        description:
+          "Every open incident of its kind (training or real), however far down the queue, whose location text or type contains q; " +
+          "nearest this incident's point first.",
+        query: mergeCandidatesQueryParameters,
+        responses: { 200: { description: "The candidates", body: { name: "MergeCandidates", schema: mergeCandidatesSchema } } },
+        errors: ["INVALID_PARAMETER", "NOT_FOUND", "DATABASE_ERROR"],
+      },
+    },
+  },
+
+  incidentDismissDuplicate: {
+    path: "/api/incidents/:id/dismiss-duplicate",
+    errorFormat: "calls",
+    protection: { rateLimit: rateLimitPolicies.calls },
+    params: z.object({ id: z.string().meta({ description: "One of the two incidents marked as possible duplicates" }) }),
+    methods: {
+      POST: {
+        operationId: "dismissPossibleDuplicate",
+        permission: "dispatch",
+        summary: "Say that other_id, marked as a possible duplicate of this incident, is another emergency",
+        description:
+          "The mark stays, dismissed, and grouping never marks the pair again; both incidents stop showing it. " +
+          "To say they are one emergency, merge them (POST /api/incidents/{id}/merge). 404 when the pair is not marked.",
+        body: jsonBody({ name: "DismissDuplicateRequest", schema: dismissDuplicateRequestSchema }, parseDismissDuplicateRequest),
+        responses: { 200: { description: `The dismissed mark${WITHOUT_READ}`, body: documentedWriteAnswer("DismissedDuplicate", dismissedDuplicateSchema) } },
+        errors: ["INVALID_PARAMETER", "NOT_FOUND", "DATABASE_ERROR"],
       },
     },
   },

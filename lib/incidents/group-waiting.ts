@@ -16,7 +16,7 @@ export async function groupPendingCalls(db: Db, limit = GROUPING_BATCH): Promise
       await writes.lockChangeFeed();
       const placed = await writes.tx.$queryRaw<{ id: string; incident_id: string }[]>(placementQuery(Prisma.sql`
         SELECT id, incident_id AS own, change_number AS seq, emergency_type AS type, occurred_at AS at,
-          latitude AS lat, longitude AS lon, location_precision AS precision, location, simulation, exercise_id
+          latitude AS lat, longitude AS lon, location_precision AS precision, location, caller_phone AS phone, simulation, exercise_id
         FROM calls WHERE grouping_pending ORDER BY change_number LIMIT ${limit}`));
       if (placed.length > 0) {
         await moveNotesWithPlacedCalls(writes.tx, placed);

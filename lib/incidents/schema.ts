@@ -33,11 +33,19 @@ export const incidentRecordSchema = z.object({
   emergency_type: z.string(),
   severity: z.string().meta({ description: "The highest severity of its calls" }),
   status: statusSchema,
-  location: z.string().meta({ description: "The first call's location text" }),
-  latitude: z.number().nullable().meta({ description: "Centroid of its calls with coordinates; null when none has" }),
+  location: z.string().meta({ description: "The first call's location text: the caller's words" }),
+  location_matched: z.string().nullable().meta({
+    description: "The address the centre's GIS matched the first call's words to, in its standard form: shown, the words beside it; null when another source placed it",
+  }),
+  latitude: z.number().nullable().meta({
+    description: "Its point: the centre of its most precise calls with coordinates (a coarser call never moves it); null when none has",
+  }),
   longitude: z.number().nullable(),
   location_precision: precisionSchema.nullable().meta({
-    description: "The best precision of its calls (docs/geocoding.md); null when none is known",
+    description: "Its point's precision: the best of its located calls' (docs/geocoding.md); null when none is known",
+  }),
+  location_uncertainty_m: z.number().nullable().meta({
+    description: "Its point's radius in metres: the largest uncertainty among the calls it is the centre of; null when unknown",
   }),
   first_call_at: z.string().meta({ description: "ISO 8601 UTC time of its earliest call" }),
   last_call_at: z.string().meta({ description: "ISO 8601 UTC time of its latest call" }),
@@ -46,8 +54,46 @@ export const incidentRecordSchema = z.object({
 
 export type IncidentRecord = z.infer<typeof incidentRecordSchema>;
 
+/** Another open incident close in place and time that grouping did not join (docs/incidents.md, "Possible duplicates"). */
+export const possibleDuplicateSchema = z.object({
+  incident_id: z.string().meta({ description: "The other incident" }),
+  emergency_type: z.string(),
+  location: z.string().meta({ description: "The other incident's location text" }),
+  distance_m: z.int().meta({ description: "Metres between the call that opened one and the other's centre when they were marked" }),
+  seconds_apart: z.int().meta({ description: "Seconds between that call and the other's calls (0: within their span)" }),
+  found_at: z.int().meta({ description: "Unix seconds: when they were marked" }),
+});
+export type PossibleDuplicate = z.infer<typeof possibleDuplicateSchema>;
+
+/** The field an incident's answers add: its possible duplicates, open and not dismissed, nearest first. */
+export const possibleDuplicatesField = {
+  possible_duplicates: z.array(possibleDuplicateSchema).meta({
+    description: "Open incidents it may duplicate, nearest first: merge one into it, or dismiss the mark (POST /api/incidents/{id}/dismiss-duplicate)",
+  }),
+};
+
+/** A mark or its dismissal as the change feed carries it (the pair, the smaller id first). */
+export const duplicateMarkSchema = z.object({
+  incident_id: z.string(),
+  other_id: z.string(),
+  dismissed: z.boolean().meta({ description: "A dispatcher dismissed the mark: two emergencies" }),
+});
+export type DuplicateMark = z.infer<typeof duplicateMarkSchema>;
+
+/** POST /api/incidents/{id}/dismiss-duplicate's answer. */
+export const dismissedDuplicateSchema = z.object({
+  incident_id: z.string(),
+  other_id: z.string(),
+  dismissed_at: z.int().meta({ description: "Unix seconds" }),
+  dismissed_by: z.string().meta({ description: "The person's or key's name" }),
+});
+export type DismissedDuplicate = z.infer<typeof dismissedDuplicateSchema>;
+
+export const listedIncidentSchema = incidentRecordSchema.extend(possibleDuplicatesField);
+export type ListedIncident = z.infer<typeof listedIncidentSchema>;
+
 export const incidentListSchema = z.object({
-  incidents: z.array(incidentRecordSchema),
+  incidents: z.array(listedIncidentSchema),
   pagination: z.object({
     limit: z.int(),
     offset: z.int(),
@@ -75,14 +121,47 @@ export const incidentCallSchema = callRecordSchema.extend({
 });
 
 export const incidentDetailSchema = incidentRecordSchema.extend({
+  ...possibleDuplicatesField,
   training: incidentTrainingSchema,
   calls: z.array(incidentCallSchema).meta({ description: "Every call of the incident, oldest first, each with its own location" }),
 });
 
 export type IncidentDetail = z.infer<typeof incidentDetailSchema>;
 
+/** GET /api/incidents/{id}/merge-candidates's query (docs/incidents.md, "Dispatcher actions"). */
+export const mergeCandidatesQueryParameters = {
+  q: queryParameter({
+    schema: z.string().min(1).max(100).refine((text) => !text.includes("\u0000") && text.isWellFormed()),
+    description: "Words the candidate's location text or emergency type contains (case-insensitive), 1 to 100 characters.",
+    label: "Invalid parameter",
+    message: "q must be 1 to 100 characters of text",
+  }),
+  limit: queryParameter({
+    schema: z.codec(z.string().regex(/^\d+$/), z.int().min(1).max(100), { decode: Number, encode: String }).default(20),
+    description: "At most this many candidates, 1 to 100 (default 20).",
+    label: "Invalid limit",
+    message: "limit must be an integer from 1 to 100",
+  }),
+};
+
+export const mergeCandidateSchema = incidentRecordSchema.extend({
+  distance_m: z.int().nullable().meta({ description: "Metres from this incident's point to the candidate's; null when either has none" }),
+});
+export type MergeCandidate = z.infer<typeof mergeCandidateSchema>;
+
+export const mergeCandidatesSchema = z.object({
+  candidates: z.array(mergeCandidateSchema).meta({
+    description: "Open incidents of its kind (training or real) that may be merged into it, nearest first, then the latest call first",
+  }),
+});
+export type MergeCandidates = z.infer<typeof mergeCandidatesSchema>;
+
 export const mergeRequestSchema = z.object({
   other_id: z.string().min(1).max(100).meta({ description: "The incident whose calls move into this one; it ceases to exist" }),
+});
+
+export const dismissDuplicateRequestSchema = z.object({
+  other_id: z.string().min(1).max(100).meta({ description: "The incident marked as a possible duplicate of this one" }),
 });
 
 export const splitRequestSchema = z.object({
@@ -91,6 +170,12 @@ export const splitRequestSchema = z.object({
 
 export function parseMergeRequest(body: unknown): z.infer<typeof mergeRequestSchema> {
   const result = mergeRequestSchema.safeParse(body);
+  if (!result.success) throw invalidParameter("Invalid other_id", "other_id must be an incident id");
+  return result.data;
+}
+
+export function parseDismissDuplicateRequest(body: unknown): z.infer<typeof dismissDuplicateRequestSchema> {
+  const result = dismissDuplicateRequestSchema.safeParse(body);
   if (!result.success) throw invalidParameter("Invalid other_id", "other_id must be an incident id");
   return result.data;
 }

@@ -1,4 +1,5 @@
 import type { Actor } from "../access/actor";
+import { acknowledgeWithWork } from "../acknowledgements/acknowledge";
 import { recordAudit } from "../audit/record-audit";
 import type { CallWrites } from "../calls/write/write-calls";
 import { canTransition, invalidTransition } from "../calls/workflow";
@@ -9,7 +10,8 @@ import { STATUSES, type CallStatus } from "../vocabulary";
  * incident moves along the calls' workflow (lib/calls/workflow.ts), and so does each of its open
  * calls that may make that move (a call already further along keeps its status), each move
  * recorded in the call's history under the actor's name, and the change in the audit trail.
- * Setting the current status again changes nothing.
+ * A move to dispatched or en route acknowledges the incident's alert. Setting the current status
+ * again changes nothing.
  */
 export async function changeIncidentStatus(
   writes: CallWrites,
@@ -32,4 +34,6 @@ export async function changeIncidentStatus(
     before: { status: from },
     after: { status },
   });
+  // The alert ends with the work: a dispatch (or en route) acknowledges its new calls (docs/dashboard.md, "Alerts").
+  if (status === "dispatched" || status === "enroute") await acknowledgeWithWork(writes.tx, incident.id, actor, "dispatched");
 }

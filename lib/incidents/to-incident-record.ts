@@ -10,6 +10,10 @@ import type { IncidentRecord } from "./schema";
 export type IncidentFields = Pick<Incident, "id" | "emergencyType" | "severity" | "status" | "location" | "latitude" | "longitude" | "callCount"> & {
   /** Absent from a merged-away incident kept before precision was. */
   locationPrecision?: string | null;
+  /** Absent from a merged-away incident kept before the radius was. */
+  locationUncertaintyM?: number | null;
+  /** Absent from a merged-away incident kept before the matched address was. */
+  locationMatched?: string | null;
   firstCallAt: Date | string;
   lastCallAt: Date | string;
 };
@@ -21,9 +25,11 @@ export function toIncidentRecord(incident: IncidentFields): IncidentRecord {
     severity: incident.severity,
     status: incident.status as CallStatus,
     location: incident.location,
+    location_matched: incident.locationMatched ?? null,
     latitude: incident.latitude,
     longitude: incident.longitude,
     location_precision: (incident.locationPrecision ?? null) as Precision | null,
+    location_uncertainty_m: incident.locationUncertaintyM ?? null,
     first_call_at: new Date(incident.firstCallAt).toISOString(),
     last_call_at: new Date(incident.lastCallAt).toISOString(),
     call_count: incident.callCount,

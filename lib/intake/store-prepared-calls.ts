@@ -1,4 +1,4 @@
-import { type LocatedPoint, type ReceivedCall, storeReceivedCalls } from "../calls/write/write-calls";
+import { type LocatedPoint, locatedPoint, type ReceivedCall, storeReceivedCalls } from "../calls/write/write-calls";
 import { driverErrorCause } from "../db/driver-error";
 import { getGeocoder, type GeocodeResult } from "../geocoding/geocoder";
 import { UNCERTAINTY_METRES } from "../geocoding/precision";
@@ -37,14 +37,8 @@ export async function prepareCall(call: WebhookCall, payloadKey: string): Promis
  */
 function toReceivedCall({ call, payloadKey, geocode, geocodeFailure }: PreparedCall): ReceivedCall {
   const point: LocatedPoint | null = call.reported
-    ? { ...call.reported, precision: "address_point", uncertaintyMeters: UNCERTAINTY_METRES.address_point, source: "platform" }
-    : geocode && {
-      latitude: geocode.latitude,
-      longitude: geocode.longitude,
-      precision: geocode.precision,
-      uncertaintyMeters: geocode.uncertaintyMeters,
-      source: geocode.source,
-    };
+    ? { ...call.reported, precision: "address_point", uncertaintyMeters: UNCERTAINTY_METRES.address_point, source: "platform", matched: null }
+    : geocode && locatedPoint(geocode);
   return { call, payloadKey, point, geocoderFailed: geocodeFailure !== undefined, verified: arrivedSigned(payloadKey) };
 }
 

@@ -1,4 +1,5 @@
 import { type LiveReport, storeLiveCall } from "../calls/write/live";
+import { locatedPoint } from "../calls/write/write-calls";
 import { getGeocoder } from "../geocoding/geocoder";
 import { groupSoon } from "../incidents/grouper";
 import { groupingEnabled, placementQuery } from "../incidents/grouping";
@@ -25,8 +26,7 @@ async function locate(location: string | null): Promise<Pick<LiveReport, "point"
   try {
     const found = await getGeocoder().geocode(location.slice(0, GEOCODE_TEXT_LIMIT));
     if (!found) return { point: null, geocoderFailed: false };
-    const { latitude, longitude, precision, uncertaintyMeters, source } = found;
-    return { point: { latitude, longitude, precision, uncertaintyMeters, source }, geocoderFailed: false };
+    return { point: locatedPoint(found), geocoderFailed: false };
   } catch (error) {
     log.warn({ err: error }, "live report stored without a point: geocoder failed");
     return { point: null, geocoderFailed: true };

@@ -35,8 +35,16 @@ export function reminderThresholdsMin(): Alerts["thresholds_min"] {
   return { critical: config.ALERT_REMIND_CRITICAL_MIN, high: config.ALERT_REMIND_HIGH_MIN, moderate: config.ALERT_REMIND_MODERATE_MIN };
 }
 
-export async function readAlertsFrom(db: Db, exercise: string | undefined): Promise<Alerts> {
+/** An alert's incidents: real ones, or training ones (simulated or exercise), or both when unsaid. */
+export type AlertKind = "real" | "training";
+
+/**
+ * The alerting incidents, every one (not only the listed ones): new (newest first) and reminders
+ * (longest first), of `kind` when given.
+ */
+export async function alertRows(db: Pick<Db, "$queryRaw">, exercise: string | undefined, kind?: AlertKind): Promise<{ fresh: AlertRow[]; reminded: AlertRow[] }> {
   const thresholds = reminderThresholdsMin();
+  const ofKind = kind === undefined ? Prisma.empty : Prisma.sql` AND i.simulation = ${kind === "training"}`;
   const threshold = Prisma.sql`make_interval(mins => CASE i.severity WHEN 'critical' THEN ${thresholds.critical}::int
     WHEN 'high' THEN ${thresholds.high}::int ELSE ${thresholds.moderate}::int END)`;
   const [fresh, reminded] = await Promise.all([
@@ -48,7 +56,7 @@ export async function readAlertsFrom(db: Db, exercise: string | undefined): Prom
         SELECT max(c.created_at) AS newest, count(*)::int AS calls FROM calls c
         WHERE c.incident_id = i.id AND c.created_at > COALESCE(ack.at, '-infinity'::timestamptz)) n
       WHERE i.severity = 'critical' AND i.status IN (${Prisma.join([...OPEN_STATUSES])}) AND n.calls > 0
-        AND ${exerciseShown(exercise)}
+        AND ${exerciseShown(exercise)}${ofKind}
       ORDER BY n.newest DESC, i.id`),
     db.$queryRaw<AlertRow[]>(Prisma.sql`
       SELECT i.id, greatest(i.queued_at, COALESCE(ack.at, '-infinity'::timestamptz)) + ${threshold} AS "alertAt", 0 AS "newCalls"
@@ -56,9 +64,15 @@ export async function readAlertsFrom(db: Db, exercise: string | undefined): Prom
       ${latestAcknowledgement}
       WHERE i.status = 'active' AND i.queued_at < now() - ${threshold}
         AND COALESCE(ack.at, '-infinity'::timestamptz) < now() - ${threshold}
-        AND ${exerciseShown(exercise)}
+        AND ${exerciseShown(exercise)}${ofKind}
       ORDER BY "alertAt", i.id`),
   ]);
+  return { fresh, reminded };
+}
+
+export async function readAlertsFrom(db: Db, exercise: string | undefined): Promise<Alerts> {
+  const thresholds = reminderThresholdsMin();
+  const { fresh, reminded } = await alertRows(db, exercise);
   const listed = [...fresh.slice(0, ALERTS_LISTED), ...reminded.slice(0, ALERTS_LISTED)];
   const incidents = await readLiveIncidents(db, [...new Set(listed.map((row) => row.id))]);
   const entries = (rows: AlertRow[]): AlertIncident[] =>

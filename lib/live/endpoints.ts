@@ -1,15 +1,17 @@
 import { z } from "zod";
 import { callFilterParameters } from "../calls/schema";
-import type { Endpoint } from "../contract/endpoint";
+import { type Endpoint, jsonBody } from "../contract/endpoint";
 import { rateLimitPolicies } from "../contract/rate-limit-policies";
 import {
+  acknowledgeAlertsRequestSchema, acknowledgedAlertsSchema, parseAcknowledgeAlertsRequest,
   ALERTS_LISTED, alertsQueryParameters, alertsSchema, boardSchema, changePageSchema, changesQueryParameters, exerciseVisibilityParameters, hourlySeriesSchema, incidentMapViewSchema,
   incidentQueuePageSchema, incidentQueueQueryParameters, mapQueryParameters, mapViewSchema, queuePageSchema,
   queueQueryParameters, streamQueryParameters,
 } from "./schema";
 
 /**
- * The live picture's endpoints (docs/dashboard.md): the change feed and its stream, the board, the queues and the maps.
+ * The live picture's endpoints (docs/dashboard.md): the change feed and its stream, the board, the queues and the maps,
+ * the alerts and their acknowledgement by kind.
  * Composed into the one registry by lib/http/endpoints.ts.
  */
 export const liveEndpoints = {
@@ -141,6 +143,26 @@ export const liveEndpoints = {
         query: alertsQueryParameters,
         responses: { 200: { description: "The alerts", body: { name: "Alerts", schema: alertsSchema } } },
         errors: ["INVALID_PARAMETER", "DATABASE_ERROR"],
+      },
+    },
+  },
+
+  liveAlertsAcknowledge: {
+    path: "/api/live/alerts/acknowledge",
+    errorFormat: "calls",
+    protection: { rateLimit: rateLimitPolicies.calls },
+    methods: {
+      POST: {
+        operationId: "acknowledgeAlerts",
+        permission: ["dispatch", "train"],
+        summary: "Acknowledge every alert of one kind at once: real incidents', or training ones'",
+        description:
+          "The incidents alerting now (new calls and reminders, as GET /api/live/alerts reads them, `exercise` the one shown), each " +
+          "acknowledged as by POST /api/incidents/{id}/acknowledge: audited, in the change feed. A trainer may acknowledge training " +
+          "alerts only (403).",
+        body: jsonBody({ name: "AcknowledgeAlertsRequest", schema: acknowledgeAlertsRequestSchema }, parseAcknowledgeAlertsRequest),
+        responses: { 200: { description: "How many incidents' alerts were acknowledged", body: { name: "AcknowledgedAlerts", schema: acknowledgedAlertsSchema } } },
+        errors: ["INVALID_PARAMETER", "FORBIDDEN", "DATABASE_ERROR"],
       },
     },
   },

@@ -4,6 +4,7 @@ import { selectList } from "../calls/query";
 import { type ListedCall, toCallRecord } from "../calls/to-call-record";
 import { withCallStore } from "../calls/with-call-store";
 import { lastAcknowledgementChange, readAcknowledgementChanges } from "../acknowledgements/changes";
+import { lastDuplicateChange, readDuplicateChanges } from "../incidents/duplicates";
 import { lastNoteChange, readNoteChanges } from "../notes/changes";
 import { lastUnitChange, readUnitChanges } from "../units/read";
 import type { CallChange, ChangePage, FeedChange } from "./schema";
@@ -17,7 +18,8 @@ import type { CallChange, ChangePage, FeedChange } from "./schema";
  * number order" is a gapless, resumable feed in which each call appears once, at its latest state.
  * Incident notes take numbers from the same sequence under the same lock (migration
  * incident_notes), and so do acknowledgements of incidents' alerts (migration
- * incident_acknowledgements), so the feed is the three tables' rows merged in number order. Incidents and
+ * incident_acknowledgements), and so do possible duplicates at their mark and their dismissal
+ * (migration possible_duplicates), so the feed is these tables' rows merged in number order. Incidents and
  * incident merges are numbered from it too (migration incident_events), for outbound events only:
  * they count in the head, not in the feed's pages. Units are in the pages too, each at its latest
  * state (migration units); their state changes and assignments are numbered for outbound events
@@ -41,6 +43,7 @@ export async function readChangesFrom(db: Db, after: number, limit: number): Pro
     ...rows.map(toCallChange),
     ...(await readNoteChanges(db, after, limit + 1)),
     ...(await readAcknowledgementChanges(db, after, limit + 1)),
+    ...(await readDuplicateChanges(db, after, limit + 1)),
     ...(await readUnitChanges(db, after, limit + 1)),
   ].sort((a, b) => a.change - b.change);
   const changes = merged.slice(0, limit);
@@ -53,11 +56,11 @@ export function readChanges(after: number, limit: number): Promise<ChangePage> {
 }
 
 /**
- * The feed's head as SQL: the newest number a call, a note, an acknowledgement, an incident, an
+ * The feed's head as SQL: the newest number a call, a note, an acknowledgement, a possible duplicate, an incident, an
  * incident merge or a unit's row took (0 before any; incidents, merges and units are numbered for
  * outbound events, migrations incident_events and units).
  */
-export const feedHead = Prisma.sql`GREATEST((SELECT COALESCE(max(change_number), 0) FROM calls), ${lastNoteChange}, ${lastAcknowledgementChange},
+export const feedHead = Prisma.sql`GREATEST((SELECT COALESCE(max(change_number), 0) FROM calls), ${lastNoteChange}, ${lastAcknowledgementChange}, ${lastDuplicateChange},
   (SELECT COALESCE(max(change_number), 0) FROM incidents), (SELECT COALESCE(max(change_number), 0) FROM incident_merges), ${lastUnitChange})`;
 
 /** The newest committed change number (0 before any change): every change up to it is readable. */

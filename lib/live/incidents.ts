@@ -4,6 +4,7 @@ import { Prisma } from "../db/generated/client";
 import { withCallStore } from "../calls/with-call-store";
 import { OPEN_STATUSES } from "../calls/workflow";
 import type { Precision } from "../geocoding/types";
+import { readPossibleDuplicates } from "../incidents/duplicates";
 import { type CallStatus, SEVERITIES, type Severity, severityOrFallback } from "../vocabulary";
 import { decodeQueueKey, encodeQueueKey } from "./queue";
 import type { IncidentQueuePage, LiveIncident } from "./schema";
@@ -31,6 +32,8 @@ interface IncidentRow {
   latitude: number | null;
   longitude: number | null;
   locationPrecision: string | null;
+  locationUncertaintyM: number | null;
+  locationMatched: string | null;
   queuedAt: Date;
   dispatchedAt: Date | null;
   firstCallAt: Date;
@@ -52,7 +55,7 @@ export async function readLiveIncidents(db: Db, ids: readonly string[]): Promise
   if (ids.length === 0) return new Map();
   const rows = await db.$queryRaw<IncidentRow[]>(Prisma.sql`
     SELECT i.id, i.emergency_type AS "emergencyType", i.severity, i.status, i.location, i.latitude, i.longitude,
-      i.location_precision AS "locationPrecision", i.queued_at AS "queuedAt", i.dispatched_at AS "dispatchedAt", i.first_call_at AS "firstCallAt", i.last_call_at AS "lastCallAt", i.call_count AS "callCount",
+      i.location_precision AS "locationPrecision", i.location_uncertainty_m AS "locationUncertaintyM", i.location_matched AS "locationMatched", i.queued_at AS "queuedAt", i.dispatched_at AS "dispatchedAt", i.first_call_at AS "firstCallAt", i.last_call_at AS "lastCallAt", i.call_count AS "callCount",
       ${trainingOnlySql(Prisma.sql`i.id`)} AS training,
       l.conversation_id AS "latestId", l.occurred_at AS "latestAt", l.summary AS "latestSummary",
       l.caller_phone AS "latestPhone", l.exercise_id AS "latestExercise"
@@ -64,6 +67,7 @@ export async function readLiveIncidents(db: Db, ids: readonly string[]): Promise
       LIMIT 1
     ) l ON true
     WHERE i.id IN (${Prisma.join(ids)})`);
+  const duplicates = await readPossibleDuplicates(db, ids);
   return new Map(
     rows.map((row) => [
       row.id,
@@ -73,9 +77,12 @@ export async function readLiveIncidents(db: Db, ids: readonly string[]): Promise
         severity: row.severity,
         status: row.status as CallStatus,
         location: row.location,
+        location_matched: row.locationMatched,
         latitude: row.latitude,
         longitude: row.longitude,
         location_precision: row.locationPrecision as Precision | null,
+        location_uncertainty_m: row.locationUncertaintyM,
+        possible_duplicates: duplicates.get(row.id) ?? [],
         first_call_at: row.firstCallAt.toISOString(),
         last_call_at: row.lastCallAt.toISOString(),
         call_count: row.callCount,

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { acknowledgementSchema } from "../acknowledgements/schema";
 import { callRecordSchema } from "../calls/schema";
-import { incidentRecordSchema, incidentTrainingSchema } from "../incidents/schema";
+import { invalidParameter } from "../domain-error";
+import { duplicateMarkSchema, incidentRecordSchema, incidentTrainingSchema, possibleDuplicatesField } from "../incidents/schema";
 import { noteSchema } from "../notes/schema";
 import { unitSchema } from "../units/schema";
 import { integerText, queryParameter, viewportParameters } from "../query-parameters";
@@ -143,14 +144,22 @@ export const acknowledgementChangeSchema = z.object({
 export type AcknowledgementChange = z.infer<typeof acknowledgementChangeSchema>;
 
 
+export const duplicateChangeSchema = z.object({
+  change: changeNumber,
+  duplicate: duplicateMarkSchema.meta({ description: "Two incidents marked as possible duplicates, or the mark dismissed, at this change" }),
+});
+
 export const unitChangeSchema = z.object({
   change: changeNumber,
   unit: unitSchema.meta({ description: "A unit as it is after this change (its latest state: roster, state, position)" }),
 });
 
 
-/** One entry of the change feed: a call at its latest state, an incident's note, an incident's acknowledgement, or a unit at its latest state. */
-export const feedChangeSchema = z.union([callChangeSchema, noteChangeSchema, acknowledgementChangeSchema, unitChangeSchema]);
+/**
+ * One entry of the change feed: a call at its latest state, an incident's note, an incident's
+ * acknowledgement, a possible duplicate's mark or dismissal, or a unit at its latest state.
+ */
+export const feedChangeSchema = z.union([callChangeSchema, noteChangeSchema, acknowledgementChangeSchema, duplicateChangeSchema, unitChangeSchema]);
 export type FeedChange = z.infer<typeof feedChangeSchema>;
 
 export const isCallChange = (change: FeedChange): change is CallChange => "call" in change;
@@ -159,7 +168,7 @@ export const changePageSchema = z.object({
   changes: z.array(feedChangeSchema).meta({
     description:
       "Changes after the cursor, in change order: calls (`call`, each once, at its latest change), incident notes (`note`) " +
-      "and acknowledgements of incidents' alerts (`acknowledgement`)",
+      "acknowledgements of incidents' alerts (`acknowledgement`), possible duplicates marked or dismissed (`duplicate`) and units (`unit`)",
   }),
   cursor: changeNumber.meta({ description: "Pass as `after` for the next page (the last change here, or `after` when empty)" }),
   has_more: z.boolean(),
@@ -220,6 +229,7 @@ export const queuePageSchema = z.object({
 export type QueuePage = z.infer<typeof queuePageSchema>;
 
 export const liveIncidentSchema = incidentRecordSchema.extend({
+  ...possibleDuplicatesField,
   training: incidentTrainingSchema,
   queued_at: z.string().meta({
     description:
@@ -319,6 +329,22 @@ export const alertsSchema = z.object({
     .meta({ description: "Minutes an incident of each severity may wait undispatched before it is reminded (ALERT_REMIND_<SEVERITY>_MIN)" }),
 });
 export type Alerts = z.infer<typeof alertsSchema>;
+
+/** POST /api/live/alerts/acknowledge's body: which alerts (docs/dashboard.md, "Alerts"). */
+export const acknowledgeAlertsRequestSchema = z.object({
+  kind: z.enum(["real", "training"]).meta({ description: "Real incidents' alerts, or training ones' (simulated or exercise calls)" }),
+  exercise: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional().meta({ description: "The training exercise shown, as GET /api/live/alerts takes it" }),
+});
+
+export function parseAcknowledgeAlertsRequest(body: unknown): z.infer<typeof acknowledgeAlertsRequestSchema> {
+  const result = acknowledgeAlertsRequestSchema.safeParse(body);
+  if (!result.success) throw invalidParameter("Invalid kind", "kind must be real or training; exercise, when given, an exercise id");
+  return result.data;
+}
+
+export const acknowledgedAlertsSchema = z.object({
+  acknowledged: z.int().meta({ description: "Incidents whose alert was acknowledged" }),
+});
 
 export const alertsQueryParameters = {
   exercise: queryParameter({

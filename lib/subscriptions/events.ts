@@ -118,7 +118,8 @@ async function callEvents(db: Db, after: number, upTo: number): Promise<DerivedE
 
 /** An incident's listed columns but its id (which names its own column beside a note's). */
 const incidentFields = Prisma.sql`i.emergency_type AS "emergencyType", i.severity, i.status, i.location, i.latitude, i.longitude,
-  i.location_precision AS "locationPrecision", i.first_call_at AS "firstCallAt", i.last_call_at AS "lastCallAt", i.call_count AS "callCount"`;
+  i.location_precision AS "locationPrecision", i.location_uncertainty_m AS "locationUncertaintyM",
+  i.location_matched AS "locationMatched", i.first_call_at AS "firstCallAt", i.last_call_at AS "lastCallAt", i.call_count AS "callCount"`;
 
 /** Each incident's latest call (by time): one probe of calls(incident_id, occurred_at, id) per incident. */
 async function latestCalls(db: Db, incidentIds: readonly string[]): Promise<Map<string, CallRecord>> {

@@ -1,17 +1,21 @@
--- The grouping rule, stated once (docs/incidents.md, "Grouping"): the open incident a call joins.
--- A call located street level or better joins the nearest open, not waiting incident of its type
--- and kind (simulated or not, same exercise), itself street level or better, whose centroid is
--- within `radius` metres and whose calls span a time within `window_s` of it; failing that, the
--- latest such incident, coarser than street level, with the same normalised address
--- (incident_location_key). A coarser call (or one of unknown precision, or without coordinates)
--- joins only the latest such incident with the same normalised address, whatever its precision:
--- never on distance alone. Takes the
--- change feed's lock (lib/calls/write/lock.ts) so the lookup sees every committed incident.
+-- The grouping rule, stated once (docs/incidents.md, "Grouping"): the open, not waiting incident of
+-- the call's kind (simulated or not, same exercise) a call joins, automatically only when sure:
+-- 1. the same callback number (`call_phone`, a full number) within `window_s`: the latest incident
+--    holding a call from it, whatever its type;
+-- 2. for an emergency of a place (`place`, lib/incidents/grouping.ts GROUPING_BY_TYPE), a call
+--    located street level or better: the nearest incident of its type, itself street level or
+--    better, whose centre is within `radius` metres and whose calls span a time within `window_s`;
+-- 3. the same normalised address (incident_location_key) and type within `window_s`: the latest such
+--    incident; when both the call and the incident are street level or better, within `radius` too.
+-- An emergency of a person at another address is never joined: it may be marked as a possible
+-- duplicate (possible_duplicates.sql). A coarse call is never joined on distance. Takes the change
+-- feed's lock (lib/calls/write/lock.ts) so the lookup sees every committed incident.
 -- lib/incidents/grouping.ts placementQuery applies it to a set of calls; tests/unit/sql-functions.test.ts
 -- holds its constants equal to the TypeScript ones.
 CREATE OR REPLACE FUNCTION "incident_for_call"(
   own TEXT, call_type TEXT, call_at TIMESTAMPTZ, lat DOUBLE PRECISION, lon DOUBLE PRECISION, call_location TEXT,
-  call_simulation BOOLEAN, call_exercise TEXT, radius DOUBLE PRECISION, window_s DOUBLE PRECISION, call_precision TEXT
+  call_simulation BOOLEAN, call_exercise TEXT, radius DOUBLE PRECISION, window_s DOUBLE PRECISION, call_precision TEXT,
+  call_phone TEXT, place BOOLEAN
 ) RETURNS TEXT LANGUAGE plpgsql VOLATILE
 SET plan_cache_mode = force_generic_plan AS $$
 DECLARE
@@ -19,14 +23,29 @@ DECLARE
   call_key TEXT := incident_location_key(call_location);
   metres_per_degree CONSTANT DOUBLE PRECISION := 111320;
   cells INT[];
-  nearest TEXT;
+  found TEXT;
   street BOOLEAN := lat IS NOT NULL AND lon IS NOT NULL AND street_level(call_precision);
 BEGIN
   PERFORM pg_advisory_xact_lock(7243001001);
-  IF street THEN
+  IF callback_number(call_phone) THEN
+    found := (
+    SELECT inc.id FROM calls c JOIN incidents inc ON inc.id = c.incident_id
+    WHERE c.caller_phone = call_phone
+      AND c.occurred_at BETWEEN call_at - win AND call_at + win
+      AND inc.status IN ('active', 'dispatched', 'enroute')
+      AND inc.simulation = call_simulation AND inc.exercise_id IS NOT DISTINCT FROM call_exercise
+      AND inc.id IS DISTINCT FROM own
+      AND NOT inc.waiting
+    ORDER BY c.occurred_at DESC
+    LIMIT 1);
+    IF found IS NOT NULL THEN
+      RETURN found;
+    END IF;
+  END IF;
+  IF street AND place THEN
     cells := ARRAY(SELECT generate_series(floor((lat - radius / metres_per_degree) * 100)::int,
                                           floor((lat + radius / metres_per_degree) * 100)::int));
-    nearest := (
+    found := (
     SELECT inc.id FROM incidents inc
     WHERE inc.emergency_type = call_type
       AND inc.status IN ('active', 'dispatched', 'enroute')
@@ -43,8 +62,8 @@ BEGIN
         + power((inc.longitude - lon) * cos(radians(lat)), 2)) <= radius
     ORDER BY power(inc.latitude - lat, 2) + power((inc.longitude - lon) * cos(radians(lat)), 2), inc.last_call_at DESC
     LIMIT 1);
-    IF nearest IS NOT NULL THEN
-      RETURN nearest;
+    IF found IS NOT NULL THEN
+      RETURN found;
     END IF;
   END IF;
   IF call_key = '' THEN
@@ -58,7 +77,9 @@ BEGIN
       AND inc.simulation = call_simulation AND inc.exercise_id IS NOT DISTINCT FROM call_exercise
       AND inc.id IS DISTINCT FROM own
       AND NOT inc.waiting
-      AND NOT (street AND street_level(inc.location_precision))
+      AND (NOT (street AND street_level(inc.location_precision))
+        OR metres_per_degree * sqrt(power(inc.latitude - lat, 2)
+          + power((inc.longitude - lon) * cos(radians(lat)), 2)) <= radius)
     ORDER BY inc.last_call_at DESC
     LIMIT 1);
 END;

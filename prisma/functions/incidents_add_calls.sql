@@ -1,17 +1,20 @@
 -- Grows incidents by calls just added to them (inserted, or moved in), incrementally: counts,
--- highest severity, first and last call, the queue's time (call_queue_time), centroid, best precision; creates an incident a call names that does
--- not exist yet (a call in its own incident), and a placeholder's first call fills it in.
+-- highest severity, first and last call, the queue's time (call_queue_time), and its point: the centre
+-- of its most precise located calls (located_count of them), their precision and radius (the largest
+-- uncertainty among them). Added calls as precise as its point move it (a weighted mean), more precise
+-- ones replace it, coarser ones never move it (docs/incidents.md, "Model"). Creates an incident a
+-- call names that does not exist yet (a call in its own incident), and a placeholder's first call fills it in.
 CREATE OR REPLACE FUNCTION "incidents_add_calls"(call_ids TEXT[]) RETURNS void LANGUAGE plpgsql
 SET plan_cache_mode = force_generic_plan AS $$
 BEGIN
   INSERT INTO incidents AS i (id, emergency_type, severity, status, location, location_key, latitude, longitude,
-                              location_precision, first_call_at, last_call_at, queued_at, call_count, located_count, simulation, exercise_id, waiting)
+                              location_precision, location_uncertainty_m, location_matched, first_call_at, last_call_at, queued_at, call_count, located_count, simulation, exercise_id, waiting)
   SELECT d.incident_id, d.first_type, (ARRAY['moderate', 'high', 'critical'])[d.severity_rank],
     CASE WHEN d.first_status = 'failed' THEN 'failed' ELSE 'active' END,
     d.first_location, incident_location_key(d.first_location),
     CASE WHEN d.located_count = 0 THEN NULL ELSE d.latitude_sum / d.located_count END,
     CASE WHEN d.located_count = 0 THEN NULL ELSE d.longitude_sum / d.located_count END,
-    d.location_precision, d.first_call_at, d.last_call_at, d.queued_at, d.call_count, d.located_count, d.first_simulation, d.first_exercise_id, d.waiting
+    d.location_precision, d.uncertainty_m, d.first_matched, d.first_call_at, d.last_call_at, d.queued_at, d.call_count, d.located_count, d.first_simulation, d.first_exercise_id, d.waiting
   FROM (
       SELECT c.incident_id,
         count(*)::int AS call_count,
@@ -19,17 +22,27 @@ BEGIN
         min(c.occurred_at) AS first_call_at,
         max(c.occurred_at) AS last_call_at,
         min(call_queue_time(c.occurred_at, c.created_at)) AS queued_at,
-        count(*) FILTER (WHERE c.latitude IS NOT NULL AND c.longitude IS NOT NULL)::int AS located_count,
-        coalesce(sum(c.latitude) FILTER (WHERE c.latitude IS NOT NULL AND c.longitude IS NOT NULL), 0) AS latitude_sum,
-        coalesce(sum(c.longitude) FILTER (WHERE c.latitude IS NOT NULL AND c.longitude IS NOT NULL), 0) AS longitude_sum,
-        best_location_precision(array_agg(c.location_precision)) AS location_precision,
+        count(*) FILTER (WHERE c.centre)::int AS located_count,
+        coalesce(sum(c.latitude) FILTER (WHERE c.centre), 0) AS latitude_sum,
+        coalesce(sum(c.longitude) FILTER (WHERE c.centre), 0) AS longitude_sum,
+        max(c.location_uncertainty_m) FILTER (WHERE c.centre) AS uncertainty_m,
+        min(c.best) AS location_precision,
         (array_agg(c.emergency_type ORDER BY c.occurred_at, c.id))[1] AS first_type,
         (array_agg(c.location ORDER BY c.occurred_at, c.id))[1] AS first_location,
+        (array_agg(c.location_matched ORDER BY c.occurred_at, c.id))[1] AS first_matched,
         (array_agg(c.simulation ORDER BY c.occurred_at, c.id))[1] AS first_simulation,
         (array_agg(c.exercise_id ORDER BY c.occurred_at, c.id))[1] AS first_exercise_id,
         (array_agg(c.status ORDER BY c.occurred_at, c.id))[1] AS first_status,
         bool_and(c.grouping_pending) AS waiting
-      FROM calls c WHERE c.id = ANY(call_ids) GROUP BY c.incident_id
+      FROM (
+        SELECT l.*, l.located AND l.location_precision IS NOT DISTINCT FROM l.best AS centre
+        FROM (
+          SELECT c.*, c.latitude IS NOT NULL AND c.longitude IS NOT NULL AS located,
+            best_location_precision(array_agg(c.location_precision) FILTER (WHERE c.latitude IS NOT NULL AND c.longitude IS NOT NULL)
+              OVER (PARTITION BY c.incident_id)) AS best
+          FROM calls c WHERE c.id = ANY(call_ids)
+        ) l
+      ) c GROUP BY c.incident_id
   ) d
   ORDER BY d.incident_id
   ON CONFLICT (id) DO UPDATE SET
@@ -40,18 +53,27 @@ BEGIN
     first_call_at = CASE WHEN i.call_count = 0 THEN EXCLUDED.first_call_at ELSE least(i.first_call_at, EXCLUDED.first_call_at) END,
     last_call_at = CASE WHEN i.call_count = 0 THEN EXCLUDED.last_call_at ELSE greatest(i.last_call_at, EXCLUDED.last_call_at) END,
     queued_at = CASE WHEN i.call_count = 0 THEN EXCLUDED.queued_at ELSE least(i.queued_at, EXCLUDED.queued_at) END,
-    located_count = i.located_count + EXCLUDED.located_count,
-    latitude = CASE WHEN i.located_count + EXCLUDED.located_count = 0 THEN NULL
-      ELSE (coalesce(i.latitude, 0) * i.located_count + coalesce(EXCLUDED.latitude, 0) * EXCLUDED.located_count)
-        / (i.located_count + EXCLUDED.located_count) END,
-    longitude = CASE WHEN i.located_count + EXCLUDED.located_count = 0 THEN NULL
-      ELSE (coalesce(i.longitude, 0) * i.located_count + coalesce(EXCLUDED.longitude, 0) * EXCLUDED.located_count)
-        / (i.located_count + EXCLUDED.located_count) END,
-    location_precision = CASE WHEN i.call_count = 0 THEN EXCLUDED.location_precision
-      ELSE best_location_precision(ARRAY[i.location_precision, EXCLUDED.location_precision]) END,
+    -- The added calls' point against the incident's: as precise, a weighted mean; more precise (or
+    -- the incident had none), theirs; coarser (or none), the incident's stays.
+    (located_count, latitude, longitude, location_precision, location_uncertainty_m) = (
+      SELECT CASE p.how WHEN 'same' THEN i.located_count + EXCLUDED.located_count WHEN 'theirs' THEN EXCLUDED.located_count ELSE i.located_count END,
+        CASE p.how WHEN 'same' THEN (i.latitude * i.located_count + EXCLUDED.latitude * EXCLUDED.located_count) / (i.located_count + EXCLUDED.located_count)
+          WHEN 'theirs' THEN EXCLUDED.latitude ELSE i.latitude END,
+        CASE p.how WHEN 'same' THEN (i.longitude * i.located_count + EXCLUDED.longitude * EXCLUDED.located_count) / (i.located_count + EXCLUDED.located_count)
+          WHEN 'theirs' THEN EXCLUDED.longitude ELSE i.longitude END,
+        CASE p.how WHEN 'theirs' THEN EXCLUDED.location_precision ELSE i.location_precision END,
+        CASE p.how WHEN 'same' THEN greatest(i.location_uncertainty_m, EXCLUDED.location_uncertainty_m)
+          WHEN 'theirs' THEN EXCLUDED.location_uncertainty_m ELSE i.location_uncertainty_m END
+      FROM (SELECT CASE
+        WHEN EXCLUDED.located_count = 0 THEN 'ours'
+        WHEN i.call_count = 0 OR i.located_count = 0 THEN 'theirs'
+        WHEN i.location_precision IS NOT DISTINCT FROM EXCLUDED.location_precision THEN 'same'
+        WHEN best_location_precision(ARRAY[i.location_precision, EXCLUDED.location_precision]) IS NOT DISTINCT FROM EXCLUDED.location_precision THEN 'theirs'
+        ELSE 'ours' END AS how) p),
     emergency_type = CASE WHEN i.call_count = 0 AND i.emergency_type = '' THEN EXCLUDED.emergency_type ELSE i.emergency_type END,
     location = CASE WHEN i.call_count = 0 AND i.location = '' THEN EXCLUDED.location ELSE i.location END,
     location_key = CASE WHEN i.call_count = 0 AND i.location = '' THEN EXCLUDED.location_key ELSE i.location_key END,
+    location_matched = CASE WHEN i.call_count = 0 AND i.location = '' THEN EXCLUDED.location_matched ELSE i.location_matched END,
     simulation = CASE WHEN i.call_count = 0 THEN EXCLUDED.simulation ELSE i.simulation END,
     exercise_id = CASE WHEN i.call_count = 0 THEN EXCLUDED.exercise_id ELSE i.exercise_id END,
     status = CASE WHEN i.call_count = 0 AND EXCLUDED.status = 'failed' THEN 'failed' ELSE i.status END,

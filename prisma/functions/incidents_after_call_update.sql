@@ -13,6 +13,8 @@ BEGIN
   SELECT DISTINCT ON (i.id) i.id, n.incident_id, i.simulation, n.scenario, jsonb_build_object(
       'id', i.id, 'emergencyType', i.emergency_type, 'severity', i.severity, 'status', i.status,
       'location', i.location, 'latitude', i.latitude, 'longitude', i.longitude,
+      'locationPrecision', i.location_precision, 'locationUncertaintyM', i.location_uncertainty_m,
+      'locationMatched', i.location_matched,
       'firstCallAt', i.first_call_at, 'lastCallAt', i.last_call_at, 'callCount', i.call_count)
   FROM new_calls n JOIN old_calls o ON o.id = n.id JOIN incidents i ON i.id = o.incident_id
   WHERE n.incident_id IS DISTINCT FROM o.incident_id AND i.announced_change IS NOT NULL

@@ -410,13 +410,19 @@ describe("1,000 concurrent corrections and status changes on 100 calls", () => {
     const inconsistent = await db.$queryRaw<unknown[]>`
       WITH expected AS (
         SELECT c.incident_id AS id, count(*)::int AS call_count,
-          count(*) FILTER (WHERE c.latitude IS NOT NULL AND c.longitude IS NOT NULL)::int AS located_count,
+          count(*) FILTER (WHERE c.centre)::int AS located_count,
           (ARRAY['moderate', 'high', 'critical'])[max(CASE c.severity WHEN 'critical' THEN 3 WHEN 'high' THEN 2 ELSE 1 END)] AS severity,
-          avg(c.latitude) FILTER (WHERE c.latitude IS NOT NULL AND c.longitude IS NOT NULL) AS latitude,
-          avg(c.longitude) FILTER (WHERE c.latitude IS NOT NULL AND c.longitude IS NOT NULL) AS longitude,
+          avg(c.latitude) FILTER (WHERE c.centre) AS latitude,
+          avg(c.longitude) FILTER (WHERE c.centre) AS longitude,
           min(c.occurred_at) AS first_call_at, max(c.occurred_at) AS last_call_at
-        FROM calls c
-        WHERE c.incident_id IN (SELECT incident_id FROM calls WHERE conversation_id = ANY(${ids}))
+        FROM (
+          -- The incident's point: the centre of its most precise located calls.
+          SELECT k.*, k.latitude IS NOT NULL AND k.longitude IS NOT NULL
+            AND k.location_precision IS NOT DISTINCT FROM best_location_precision(array_agg(k.location_precision)
+              FILTER (WHERE k.latitude IS NOT NULL AND k.longitude IS NOT NULL) OVER (PARTITION BY k.incident_id)) AS centre
+          FROM calls k
+          WHERE k.incident_id IN (SELECT incident_id FROM calls WHERE conversation_id = ANY(${ids}))
+        ) c
         GROUP BY c.incident_id
       )
       SELECT e.*, i.call_count AS stored_count, i.located_count AS stored_located, i.severity AS stored_severity,

@@ -130,6 +130,7 @@ describe("GET /api/calls", () => {
       longitude: simulated.longitude,
       location_precision: simulated.locationPrecision,
       location_uncertainty_m: simulated.locationUncertaintyM,
+      location_matched: null,
       location_source: simulated.locationSource,
       severity: simulated.severity,
       status: simulated.status,

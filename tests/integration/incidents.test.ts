@@ -84,6 +84,8 @@ async function storeWaitingCall(name: string, { emergencyType, lat, lon, at }: {
       ...fixture, simulatedRecord: undefined, callId: null, conversationId: `conv_${name}_${runId}`, simulation: false, exerciseId: null,
       status: "active", emergencyType, latitude: lat, longitude: lon, occurredAt: new Date(at * 1000), groupingPending: true,
       locationSource: "platform", locationPrecision: "address_point",
+      // Each its own caller: the same callback number within the window joins its incident.
+      callerPhone: null,
     },
   });
 }

@@ -94,6 +94,14 @@ function credentialHeaders(platform: Platform, raw: string, credential: Credenti
 
 let toolCallSeq = 0;
 
+// Each call from a number of its own: the same callback number within the window joins its
+// incident (docs/incidents.md, "Grouping"), and these calls are separate emergencies.
+const numbers = new Map<string, string>();
+const numberOf = (callId: string): string => {
+  if (!numbers.has(callId)) numbers.set(callId, `+1615${String(2_000_000 + numbers.size)}`);
+  return numbers.get(callId)!;
+};
+
 /** One tool call as the platform posts it; answers the HTTP status and, on 200, the LiveStatus the agent gets. */
 async function callTool(platform: Platform, callId: string, tool: Tool, args: Record<string, unknown>, credential: Credential = "valid") {
   let body: unknown;
@@ -103,14 +111,14 @@ async function callTool(platform: Platform, callId: string, tool: Tool, args: Re
       message: {
         type: "tool-calls",
         timestamp: Date.now(),
-        call: { id: callId, assistantId: "asst_911", customer: { number: "+16155550142" } },
+        call: { id: callId, assistantId: "asst_911", customer: { number: numberOf(callId) } },
         toolCallList: [{ id: `tc_${++toolCallSeq}`, type: "function", function: { name: tool, arguments: JSON.stringify(args) } }],
       },
     };
   } else if (platform === "retell") {
-    body = { name: tool, args, call: { call_id: callId, agent_id: "agent_retell_911", direction: "inbound", from_number: "+16155550177", call_status: "ongoing" } };
+    body = { name: tool, args, call: { call_id: callId, agent_id: "agent_retell_911", direction: "inbound", from_number: numberOf(callId), call_status: "ongoing" } };
   } else {
-    body = { conversation_id: callId, caller_id: "+16155550123", agent_id: "agent_el_911", ...args };
+    body = { conversation_id: callId, caller_id: numberOf(callId), agent_id: "agent_el_911", ...args };
     url = `${url}/${tool}`;
   }
   const raw = JSON.stringify(body);
@@ -135,10 +143,13 @@ async function callTool(platform: Platform, callId: string, tool: Tool, args: Re
 
 /** The post-call event with its analysis, signed as the platform signs it. */
 async function postCall(platform: Platform, callId: string, location: string): Promise<number> {
+  // The sample events' numbers are one for every call: each call's own instead.
+  const own = (text: string) => text.replaceAll(/\+1615555(?:0123|0142|0177)|\(615\) 555-0177/g, numberOf(callId));
   if (platform === "elevenlabs") {
-    return (await webhookPost(webhookRequest(elevenLabsCallEvent(callId, { location }), { secret: ELEVENLABS_WEBHOOK_SECRET }), undefined)).status;
+    const event = JSON.parse(own(JSON.stringify(elevenLabsCallEvent(callId, { location }))));
+    return (await webhookPost(webhookRequest(event, { secret: ELEVENLABS_WEBHOOK_SECRET }), undefined)).status;
   }
-  const raw = JSON.stringify(platform === "vapi" ? vapiEndOfCallReport(callId, { location }) : retellCallEvent("call_analyzed", callId, { location }));
+  const raw = own(JSON.stringify(platform === "vapi" ? vapiEndOfCallReport(callId, { location }) : retellCallEvent("call_analyzed", callId, { location })));
   const headers = platform === "vapi" ? vapiHmacHeaders(VAPI_SECRET, raw) : { "x-retell-signature": retellSignatureHeader(RETELL_KEY, raw) };
   const request = new Request(`http://localhost/api/voiceagent-webhook/${platform}`, {
     method: "POST",
@@ -163,7 +174,7 @@ const liveTurn = (n: number) => `live turn ${n}: the smoke is getting thicker`;
 async function postLive(platform: LivePlatform, callId: string, state: LiveState): Promise<{ status: number; message: unknown }> {
   let body: unknown;
   if (platform === "vapi") {
-    const call = { id: callId, assistantId: "asst_911", customer: { number: "+16155550142" }, startedAt: new Date(CALL_START_MS).toISOString() };
+    const call = { id: callId, assistantId: "asst_911", customer: { number: numberOf(callId) }, startedAt: new Date(CALL_START_MS).toISOString() };
     body = {
       message:
         state.kind === "turn"
@@ -176,7 +187,7 @@ async function postLive(platform: LivePlatform, callId: string, state: LiveState
     body = {
       event: state.kind === "started" ? "call_started" : "transcript_updated",
       call: {
-        call_id: callId, agent_id: "agent_retell_911", direction: "inbound", from_number: "+16155550177",
+        call_id: callId, agent_id: "agent_retell_911", direction: "inbound", from_number: numberOf(callId),
         call_status: state.kind === "ended" ? "ended" : "ongoing", start_timestamp: CALL_START_MS, transcript_object: turns,
       },
     };
@@ -290,7 +301,11 @@ describe("live tools: one call record whatever the order of events", () => {
         for (const event of order) {
           switch (event.kind) {
             case "report": {
-              const args = { ...event.args, ...("location" in event.args ? { location } : {}) };
+              const args = {
+                ...event.args,
+                ...("location" in event.args ? { location } : {}),
+                ...("callback_number" in event.args ? { callback_number: numberOf(callId) } : {}),
+              };
               expect((await callTool(platform, callId, "report_emergency", args)).status).toBe(200);
               break;
             }
@@ -343,7 +358,7 @@ describe("live tools: one call record whatever the order of events", () => {
     const first = await callTool("retell", callId, "report_emergency", { emergency_type: "gas leak", location, details: "smell of gas" });
     expect(first.answer).toEqual({ reported: true, help_dispatched: false, others_reporting: 0, instruction: null });
     let [call] = (await stored(conversationId)).calls;
-    expect(call).toMatchObject({ onLine: true, emergencyType: "gas_leak", location, summary: "smell of gas", awaitingAnalysis: false, callerPhone: "+16155550177" });
+    expect(call).toMatchObject({ onLine: true, emergencyType: "gas_leak", location, summary: "smell of gas", awaitingAnalysis: false, callerPhone: numberOf(callId) });
     expect(call.liveAt).not.toBeNull();
     // The API shows it on the line, in its incident.
     expect(await getCall(conversationId)).toMatchObject({ on_line: true, status: "active", incident_id: call.incidentId });

@@ -76,6 +76,7 @@ export function makeCalls(count: number, seed = 1): CallInput[] {
       locationSource: simulated ? "generator" : "platform",
       locationPrecision: simulated ? "locality" : "address_point",
       locationUncertaintyM: simulated ? 3000 : 10,
+      locationMatched: null,
       severity: pick(SEVERITIES),
       status,
       simulation: simulated,

@@ -51,7 +51,8 @@ describe("the database's functions as source", () => {
 
   it("measures distance with grouping's metres per degree", () => {
     const constants = [...allSql.matchAll(/metres_per_degree\s+CONSTANT\s+DOUBLE PRECISION\s*:=\s*(\d+)/gi)].map((match) => Number(match[1]));
-    expect(constants).toEqual([METRES_PER_DEGREE]);
+    expect(constants.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(constants)).toEqual(new Set([METRES_PER_DEGREE]));
   });
 
   it("names the open statuses and the final ones as the workflow does", () => {

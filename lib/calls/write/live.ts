@@ -102,7 +102,7 @@ export async function upsertLiveCall(db: Pick<Db, "$queryRaw">, report: LiveRepo
       ${report.location}::text AS location, ${report.details}::text AS details, ${report.callerPhone}::text AS phone,
       ${point?.latitude ?? null}::float8 AS lat, ${point?.longitude ?? null}::float8 AS lon, ${point?.source ?? null}::text AS source,
       ${point?.precision ?? null}::text AS precision, ${point?.uncertaintyMeters ?? null}::float8 AS uncertainty,
-      ${report.geocoderFailed}::boolean AS geocoder_failed, ${report.ended ?? false}::boolean AS ended,
+      ${point?.matched ?? null}::text AS matched, ${report.geocoderFailed}::boolean AS geocoder_failed, ${report.ended ?? false}::boolean AS ended,
       COALESCE(${report.at ?? null}::timestamptz, now()) AS at, ${training?.exerciseId ?? null}::text AS exercise_id,
       ${training ? JSON.stringify(training.call) : null}::jsonb AS record
   )`;
@@ -110,11 +110,11 @@ export async function upsertLiveCall(db: Pick<Db, "$queryRaw">, report: LiveRepo
   const write = Prisma.sql`upserted AS (
       INSERT INTO calls (id, conversation_id, occurred_at, agent_id, summary, call_successful, duration_secs, transcript_length,
                          emergency_type, location, latitude, longitude, location_source, location_precision, location_uncertainty_m,
-                         severity, status, simulation, table_name, caller_phone, platform, awaiting_analysis, incident_id,
+                         location_matched, severity, status, simulation, table_name, caller_phone, platform, awaiting_analysis, incident_id,
                          grouped_at, grouping_pending, verified, on_line, live_at, live_seen_at, live_ended_at, live_located_at,
                          exercise_id, call_id, scenario, scenario_name, area, description, simulated_record)
       SELECT id, conversation_id, at, agent_id, COALESCE(details, ''), false, 0, 0, COALESCE(type, 'unknown'), COALESCE(location, ''),
-        lat, lon, source, precision, uncertainty, COALESCE(severity, ${SEVERITY_FALLBACK}), 'active', exercise_id IS NOT NULL,
+        lat, lon, source, precision, uncertainty, matched, COALESCE(severity, ${SEVERITY_FALLBACK}), 'active', exercise_id IS NOT NULL,
         CASE WHEN exercise_id IS NULL THEN 'calls' ELSE ${EXERCISE_TABLE_NAME} END, phone, platform,
         location IS NULL,
         ${grouping ? Prisma.sql`(SELECT p.incident_id FROM placed p WHERE p.id = input.id)` : Prisma.sql`NULL`},
@@ -126,12 +126,12 @@ export async function upsertLiveCall(db: Pick<Db, "$queryRaw">, report: LiveRepo
       FROM input
       ON CONFLICT (conversation_id) DO UPDATE SET
         (emergency_type, original_emergency_type, severity, original_severity, location, original_location,
-         latitude, longitude, location_source, location_precision, location_uncertainty_m, summary, caller_phone,
+         latitude, longitude, location_source, location_precision, location_uncertainty_m, location_matched, summary, caller_phone,
          awaiting_analysis, grouping_pending) = (
           SELECT ${reported("emergency_type", "type")}, ${reported("severity", "severity")}, ${reported("location", "location")},
             ${pointColumn("latitude", "lat")}, ${pointColumn("longitude", "lon")}, ${pointColumn("location_source", "source")},
             ${pointColumn("location_precision", "precision")}, ${pointColumn("location_uncertainty_m", "uncertainty")},
-            COALESCE(i.details, calls.summary), COALESCE(calls.caller_phone, i.phone),
+            ${pointColumn("location_matched", "matched")}, COALESCE(i.details, calls.summary), COALESCE(calls.caller_phone, i.phone),
             calls.awaiting_analysis AND i.location IS NULL,
             -- The location arrived for a call not yet placed: the grouper places it now.
             calls.grouping_pending OR (${grouping} AND calls.awaiting_analysis AND i.location IS NOT NULL)
@@ -154,7 +154,7 @@ export async function upsertLiveCall(db: Pick<Db, "$queryRaw">, report: LiveRepo
   const statement = grouping
     ? placement(
       Prisma.sql`
-        SELECT t.id, t.id AS own, 1 AS seq, t.type, t.at, t.lat, t.lon, t.precision, t.location,
+        SELECT t.id, t.id AS own, 1 AS seq, t.type, t.at, t.lat, t.lon, t.precision, t.location, t.phone,
           t.exercise_id IS NOT NULL AS simulation, t.exercise_id
         FROM input t
         WHERE t.location IS NOT NULL AND NOT t.geocoder_failed

@@ -7,8 +7,16 @@ import type { TranscriptTurn, WebhookCall } from "../../webhook/payload";
 import { cleanText } from "../../webhook/sanitise";
 import type { CorrectedField } from "../schema";
 
-/** Where a call is, how exact that is and who said so (docs/geocoding.md): a geocode without its label. */
-export type LocatedPoint = Omit<GeocodeResult, "label">;
+/**
+ * Where a call is, how exact that is and who said so (docs/geocoding.md), and the address the
+ * centre's GIS matched, in its standard form (null: another source placed it).
+ */
+export type LocatedPoint = Omit<GeocodeResult, "label"> & { matched: string | null };
+
+/** A geocode as a call stores it: the label only when the centre's GIS matched the address (docs/incidents.md, "One address"). */
+export function locatedPoint({ label, ...point }: GeocodeResult): LocatedPoint {
+  return { ...point, matched: point.source === "centre_gis" ? label : null };
+}
 
 /**
  * The grouping rule as a statement (lib/incidents/grouping.ts placementQuery): given a query of
@@ -100,7 +108,7 @@ export async function upsertReceivedCalls(
       ${column(({ call }) => call.emergencyType)}::text[], ${column(({ call }) => call.location)}::text[],
       ${column(({ point }) => point?.latitude ?? null)}::float8[], ${column(({ point }) => point?.longitude ?? null)}::float8[],
       ${column(({ point }) => point?.source ?? null)}::text[], ${column(({ point }) => point?.precision ?? null)}::text[],
-      ${column(({ point }) => point?.uncertaintyMeters ?? null)}::float8[],
+      ${column(({ point }) => point?.uncertaintyMeters ?? null)}::float8[], ${column(({ point }) => point?.matched ?? null)}::text[],
       ${column(({ call }) => call.severity)}::text[], ${column(({ call }) => call.status)}::text[],
       ${column(({ payloadKey }) => payloadKey)}::text[], ${column(({ call }) => call.callerPhone)}::text[],
       ${column(({ call }) => call.failureReason)}::text[], ${column(({ geocoderFailed }) => geocoderFailed)}::boolean[],
@@ -110,18 +118,18 @@ export async function upsertReceivedCalls(
       ${column(({ call }) => transcriptText(call.transcript))}::text[], ${column(({ verified }) => verified)}::boolean[]
     ) WITH ORDINALITY AS t(id, conversation_id, occurred_at, agent_id, summary, call_successful, duration_secs,
            transcript_length, emergency_type, location, latitude, longitude, location_source, location_precision,
-           location_uncertainty_m, severity, status, payload_key, caller_phone, failure_reason, geocoder_failed, platform, recording_url, has_analysis,
+           location_uncertainty_m, location_matched, severity, status, payload_key, caller_phone, failure_reason, geocoder_failed, platform, recording_url, has_analysis,
            turns, transcript_text, verified, seq)
   )`;
   const grouping = placement !== undefined;
   const write = Prisma.sql`upserted AS (
       INSERT INTO calls (id, conversation_id, occurred_at, agent_id, summary, call_successful, duration_secs,
                          transcript_length, emergency_type, location, latitude, longitude, location_source,
-                         location_precision, location_uncertainty_m, severity, status, simulation, table_name, payload_key, caller_phone, failure_reason,
+                         location_precision, location_uncertainty_m, location_matched, severity, status, simulation, table_name, payload_key, caller_phone, failure_reason,
                          platform, recording_url, awaiting_analysis, incident_id, grouped_at, grouping_pending, verified,
                          post_call_at)
       SELECT id, conversation_id, occurred_at, agent_id, summary, call_successful, duration_secs, transcript_length,
-        emergency_type, location, latitude, longitude, location_source, location_precision, location_uncertainty_m,
+        emergency_type, location, latitude, longitude, location_source, location_precision, location_uncertainty_m, location_matched,
         severity, status, false, 'calls', payload_key,
         caller_phone, failure_reason, platform, recording_url, NOT has_analysis,
         ${grouping ? Prisma.sql`(SELECT p.incident_id FROM placed p WHERE p.id = input.id)` : Prisma.sql`NULL`},
@@ -136,7 +144,7 @@ export async function upsertReceivedCalls(
         recording_url = COALESCE(EXCLUDED.recording_url, calls.recording_url),
         failure_reason = COALESCE(calls.failure_reason, EXCLUDED.failure_reason),
         (summary, call_successful, emergency_type, original_emergency_type, severity, original_severity, location,
-         original_location, latitude, longitude, location_source, location_precision, location_uncertainty_m,
+         original_location, latitude, longitude, location_source, location_precision, location_uncertainty_m, location_matched,
          awaiting_analysis, grouping_pending) = (
           SELECT
             CASE WHEN i.has_analysis THEN EXCLUDED.summary ELSE calls.summary END,
@@ -147,6 +155,7 @@ export async function upsertReceivedCalls(
             CASE WHEN i.geocoder_failed OR NOT ${saysWhere} OR calls.original_location IS NOT NULL THEN calls.location_source ELSE EXCLUDED.location_source END,
             CASE WHEN i.geocoder_failed OR NOT ${saysWhere} OR calls.original_location IS NOT NULL THEN calls.location_precision ELSE EXCLUDED.location_precision END,
             CASE WHEN i.geocoder_failed OR NOT ${saysWhere} OR calls.original_location IS NOT NULL THEN calls.location_uncertainty_m ELSE EXCLUDED.location_uncertainty_m END,
+            CASE WHEN i.geocoder_failed OR NOT ${saysWhere} OR calls.original_location IS NOT NULL THEN calls.location_matched ELSE EXCLUDED.location_matched END,
             calls.awaiting_analysis AND NOT i.has_analysis,
             -- The analysis arrived for a call stored without it: the grouper places it now.
             calls.grouping_pending OR (${grouping} AND calls.awaiting_analysis AND i.has_analysis)
@@ -174,7 +183,8 @@ export async function upsertReceivedCalls(
     placement(
       Prisma.sql`
         SELECT t.id, t.id AS own, t.seq, t.emergency_type AS type, t.occurred_at AS at, t.latitude AS lat,
-          t.longitude AS lon, t.location_precision AS precision, t.location, false AS simulation, NULL::text AS exercise_id
+          t.longitude AS lon, t.location_precision AS precision, t.location, t.caller_phone AS phone, false AS simulation,
+          NULL::text AS exercise_id
         FROM input t
         WHERE NOT t.geocoder_failed AND t.has_analysis
           AND NOT EXISTS (SELECT 1 FROM calls c WHERE c.conversation_id = t.conversation_id)`,

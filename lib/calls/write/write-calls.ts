@@ -27,6 +27,7 @@ import type { WebhookCall } from "../../webhook/payload";
  */
 
 export type { LocatedPoint, Placement, ReceivedCall } from "./received";
+export { locatedPoint } from "./received";
 export type { SimulatedRow } from "./simulated";
 export type { CallCorrection, CorrectedValue } from "./write-corrections";
 export { CHANGE_FEED_LOCK } from "./lock";

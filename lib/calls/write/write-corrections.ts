@@ -65,6 +65,7 @@ export async function correctCalls(tx: Tx, where: Prisma.Sql, correction: CallCo
         location_source = CASE WHEN ${moved} THEN ${location?.source ?? null}::text ELSE c.location_source END,
         location_precision = CASE WHEN ${moved} THEN ${location?.precision ?? null}::text ELSE c.location_precision END,
         location_uncertainty_m = CASE WHEN ${moved} THEN ${location?.uncertaintyMeters ?? null}::float8 ELSE c.location_uncertainty_m END,
+        location_matched = CASE WHEN ${moved} THEN ${location?.matched ?? null}::text ELSE c.location_matched END,
         location = coalesce(${text}::text, c.location),
         updated_at = CURRENT_TIMESTAMP
       WHERE c.id IN (SELECT call_id FROM changes)
