@@ -58,6 +58,8 @@ export const GROUPING_BY_TYPE: Readonly<Record<EmergencyType, GroupingRule>> = {
   building_collapse: place(),
   evacuation_needed: place(),
   vehicle_accident: place(),
+  hazardous_materials: place(),
+  natural_disaster: place(),
   medical_emergency: person,
   medical_injuries: person,
   trapped_person: person,
@@ -65,6 +67,7 @@ export const GROUPING_BY_TYPE: Readonly<Record<EmergencyType, GroupingRule>> = {
   evacuation_assistance: person,
   shelter_needed: person,
   shelter_information: person,
+  law_enforcement: person,
 };
 
 /** The rule for an emergency type: its scope (a type outside the vocabulary is a person's: never grouped on distance), D and T. */
