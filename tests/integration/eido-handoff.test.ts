@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as getCallRoute } from "@/app/api/calls/[id]/route";
 import { GET as eidoRoute } from "@/app/api/incidents/[id]/eido/route";
@@ -10,6 +11,7 @@ import { getDb } from "@/lib/db/client";
 import { callStateOf, type Eido } from "@/lib/eido/build";
 import { APCO_INCIDENT_TYPES, incidentTypeCode } from "@/lib/eido/registry";
 import { currentCursor } from "@/lib/live/feed";
+import { groupNow } from "@/lib/incidents/grouper";
 import { readWindow } from "@/lib/subscriptions/events";
 import { EMERGENCY_TYPES } from "@/lib/vocabulary";
 import { elevenLabsCallEvent, specCallEvent } from "@/lib/webhook/sample-events";
@@ -45,11 +47,13 @@ afterAll(() => {
   resetConfigForTests();
 });
 
+/** One live report; each conversation a caller of its own (the same callback number joins one incident). */
 async function report(conversationId: string, args: Record<string, unknown>): Promise<void> {
+  const caller = `+1615555${String(parseInt(createHash("sha256").update(conversationId).digest("hex").slice(0, 6), 16) % 10_000).padStart(4, "0")}`;
   const request = new Request("http://localhost/api/live-calls/elevenlabs/report_emergency", {
     method: "POST",
     headers: { "content-type": "application/json", "x-mayday-tool-secret": TOOL_SECRET },
-    body: JSON.stringify({ conversation_id: conversationId, caller_id: "+16155550123", agent_id: "agent_el_911", ...args }),
+    body: JSON.stringify({ conversation_id: conversationId, caller_id: caller, agent_id: "agent_el_911", ...args }),
   });
   const response = await elevenLabsToolPost(request, { params: Promise.resolve({ tool: "report_emergency" }) });
   expect(response.status).toBe(200);
@@ -138,7 +142,9 @@ describe("the handoff while the caller talks", () => {
     const listed = (await (await incidentsRoute(apiRequest("http://localhost/api/incidents?limit=200"), undefined)).json()) as { incidents: { id: string; emergency_type: string }[] };
     expect(listed.incidents.find((incident) => incident.id === call.incident_id)?.emergency_type).toBe("power_lines_down");
 
-    // The receiver: call events of this call, in stamp order, each keeping the call as sent.
+    // The receiver: call events of this call, in stamp order, each keeping the call as sent (a call
+    // the analysis sent back to the grouper is announced once it is placed again).
+    await groupNow();
     const { events } = await readWindow(db, before, 1_000_000);
     const mine = events.filter((event) => "call" in event.data && event.data.call?.conversation_id === conversationId && event.type.startsWith("call."));
     expect(mine[0].type).toBe("call.created");

@@ -546,7 +546,7 @@ describe("live tools: one call record whatever the order of events", () => {
     const request = new Request("http://localhost/api/live-calls/vapi", { method: "POST", headers: { "content-type": "application/json", ...vapiHmacHeaders(VAPI_SECRET, raw) }, body: raw });
     const response = await vapiToolPost(request, undefined);
     expect(response.status).toBe(200);
-    expect((await stored(conversationOf("vapi", callId))).calls).toMatchObject([{ emergencyType: "fire" }]);
+    expect((await stored(conversationOf("vapi", callId))).calls).toMatchObject([{ emergencyType: "structure_fire" }]);
   });
 
   it("refuses a call id that is not the platform's, storing nothing", async () => {
