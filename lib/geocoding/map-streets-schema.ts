@@ -11,7 +11,7 @@ export const STREETS_FROM_ZOOM = 13;
 /** House numbers from this zoom on: a block is wide enough for them. */
 export const ADDRESS_NUMBERS_FROM_ZOOM = 17;
 /** A box may span at most this many pixels a side at its zoom (a viewport with its margin). */
-export const MAX_BOX_PIXELS = 4096;
+export const MAX_BOX_PIXELS = 8192;
 /** At most this many centrelines and address points read for one box; past them the answer says `truncated`. */
 export const MAX_STREET_LINES = 4000;
 export const MAX_ADDRESS_NUMBERS = 2000;

@@ -72,11 +72,11 @@ describe("GET /api/map/streets: the centre's streets from its GIS tables", () =>
     expect(answer.addresses.length).toBe(expected.size);
   });
 
-  it("is bounded: nothing below zoom 13, no box wider than 4096 pixels", async () => {
+  it("is bounded: nothing below zoom 13, no box wider than 8192 pixels", async () => {
     expect(await streets([-89.66, 39.77, -89.3, 39.8], 12)).toEqual({ zoom: 12, streets: [], addresses: [], truncated: false });
     const wide = await read("bbox=-89.66,39.77,-89.3,39.8&zoom=16");
     expect(wide.response.status).toBe(400);
-    expect(wide.body).toMatchObject({ error: "Invalid bbox", message: expect.stringMatching(/pixels at zoom 16: at most 4096/) });
+    expect(wide.body).toMatchObject({ error: "Invalid bbox", message: expect.stringMatching(/pixels at zoom 16: at most 8192/) });
   });
 
   it("simplifies per zoom: a winding street keeps its bends close in and becomes its ends far out; a new import is seen at once", async () => {
