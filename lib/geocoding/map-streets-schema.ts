@@ -29,8 +29,8 @@ const DECIMAL = "-?\\d{1,3}(\\.\\d{1,20})?";
 export type Box = [number, number, number, number];
 
 const boxSchema = z
-  .codec(z.string().regex(new RegExp(`^${DECIMAL}(,${DECIMAL}){3}$`)), z.tuple([z.number(), z.number(), z.number(), z.number()]), {
-    decode: (text) => text.split(",").map(Number) as Box,
+  .codec(z.string().regex(new RegExp(`^${DECIMAL}(,${DECIMAL}){3}$`)), z.array(z.number()).length(4), {
+    decode: (text) => text.split(",").map(Number),
     encode: (box) => box.join(","),
   })
   .refine(([west, south, east, north]) => west >= -180 && east <= 180 && south >= -90 && north <= 90 && west < east && south < north);

@@ -51,7 +51,10 @@ function boxPixels([west, south, east, north]: Box, zoom: number): [number, numb
 }
 
 /** GET /api/map/streets: the box's streets (and house numbers close in), simplified for the zoom. */
-export async function mapStreets({ bbox, zoom }: QueryValues<typeof mapStreetsQueryParameters>): Promise<MapStreets> {
+export async function mapStreets(values: QueryValues<typeof mapStreetsQueryParameters>): Promise<MapStreets> {
+  const { zoom } = values;
+  // Four numbers, west < east and south < north: the parameter's schema holds them to it.
+  const bbox = values.bbox as Box;
   const [width, height] = boxPixels(bbox, zoom);
   if (Math.max(width, height) > MAX_BOX_PIXELS) {
     throw invalidParameter("Invalid bbox", `bbox spans ${Math.ceil(Math.max(width, height))} pixels at zoom ${zoom}: at most ${MAX_BOX_PIXELS}`);
