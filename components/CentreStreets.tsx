@@ -179,7 +179,8 @@ export function CentreStreets() {
   return (
     <>
       <Pane name="centre-streets" style={{ zIndex: 250 }}>
-        <Polyline positions={lines} interactive={false} pathOptions={{ className: "centre-street", weight: 3 }} />
+        {/* The class as a prop: Leaflet reads it only when it makes the path, not from setStyle. */}
+        <Polyline positions={lines} interactive={false} className="centre-street" pathOptions={{ weight: 3 }} />
       </Pane>
       {labels.map((label) => <Marker key={label.key} pane={pane} position={label.position} icon={label.icon} interactive={false} keyboard={false} />)}
     </>
