@@ -76,8 +76,28 @@ function roomOf(x: number, y: number, width: number, height: number, angle: numb
 }
 
 /**
- * Where each street is named: the middle of its longest stretch in view (segments with both ends
- * in view, in screen pixels) when the name fits there, turned along it and never upside down;
+ * The part of segment a-b inside the view (Liang-Barsky), and whether it was cut at either end;
+ * null when none of it is in view.
+ */
+function clipped(a: L.Point, b: L.Point, size: L.Point): { from: L.Point; to: L.Point; enters: boolean; leaves: boolean } | null {
+  const [dx, dy] = [b.x - a.x, b.y - a.y];
+  let [t0, t1] = [0, 1];
+  for (const [p, q] of [[-dx, a.x], [dx, size.x - a.x], [-dy, a.y], [dy, size.y - a.y]]) {
+    if (p === 0) {
+      if (q < 0) return null;
+      continue;
+    }
+    const t = q / p;
+    if (p < 0) t0 = Math.max(t0, t);
+    else t1 = Math.min(t1, t);
+    if (t0 > t1) return null;
+  }
+  return { from: L.point(a.x + t0 * dx, a.y + t0 * dy), to: L.point(a.x + t1 * dx, a.y + t1 * dy), enters: t0 > 0, leaves: t1 < 1 };
+}
+
+/**
+ * Where each street is named: the middle of its longest stretch in view (its segments cut to the
+ * view, in screen pixels) when the name fits there, turned along it and never upside down;
  * longer stretches first, and no label over another. House numbers the same way, after the names.
  */
 function placeLabels(map: L.Map, data: MapStreets): Placed[] {
@@ -89,16 +109,15 @@ function placeLabels(map: L.Map, data: MapStreets): Placed[] {
     for (let i = 0; i < street.coordinates.length; i += 2) points.push(map.latLngToContainerPoint([street.coordinates[i + 1], street.coordinates[i]]));
     let best: { length: number; segments: [L.Point, L.Point][] } = { length: 0, segments: [] };
     let run: { length: number; segments: [L.Point, L.Point][] } = { length: 0, segments: [] };
-    for (let i = 1; i <= points.length; i++) {
-      const a = points[i - 1];
-      const b = points[i];
-      if (b && inView(a) && inView(b)) {
-        run.segments.push([a, b]);
-        run.length += a.distanceTo(b);
-        continue;
-      }
+    for (let i = 1; i < points.length; i++) {
+      const piece = clipped(points[i - 1], points[i], size);
+      if (!piece) continue;
+      // A stretch leaves the view where a piece was cut short: the next piece starts another.
+      if (piece.enters) run = { length: 0, segments: [] };
+      run.segments.push([piece.from, piece.to]);
+      run.length += piece.from.distanceTo(piece.to);
       if (run.length > best.length) best = run;
-      run = { length: 0, segments: [] };
+      if (piece.leaves) run = { length: 0, segments: [] };
     }
     if (best.length < street.name.length * CHARACTER_PIXELS + 16) continue;
     let along = best.length / 2;

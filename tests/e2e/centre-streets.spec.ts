@@ -57,7 +57,8 @@ test("with no street map, the map draws the imported streets with their names an
   const zoomIn = page.locator(".leaflet-control-zoom-in");
   await expect(async () => {
     if ((await labels.locator(".street-number").count()) === 0) await zoomIn.click();
-    await expect(labels.locator(".street-number").first()).toBeVisible({ timeout: 3_000 });
+    // A label is a point (its marker has no size); its text is the span drawn around it.
+    await expect(labels.locator(".street-number span").first()).toBeVisible({ timeout: 3_000 });
   }).toPass({ timeout: 45_000 });
   // The streets are named from the page: each name drawn is an imported street's, several of them.
   const drawnNames = await labels.locator(".street-label").allTextContents();
