@@ -11,6 +11,12 @@ export const E2E_WEBHOOK_SECRET = "e2e-webhook-secret";
 /** The embedded server's MAP_PMTILES_URL: street-map.spec.ts serves the committed fixture there. */
 export const E2E_STREET_MAP_PATH = "/e2e/street-map.pmtiles";
 const embeddedPort = port + 1;
+/**
+ * A third server with no street map and no tile server (NEXT_PUBLIC_MAP_TILE_URL=offline):
+ * centre-streets.spec.ts. (port + 2 is tests/e2e/second-instance.ts's.)
+ */
+const offlinePort = port + 3;
+export const E2E_OFFLINE_ADMIN = { email: "offline-admin@e2e.example.org", password: "e2e offline administrator password" };
 
 // Debian's Chromium: `npx playwright install` cannot download browsers on these machines.
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -49,14 +55,17 @@ export default defineConfig({
   },
   projects: [
     // Signed in as the administrator of ADMIN_EMAIL; first-run.spec.ts is the embedded server's.
-    { name: "app", testIgnore: ["first-run.spec.ts", "street-map.spec.ts", "transport-security.spec.ts"], use: { storageState: ADMIN_STATE } },
+    { name: "app", testIgnore: ["first-run.spec.ts", "street-map.spec.ts", "transport-security.spec.ts", "centre-streets.spec.ts"], use: { storageState: ADMIN_STATE } },
     // The README's first command runs on the embedded database with nobody yet: the first run is
     // walked there, on a second server of the same build (started after the first, which builds when needed).
     // It also stands behind one trusted proxy (TRUST_PROXY=1): transport-security.spec.ts; and draws
     // a street map (MAP_PMTILES_URL): street-map.spec.ts.
     { name: "embedded", testMatch: ["first-run.spec.ts", "street-map.spec.ts", "transport-security.spec.ts"], use: { baseURL: `http://localhost:${embeddedPort}` } },
+    // A closed dispatch network: no PMTiles street map, no tile server; the centre's own streets
+    // are drawn from its GIS data (centre-streets.spec.ts), on the embedded database.
+    { name: "offline-map", testMatch: ["centre-streets.spec.ts"], use: { baseURL: `http://localhost:${offlinePort}` } },
   ],
-  webServer: [port, embeddedPort].map((serverPort) => ({
+  webServer: [port, embeddedPort, offlinePort].map((serverPort) => ({
     // A fresh database for the run, then the same start-up path as `npm start`.
     command: `npx tsx tests/e2e/serve.ts`,
     url: `http://localhost:${serverPort}/api/health`,
@@ -76,7 +85,9 @@ export default defineConfig({
       RECORDING_ARCHIVER: "false",
       ...(serverPort === embeddedPort
         ? { E2E_EMBEDDED: "1", TRUST_PROXY: "1", MAP_PMTILES_URL: E2E_STREET_MAP_PATH }
-        : { ADMIN_EMAIL: E2E_ADMIN.email, ADMIN_PASSWORD: E2E_ADMIN.password, VAPI_WEBHOOK_SECRET: E2E_VAPI_SECRET, VOICEAGENT_WEBHOOK_SECRET: E2E_WEBHOOK_SECRET }),
+        : serverPort === offlinePort
+          ? { E2E_EMBEDDED: "1", NEXT_PUBLIC_MAP_TILE_URL: "offline", ADMIN_EMAIL: E2E_OFFLINE_ADMIN.email, ADMIN_PASSWORD: E2E_OFFLINE_ADMIN.password }
+          : { ADMIN_EMAIL: E2E_ADMIN.email, ADMIN_PASSWORD: E2E_ADMIN.password, VAPI_WEBHOOK_SECRET: E2E_VAPI_SECRET, VOICEAGENT_WEBHOOK_SECRET: E2E_WEBHOOK_SECRET }),
     },
   })),
 });

@@ -11,6 +11,8 @@ import { humanize, isOpen, SEVERITY_LABEL, SEVERITY_RANK, severityOf, statusLabe
 import type { Basemap } from "./basemap";
 import { OfflineBasemap } from "./OfflineBasemap";
 import { StreetMap } from "./StreetMap";
+import { CentreStreets } from "./CentreStreets";
+import { useMapArea } from "./use-map-area";
 import { useIncidentMap } from "./use-calls";
 import { callersLabel, formatTime } from "./format";
 import { SeverityBadge, severitySvg } from "./SeverityIcon";
@@ -236,29 +238,50 @@ function unitPoint(unit: Unit): { latitude: number; longitude: number; where: st
   return { latitude: unit.station.latitude, longitude: unit.station.longitude, where: `at ${unit.station.name} (home station${stale})` };
 }
 
-function UnitMarker({ unit, point }: { unit: Unit; point: { latitude: number; longitude: number; where: string } }) {
-  const icon = cachedIcon(`unit-${unit.state}-${unit.call_sign}`, () =>
-    L.divIcon({
-      className: `unit-marker unit-${unit.state}`,
-      html: `<span class="unit-marker-square"></span><span class="unit-marker-label">${unit.call_sign.replace(/[&<>"']/g, "")}</span>`,
-      iconSize: [12, 12],
-      iconAnchor: [6, 6],
-    }),
-  );
-  const title = `${unit.exercise_id === null ? "Unit" : "Exercise unit"} ${unit.call_sign} (${unit.type}), ${unit.state.replaceAll("_", " ")}, ${point.where}`;
+type UnitPoint = NonNullable<ReturnType<typeof unitPoint>>;
+
+const unitTitle = (unit: Unit, point: UnitPoint) =>
+  `${unit.exercise_id === null ? "Unit" : "Exercise unit"} ${unit.call_sign} (${unit.type}), ${unit.state.replaceAll("_", " ")}, ${point.where}`;
+
+/**
+ * The units at one point (a station's crews, units on one scene) as one marker listing them, one
+ * line each with its state's square: call signs never print over each other. Each line carries
+ * its unit's own title and state class.
+ */
+function UnitStack({ units }: { units: { unit: Unit; point: UnitPoint }[] }) {
+  const [{ point }] = units;
+  const html = units
+    .map(({ unit, point: at }) =>
+      `<span class="unit-marker unit-${unit.state}" title="${escapeAttribute(unitTitle(unit, at))}"><span class="unit-marker-square"></span><span class="unit-marker-label">${escapeAttribute(unit.call_sign)}</span></span>`,
+    )
+    .join("");
+  // Made anew as the stack changes (its titles carry report times): not in the shared icon cache.
+  const icon = useMemo(() => L.divIcon({ className: "unit-stack", html, iconSize: [12, 12], iconAnchor: [6, 6] }), [html]);
+  const title = units.map(({ unit, point: at }) => unitTitle(unit, at)).join("; ");
   const marker = useTitledMarker(title, icon);
   return <Marker ref={marker} position={[point.latitude, point.longitude]} icon={icon} title={title} zIndexOffset={-500} />;
 }
 
-/** The roster on the map (docs/units.md, "The unit board"): a square per unit in service, its call sign beside it, its state's colour. */
+const escapeAttribute = (text: string) => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+
+/** The roster on the map (docs/units.md, "The unit board"): each unit in service in its state's colour, those at one point stacked in one marker. */
 function UnitMarkers() {
   const units = useUnits();
+  const stacks = useMemo(() => {
+    const atPoint = new Map<string, { unit: Unit; point: UnitPoint }[]>();
+    for (const unit of units.data?.units ?? []) {
+      const point = unit.in_service ? unitPoint(unit) : null;
+      if (!point) continue;
+      const key = `${point.latitude.toFixed(5)},${point.longitude.toFixed(5)}`;
+      const stack = atPoint.get(key);
+      if (stack) stack.push({ unit, point });
+      else atPoint.set(key, [{ unit, point }]);
+    }
+    return [...atPoint];
+  }, [units.data]);
   return (
     <>
-      {(units.data?.units ?? []).filter((unit) => unit.in_service).flatMap((unit) => {
-        const point = unitPoint(unit);
-        return point ? [<UnitMarker key={unit.id} unit={unit} point={point} />] : [];
-      })}
+      {stacks.map(([key, stack]) => <UnitStack key={key} units={stack} />)}
     </>
   );
 }
@@ -342,8 +365,12 @@ function ServerIncidents({ focus, onShown, onDrawn, onSelect }: {
 }
 
 /** Carries out the dashboard's map commands: region jumps, fit all, fly to an incident. */
-function MapCommands({ openBounds, command, onFocus }: {
-  openBounds: Box | null | undefined; command: MapCommand | null; onFocus: (focus: { id: string; seq: number }) => void;
+function MapCommands({ areaExtent, openBounds, command, onFocus }: {
+  /** The centre's GIS extent: null without GIS data, undefined until known. */
+  areaExtent: Box | null | undefined;
+  openBounds: Box | null | undefined;
+  command: MapCommand | null;
+  onFocus: (focus: { id: string; seq: number }) => void;
 }) {
   const map = useMap();
   const fitted = useRef(false);
@@ -355,12 +382,14 @@ function MapCommands({ openBounds, command, onFocus }: {
     container.setAttribute("aria-label", "Map of incidents. Arrow keys pan, plus and minus zoom.");
   }, [map]);
 
-  // The first time the open calls are known, show them all.
+  // The first view: the centre's own area (its GIS data), else every open incident once they are known.
   useEffect(() => {
-    if (fitted.current || !openBounds) return;
+    if (fitted.current || areaExtent === undefined) return;
+    const first = areaExtent ?? openBounds;
+    if (!first) return;
     fitted.current = true;
-    map.fitBounds(toLatLngBounds(openBounds), { padding: [30, 30], maxZoom: 13, animate: false });
-  }, [openBounds, map]);
+    map.fitBounds(toLatLngBounds(first), { padding: [30, 30], maxZoom: 13, animate: false });
+  }, [areaExtent, openBounds, map]);
 
   useEffect(() => {
     if (!command || handled.current === command.seq) return;
@@ -409,6 +438,8 @@ function CallMap({ basemap, command, openBounds, onDrawn, onSelectIncident }: Ca
   const offline = !streetMapUrl && tileUrl === NO_TILES;
   const [focus, setFocus] = useState<{ id: string; seq: number } | null>(null);
   const [shown, setShown] = useState<{ incidents: number; calls: number } | null>(null);
+  const area = useMapArea();
+  const areaExtent = area.isPending ? undefined : (area.data?.extent ?? null);
 
   return (
     <>
@@ -428,9 +459,10 @@ function CallMap({ basemap, command, openBounds, onDrawn, onSelectIncident }: Ca
             />
           )}
           {(offline || tilesFailed) && <OfflineBasemap />}
+          {(!streetMapUrl || tilesFailed) && <CentreStreets />}
           <ServerIncidents focus={focus} onShown={setShown} onDrawn={onDrawn} onSelect={onSelectIncident} />
           <UnitMarkers />
-          <MapCommands openBounds={openBounds} command={command} onFocus={setFocus} />
+          <MapCommands areaExtent={areaExtent} openBounds={openBounds} command={command} onFocus={setFocus} />
           <FollowContainerSize />
         </MapContainer>
         <p className="map-count" aria-live="off">

@@ -20,7 +20,8 @@ import { IncidentQueue, queuePlace, queueSort, queueView, type SectionRows } fro
 import { KeyboardHelp } from "./KeyboardHelp";
 import { PersonMenu, PersonProvider, useCan } from "./person";
 import { Providers, useNoticeContext } from "./providers";
-import { REGIONS } from "./regions";
+import { type Bounds, REGIONS } from "./regions";
+import { MapRegions } from "./MapRegions";
 import { severitySvg } from "./SeverityIcon";
 import { SimulationForm } from "./SimulationForm";
 import { POLL_MS, useBoard, useQueueSection } from "./use-calls";
@@ -152,6 +153,8 @@ function DashboardView({ basemap }: { basemap: Basemap }) {
     },
     [send, setIncidentId],
   );
+  const showRegion = useCallback((bounds: Bounds) => send({ kind: "region", bounds }), [send]);
+  const fitAll = useCallback(() => send({ kind: "fit" }), [send]);
   const showScenario = useCallback(
     (scenario: string) => {
       const region = REGIONS.find((candidate) => candidate.scenario === scenario);
@@ -176,12 +179,7 @@ function DashboardView({ basemap }: { basemap: Basemap }) {
         <section className="panel map-panel" aria-labelledby="map-title">
           <header className="panel-head">
             <h2 id="map-title">Live map</h2>
-            <nav className="map-jumps" aria-label="Map regions">
-              {REGIONS.map((region) => (
-                <button key={region.scenario} type="button" onClick={() => showScenario(region.scenario)}>{region.label}</button>
-              ))}
-              <button type="button" onClick={() => send({ kind: "fit" })}>Fit all</button>
-            </nav>
+            <MapRegions onRegion={showRegion} onFitAll={fitAll} />
           </header>
           <CallMap
             basemap={basemap}

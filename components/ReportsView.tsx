@@ -5,7 +5,9 @@ import { useState } from "react";
 import { humanize } from "./call-status";
 import { listExercises } from "./exercise-api";
 import { FigurePage } from "./FigurePage";
+import { IntervalBars } from "./IntervalBars";
 import { getIntervals, intervalsCsvUrl, type IntervalsQuery, type IntervalsReport } from "./report-api";
+import { UnitIntervalsReport } from "./UnitIntervalsReport";
 
 const TARGET_SECONDS = 60;
 const seconds = (value: number | null) => (value === null ? "–" : `${Math.round(value)} s`);
@@ -13,31 +15,13 @@ const share = (value: number | null) => (value === null ? "–" : `${(value * 10
 
 /** p50 and p90 per severity as horizontal bars, with the 60 s target as a line. */
 function IntervalsChart({ groups }: { groups: IntervalsReport["by_severity"] }) {
-  const width = 560;
-  const row = 34;
-  const label = 90;
-  const top = Math.max(TARGET_SECONDS * 1.2, ...groups.map((group) => group.p90_seconds ?? 0));
-  const x = (value: number) => label + (value / top) * (width - label - 10);
-  const height = Math.max(1, groups.length) * row + 20;
-  const summary = groups
-    .map((group) => `${group.severity}: p50 ${seconds(group.p50_seconds)}, p90 ${seconds(group.p90_seconds)}`)
-    .join("; ");
+  const rows = groups.map((group) => ({ key: group.severity, label: humanize(group.severity), p50: group.p50_seconds, p90: group.p90_seconds, target: TARGET_SECONDS }));
   return (
-    <figure>
-      <svg className="report-chart" viewBox={`0 0 ${width} ${height}`} role="img"
-        aria-label={`Seconds from arrival to first dispatch per severity (p50 and p90, target ${TARGET_SECONDS} s). ${summary || "No calls."}`}>
-        {groups.map((group, index) => (
-          <g key={group.severity} transform={`translate(0, ${index * row + 4})`}>
-            <text x={0} y={17} className="report-label">{humanize(group.severity)}</text>
-            <rect className="p90" x={label} y={2} height={12} width={Math.max(0, x(group.p90_seconds ?? 0) - label)} />
-            <rect className="p50" x={label} y={16} height={12} width={Math.max(0, x(group.p50_seconds ?? 0) - label)} />
-          </g>
-        ))}
-        <line className="target" x1={x(TARGET_SECONDS)} x2={x(TARGET_SECONDS)} y1={0} y2={height - 16} />
-        <text className="report-label" x={x(TARGET_SECONDS) + 3} y={height - 4}>{TARGET_SECONDS} s</text>
-      </svg>
-      <figcaption className="muted">Per severity: p90 (upper bar) and p50 (lower bar), 0 to {Math.round(top)} s; the line is the {TARGET_SECONDS} s target.</figcaption>
-    </figure>
+    <IntervalBars
+      rows={rows}
+      title={`Seconds from arrival to first dispatch per severity (p50 and p90, target ${TARGET_SECONDS} s)`}
+      caption="Per severity:"
+    />
   );
 }
 
@@ -79,6 +63,7 @@ function ReportBody({ query }: { query: IntervalsQuery }) {
           </tbody>
         </table>
       </section>
+      <UnitIntervalsReport units={data.units} />
     </>
   );
 }

@@ -11,6 +11,7 @@ import type { CallDetail, CallList as CallsPage, CallRecord, CallUpdate, CallUpd
 import type { GisLayerName } from "@/lib/geocoding/centre/fields";
 import type { GisLayerView } from "@/lib/geocoding/centre/schema";
 import type { MapPlaces } from "@/lib/geocoding/map-places-schema";
+import type { Box, MapArea, MapStreets } from "@/lib/geocoding/map-streets-schema";
 import type { IncidentDetail } from "@/lib/incidents/schema";
 import type { AssignUnitsAnswer, Unit } from "@/lib/units/schema";
 import type {
@@ -252,6 +253,15 @@ export function getIncidentMap(view: Viewport, exercises: ExerciseVisibility): P
 export function getMapPlaces(view: Viewport): Promise<MapPlaces> {
   const round = (value: number) => Math.round(value * 100) / 100;
   return request(`/api/map/places?${query({ west: round(view.west), south: round(view.south), east: round(view.east), north: round(view.north), zoom: view.zoom })}`);
+}
+
+/** The centre's own streets in a box (GET /api/map/streets): the box is the caller's, snapped so that views share it. */
+export function getMapStreets(bbox: Box, zoom: number): Promise<MapStreets> {
+  return request(`/api/map/streets?${query({ bbox: bbox.join(","), zoom })}`);
+}
+
+export function getMapArea(): Promise<MapArea> {
+  return request("/api/map/area");
 }
 
 /** The history chart's series under the history's filters. */

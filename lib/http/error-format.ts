@@ -17,7 +17,8 @@ export function errorBody(error: ApiError, format: ErrorFormat): Record<string, 
 export function json(body: unknown, init: ResponseInit = {}): Response {
   const headers = new Headers(init.headers);
   headers.set("content-type", "application/json; charset=utf-8");
-  headers.set("cache-control", "no-store");
+  // Unless the route says how long its answer may be kept (the street map's), it is not.
+  if (!headers.has("cache-control")) headers.set("cache-control", "no-store");
   return new Response(JSON.stringify(body), { ...init, headers });
 }
 

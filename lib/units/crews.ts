@@ -6,7 +6,7 @@ import { Prisma } from "../db/generated/client";
 import { withDatabase } from "../db/with-database";
 import { distanceKm, speedsKmh } from "./recommend";
 import { applyUnitState } from "./state";
-import { DEFAULT_SPEEDS_KMH, EMS_UNIT_TYPES, type UnitState } from "./states";
+import { DEFAULT_SPEEDS_KMH, isEmsUnitType, type UnitState } from "./states";
 import { UNIT_COLUMNS, type UnitRow } from "./to-unit";
 import { lockUnits } from "./write";
 
@@ -37,7 +37,6 @@ const ROAD_FACTOR = 1.3;
 /** A drive to an incident without a point. */
 const UNKNOWN_DRIVE_SECONDS = 300;
 
-const isEms = (type: string) => (EMS_UNIT_TYPES as readonly string[]).includes(type);
 
 /** The state a crew reports after `state`. */
 function nextState(state: UnitState, type: string): UnitState | undefined {
@@ -47,7 +46,7 @@ function nextState(state: UnitState, type: string): UnitState | undefined {
     case "en_route":
       return "on_scene";
     case "on_scene":
-      return isEms(type) ? "transporting" : "available";
+      return isEmsUnitType(type) ? "transporting" : "available";
     case "transporting":
       return "at_hospital";
     case "at_hospital":
@@ -74,7 +73,7 @@ const between = ([low, high]: readonly [number, number], fraction: number) => lo
 /** Seconds of exercise time the unit stays in its state before its crew reports the next. */
 function staySeconds(row: CrewRow): number {
   const fraction = spread(row);
-  if (row.state === "dispatched") return between(isEms(row.type) ? TURNOUT_SECONDS.ems : TURNOUT_SECONDS.fire, fraction);
+  if (row.state === "dispatched") return between(isEmsUnitType(row.type) ? TURNOUT_SECONDS.ems : TURNOUT_SECONDS.fire, fraction);
   if (row.state === "en_route") {
     const from = row.latitude !== null && row.longitude !== null
       ? { latitude: row.latitude, longitude: row.longitude }

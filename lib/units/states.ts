@@ -64,3 +64,6 @@ export const DEFAULT_SPEEDS_KMH: Record<UnitType, number> = {
  * the fire turnout (UNIT_TURNOUT_FIRE_SECONDS), patrol and command too: NFPA sets none for them.
  */
 export const EMS_UNIT_TYPES = ["ambulance"] as const satisfies readonly UnitType[];
+
+/** Whether a unit of this type is held to the EMS turnout (EMS_UNIT_TYPES). */
+export const isEmsUnitType = (type: string): boolean => (EMS_UNIT_TYPES as readonly string[]).includes(type);

@@ -226,7 +226,7 @@ test.describe("dispatcher dashboard", () => {
     const basemap = page.locator(".leaflet-basemap-pane");
     await expect(basemap.locator("path.basemap-land").first()).toBeAttached();
     await expect(basemap.locator("path.basemap-state")).toHaveCount(1);
-    await page.getByRole("navigation", { name: "Map regions" }).getByRole("button").first().click();
+    await page.getByRole("navigation", { name: "Map regions" }).getByRole("button", { name: "Los Angeles Wildfire" }).click();
     await expect(basemap.locator("path.basemap-county")).toHaveCount(1, { timeout: 10_000 });
     // The scenario's districts are named at that zoom, and the region's towns from the place lists,
     // in the labels' pane above the markers.

@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
 import { elevenLabsCallEvent } from "@/lib/webhook/sample-events";
-import { openDashboard, tilesOffline } from "./dashboard-helpers";
+import { incidentOf, openDashboard, tilesOffline } from "./dashboard-helpers";
 
 /** The full transcript in the call detail, `q=` from the history, and the dispatch intervals page (issue 28). */
 
@@ -71,5 +71,38 @@ test.describe("transcript and dispatch intervals", () => {
     expect((await answered).status()).toBe(200);
     await expect(page.getByRole("link", { name: "Download CSV" })).toHaveAttribute("href", /\/api\/reports\/intervals\.csv\?.*calls=both/);
     await noSeriousViolations(page, "main");
+  });
+
+  test("the report page shows the units: turnout, travel and response per unit type and per unit, in tables and charts", async ({ page, request }) => {
+    const run = Date.now().toString(36);
+    const callId = `conv_e2e_report_units_${run}`;
+    expect((await request.post("/api/voiceagent-webhook", { data: elevenLabsCallEvent(callId, { eventTimestamp: Math.floor(Date.now() / 1000) - 30 }) })).status()).toBe(200);
+    const created = await request.post("/api/units", { data: { call_sign: `RPT-${run}`, type: "ambulance" } });
+    expect(created.status(), await created.text()).toBe(201);
+    const unit = (await created.json()) as { id: string; call_sign: string };
+    const incidentId = await incidentOf(request, callId);
+    expect((await request.post(`/api/incidents/${incidentId}/units`, { data: { unit_ids: [unit.id] } })).status()).toBe(201);
+    for (const state of ["en_route", "on_scene", "available"]) {
+      expect((await request.post(`/api/units/${unit.id}/state`, { data: { state } })).status()).toBe(200);
+    }
+    // Out of service again, so the later specs' boards and recommendations do not count it.
+    expect((await request.patch(`/api/units/${unit.id}`, { data: { in_service: false } })).status()).toBe(200);
+
+    await page.goto("/reports");
+    const units = page.getByTestId("report-units");
+    await expect(units.getByRole("heading", { name: "Units: turnout, travel and response" })).toBeVisible();
+    // The unit's own row: sent once, each interval measured (seconds, not "–"), the share within its target.
+    const row = units.getByRole("table", { name: "Per unit", exact: true }).getByRole("row", { name: new RegExp(`^${unit.call_sign}\\b`) });
+    const cells = row.getByRole("cell");
+    await expect(cells.nth(0)).toHaveText("1");
+    for (const index of [1, 2, 4, 5, 7, 8]) await expect(cells.nth(index)).toHaveText(/^\d+ s$/);
+    // Moved at once: within the ambulance's 60 s turnout, 240 s travel and 300 s response.
+    for (const index of [3, 6, 9]) await expect(cells.nth(index)).toHaveText("100.0 %");
+    await expect(units.getByRole("table", { name: "Per unit type", exact: true }).getByRole("row", { name: /^Ambulance\b/ })).toBeVisible();
+    for (const interval of ["Turnout", "Travel", "Response"]) {
+      await expect(units.getByRole("img", { name: new RegExp(`^${interval} seconds .*${unit.call_sign}: p50 \\d+ s, p90 \\d+ s, target \\d+ s`) })).toBeVisible();
+    }
+    await noSeriousViolations(page, "main");
+    await units.screenshot({ path: "test-results/screenshots/report-units.png" });
   });
 });

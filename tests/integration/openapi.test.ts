@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { GET as getCall } from "@/app/api/calls/[id]/route";
 import { GET as listCalls } from "@/app/api/calls/route";
 import { GET as health } from "@/app/api/health/route";
+import { GET as mapStreets } from "@/app/api/map/streets/route";
 import { GET } from "@/app/api/openapi.json/route";
 import { POST as replaySubscription } from "@/app/api/subscriptions/[id]/replay/route";
 import { getDb } from "@/lib/db/client";
@@ -98,7 +99,7 @@ describe("GET /api/openapi.json", () => {
     expect(byName.simulation).toEqual({ type: "boolean" });
   });
 
-  it("marks a query parameter required exactly when the server refuses a request without it (replay's after)", async () => {
+  it("marks a query parameter required exactly when the server refuses a request without it (replay's after, the street map's box and zoom)", async () => {
     const { paths } = await document();
     const required = Object.entries(paths as Record<string, Record<string, { parameters?: { name: string; in: string; required: boolean }[] }>>)
       .flatMap(([path, operations]) =>
@@ -106,7 +107,12 @@ describe("GET /api/openapi.json", () => {
           (operation.parameters ?? []).filter((parameter) => parameter.in === "query" && parameter.required).map((parameter) => `${method} ${path} ${parameter.name}`),
         ),
       );
-    expect(required).toEqual(["post /api/subscriptions/{id}/replay after"]);
+    expect(required).toEqual(["get /api/map/streets bbox", "get /api/map/streets zoom", "post /api/subscriptions/{id}/replay after"]);
+    for (const [query, message] of [["zoom=16", /^bbox is required/], ["bbox=-89.65,39.78,-89.64,39.79", /^zoom is required/]] as const) {
+      const streets = await mapStreets(apiRequest(`http://localhost/api/map/streets?${query}`), undefined);
+      expect(streets.status).toBe(400);
+      expect(await streets.json()).toMatchObject({ error_code: "INVALID_PARAMETER", message: expect.stringMatching(message) });
+    }
     const answer = await replaySubscription(
       apiRequest("http://localhost/api/subscriptions/00000000-0000-7000-8000-000000000000/replay", { method: "POST" }),
       { params: Promise.resolve({ id: "00000000-0000-7000-8000-000000000000" }) },

@@ -49,10 +49,17 @@ const LAYER_TABLES = {
   address_points: {
     table: "gis_address_points",
     columns: "add_number, addnum_pre, addnum_suf, st_predir, st_pretyp, st_name, st_postyp, st_posdir, unit, community, post_code, state, longitude, latitude",
+    derived: null,
   },
   centrelines: {
     table: "gis_centrelines",
     columns: "fromaddr_l, toaddr_l, fromaddr_r, toaddr_r, parity_l, parity_r, st_predir, st_pretyp, st_name, st_postyp, st_posdir, community, post_code, state, coordinates",
+    // Each line's bounding box, for the street map's GiST index (lib/geocoding/centre/street-map.ts).
+    derived: {
+      column: "bounds",
+      value: `(SELECT box(point(min(coordinates[i]), min(coordinates[i + 1])), point(max(coordinates[i]), max(coordinates[i + 1])))
+        FROM generate_series(1, array_length(coordinates, 1) - 1, 2) AS i)`,
+    },
   },
 } as const;
 
@@ -95,9 +102,13 @@ export async function importGisLayer(
       }
       if (!layer || features === 0) throw invalidParameter("Invalid GIS data", "The file holds no features; nothing was imported");
       await flush();
-      const { table, columns } = LAYER_TABLES[layer];
+      const { table, columns, derived } = LAYER_TABLES[layer];
       await tx.$executeRawUnsafe(`TRUNCATE ${table}`);
-      await tx.$executeRawUnsafe(`INSERT INTO ${table} (${columns}) SELECT ${columns} FROM gis_staging_${layer}`);
+      await tx.$executeRawUnsafe(
+        derived
+          ? `INSERT INTO ${table} (${columns}, ${derived.column}) SELECT ${columns}, ${derived.value} FROM gis_staging_${layer}`
+          : `INSERT INTO ${table} (${columns}) SELECT ${columns} FROM gis_staging_${layer}`,
+      );
       await tx.$executeRaw`
         INSERT INTO gis_layers (layer, features, source_name, imported_at) VALUES (${layer}, ${features}, ${input.sourceName}, now())
         ON CONFLICT (layer) DO UPDATE SET features = EXCLUDED.features, source_name = EXCLUDED.source_name, imported_at = EXCLUDED.imported_at`;

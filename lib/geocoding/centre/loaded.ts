@@ -33,7 +33,8 @@ const state = () => processPart<CentreState>(PART, () => ({}));
 
 type Reader = Pick<Db, "$queryRaw">;
 
-async function versionOf(db: Reader): Promise<string> {
+/** What the GIS tables hold, as a text that changes with every import (each layer's count and time). */
+export async function gisVersion(db: Reader): Promise<string> {
   const [row] = await db.$queryRaw<{ version: string | null }[]>`
     SELECT string_agg(layer || ':' || features || ':' || extract(epoch FROM imported_at), ',' ORDER BY layer) AS version FROM gis_layers`;
   return row.version ?? "";
@@ -58,7 +59,7 @@ async function load(): Promise<Loaded> {
   const db = await getDb();
   const loaded = await db.$transaction(
     async (tx) => {
-      const version = await versionOf(tx);
+      const version = await gisVersion(tx);
       if (!version) return { version, index: undefined, checkedAt: Date.now() };
       const [{ count }] = await tx.$queryRaw<{ count: number }[]>`SELECT count(*)::int AS count FROM gis_address_points`;
       const points = pages<AddressPointRow & { id: bigint }>((after) => tx.$queryRaw`
@@ -125,7 +126,7 @@ export async function getCentreIndex(): Promise<CentreIndex | undefined> {
   held.checkedAt = Date.now();
   let answer = held;
   try {
-    if ((await versionOf(await getDb())) !== held.version) answer = await build(current);
+    if ((await gisVersion(await getDb())) !== held.version) answer = await build(current);
   } catch (error) {
     if (!current.checkFailing) {
       log.warn({ err: (error as Error).message }, "centre GIS data could not be checked for a newer import: answering from the index held");
