@@ -17,7 +17,9 @@ import { apiRequest } from "../support/auth";
 const FIXTURES = path.join(__dirname, "..", "fixtures", "gis");
 type Feature = { properties: Record<string, string | number | undefined>; geometry: { coordinates: [number, number][] } };
 const centrelines: { features: Feature[] } = JSON.parse(readFileSync(path.join(FIXTURES, "centrelines.geojson"), "utf8"));
-const points = readFileSync(path.join(FIXTURES, "address-points.csv"), "utf8").trim().split("\n").slice(1).map((line) => line.split(","));
+const [header, ...points] = readFileSync(path.join(FIXTURES, "address-points.csv"), "utf8").trim().split("\n").map((line) => line.split(","));
+/** A point's field by its NENA column name. */
+const field = (row: string[], name: string) => row[header.indexOf(name)];
 
 const nameOf = ({ properties: p }: Feature) => [p.St_PreDir, p.St_PreTyp, p.St_Name, p.St_PosTyp, p.St_PosDir].filter(Boolean).join(" ");
 type Box = [number, number, number, number];
@@ -67,7 +69,8 @@ describe("GET /api/map/streets: the centre's streets from its GIS tables", () =>
       return lon >= box[0] && lon <= box[2] && lat >= box[1] && lat <= box[3];
     });
     expect(inside.length).toBeGreaterThan(10);
-    const expected = new Set(inside.map((row) => `${row[0]}@${Number(row.at(-2))},${Number(row.at(-1))}`));
+    const number = (row: string[]) => `${field(row, "AddNum_Pre")}${field(row, "Add_Number")}${field(row, "AddNum_Suf")}`;
+    const expected = new Set(inside.map((row) => `${number(row)}@${Number(row.at(-2))},${Number(row.at(-1))}`));
     expect(new Set(answer.addresses.map((point) => `${point.number}@${point.longitude},${point.latitude}`))).toEqual(expected);
     expect(answer.addresses.length).toBe(expected.size);
   });
@@ -147,7 +150,7 @@ describe("GET /api/map/area: the centre's extent and communities", () => {
     const springfield = area.communities.find((community) => community.name === "Springfield")!.bounds;
     const own = [
       ...centrelines.features.filter((feature) => feature.properties.PostComm_L === "Springfield").flatMap((feature) => feature.geometry.coordinates.map(([lon]) => lon)),
-      ...points.filter((row) => row[5] === "Springfield").map((row) => Number(row.at(-2))),
+      ...points.filter((row) => field(row, "Post_Comm") === "Springfield").map((row) => Number(row.at(-2))),
     ];
     expect([springfield[0], springfield[2]]).toEqual([Math.min(...own), Math.max(...own)]);
   });
