@@ -14,7 +14,8 @@ const FIXTURES = path.join(__dirname, "..", "fixtures", "gis");
 type Feature = { properties: Record<string, string | number | undefined>; geometry: { coordinates: [number, number][] } };
 const features: Feature[] = JSON.parse(readFileSync(path.join(FIXTURES, "centrelines.geojson"), "utf8")).features;
 const streetNames = new Set(features.map(({ properties: p }) => [p.St_PreDir, p.St_PreTyp, p.St_Name, p.St_PosTyp, p.St_PosDir].filter(Boolean).join(" ")));
-const houseNumbers = new Set(readFileSync(path.join(FIXTURES, "address-points.csv"), "utf8").trim().split("\n").slice(1).map((line) => line.split(",")[0]));
+// A house number as the map writes it: NENA's prefix, number and suffix (the first three columns).
+const houseNumbers = new Set(readFileSync(path.join(FIXTURES, "address-points.csv"), "utf8").trim().split("\n").slice(1).map((line) => line.split(",").slice(0, 3).join("")));
 
 async function importCounty(page: Page, baseURL: string): Promise<void> {
   expect((await page.request.post("/api/session", { data: E2E_OFFLINE_ADMIN })).status()).toBe(200);
