@@ -10,6 +10,7 @@ import { POST as resumeRoute } from "@/app/api/exercises/[id]/resume/route";
 import { POST as stopRoute } from "@/app/api/exercises/[id]/stop/route";
 import { POST as createExerciseRoute } from "@/app/api/exercises/route";
 import { POST as acknowledgeRoute } from "@/app/api/incidents/[id]/acknowledge/route";
+import { POST as dismissDuplicateRoute } from "@/app/api/incidents/[id]/dismiss-duplicate/route";
 import { POST as addNoteRoute } from "@/app/api/incidents/[id]/notes/route";
 import { POST as mergeRoute } from "@/app/api/incidents/[id]/merge/route";
 import { PATCH as patchIncidentRoute } from "@/app/api/incidents/[id]/route";
@@ -86,7 +87,7 @@ beforeAll(async () => {
 });
 
 describe("the audit trail", () => {
-  it("records each of the 36 actions exactly once, naming the person; the call's history names them too", async () => {
+  it("records each of the 37 actions exactly once, naming the person; the call's history names them too", async () => {
     const before = await count();
     const startedAt = new Date().toISOString();
 
@@ -124,6 +125,11 @@ describe("the audit trail", () => {
     expect((await send(patchIncidentRoute, "PATCH", `/api/incidents/${first.incident_id}`, dispatcher, { status: "enroute" }, first.incident_id)).status).toBe(200);
     expect((await send(addNoteRoute, "POST", `/api/incidents/${first.incident_id}/notes`, dispatcher, { text: "Engine 12 sent" }, first.incident_id)).status).toBe(201);
     expect((await send(acknowledgeRoute, "POST", `/api/incidents/${first.incident_id}/acknowledge`, dispatcher, undefined, first.incident_id)).status).toBe(201);
+    // A possible duplicate (as grouping marks two incidents of a person close together), dismissed.
+    const [{ incident_id: splitOut }] = await db.$queryRaw<{ incident_id: string }[]>`SELECT incident_id FROM calls WHERE conversation_id = 'conv_audit_2'`;
+    const pair = [first.incident_id, splitOut].sort();
+    await db.$executeRaw`INSERT INTO incident_duplicates (incident_id, other_id, distance_m, seconds_apart) VALUES (${pair[0]}, ${pair[1]}, 120, 60)`;
+    expect((await send(dismissDuplicateRoute, "POST", `/api/incidents/${first.incident_id}/dismiss-duplicate`, dispatcher, { other_id: splitOut }, first.incident_id)).status).toBe(200);
     // Units: the roster kept by the administrator, one sent by the dispatcher to the incident
     // already en route (its status stays: only the unit's state moves).
     const unit = await send(createUnitRoute, "POST", "/api/units", admin, { call_sign: "E12", type: "engine" });
@@ -184,7 +190,10 @@ describe("the audit trail", () => {
     const byAction = new Map<string, AuditEventView[]>();
     for (const event of events) byAction.set(event.action, [...(byAction.get(event.action) ?? []), event]);
     expect([...byAction.keys()].sort()).toEqual([...AUDIT_ACTIONS].sort());
-    for (const action of AUDIT_ACTIONS) expect(byAction.get(action), action).toHaveLength(1);
+    // Each once, but the acknowledgement: moving the incident on acknowledged its alert with the work
+    // (docs/dashboard.md, "Alerts"), before the dispatcher's own acknowledgement.
+    for (const action of AUDIT_ACTIONS) expect(byAction.get(action), action).toHaveLength(action === "incident.acknowledged" ? 2 : 1);
+    expect(byAction.get("incident.acknowledged")!.map((event) => (event.after as { with?: string } | null)?.with ?? "by hand")).toEqual(["dispatched", "by hand"]);
 
     const one = (action: string) => byAction.get(action)![0];
     expect(one("call.status_changed")).toMatchObject({
@@ -230,7 +239,7 @@ describe("the audit trail", () => {
     expect((await trail(`&actor=${dispatcher.user.id}&from=${encodeURIComponent(startedAt)}`)).map((event) => event.action).sort()).toEqual(
       [
         "call.corrected", "call.instruction_delivered", "call.instruction_written", "call.recording_played", "call.status_changed", "call.transfer_requested", "call.viewed",
-        "incident.acknowledged", "incident.corrected", "incident.merged",
+        "incident.acknowledged", "incident.acknowledged", "incident.corrected", "incident.duplicate_dismissed", "incident.merged",
         "incident.note_added", "incident.split", "incident.status_changed", "incident.units_assigned", "unit.state_changed",
       ],
     );
