@@ -19,7 +19,7 @@ test("an administrator subscribes a receiver, sees its secret once, pauses it, a
 
   const row = page.getByRole("row", { name: /County CAD/ });
   await expect(row).toContainText("delivering");
-  await expect(row).toContainText("incident.created, incident.updated, incident.closed, incident.merged, note.created, call.created, unit.state_changed, unit.assigned (eido)");
+  await expect(row).toContainText("incident.created, incident.updated, incident.closed, incident.merged, note.created, call.created, call.updated, unit.state_changed, unit.assigned (eido)");
   await row.getByRole("button", { name: "Pause" }).click();
   await expect(row).toContainText("paused");
   await expect(row.getByRole("button", { name: "Resume" })).toBeVisible();
