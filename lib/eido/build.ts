@@ -1,6 +1,7 @@
 import type { CallRecord } from "../calls/schema";
 import type { LocationSource, Precision } from "../geocoding/types";
 import type { IncidentRecord } from "../incidents/schema";
+import { NANP_DIGITS } from "../webhook/sanitise";
 import { type CivicAddress, civicAddressOf } from "./civic";
 import { AGENCY_ROLE, incidentStatusCode, incidentTypeCode, LOCATION_TYPES, type ResourceStatus, resourceTypeCode, UNIT_STATUSES } from "./registry";
 
@@ -133,7 +134,7 @@ export function callbackUri(callerPhone: string | null | undefined, domain: stri
   const ext = extension ? `;ext=${extension[1]}` : "";
   const digits = (extension ? text.slice(0, extension.index) : text).replace(/[\s().-]/g, "");
   if (/^\+[1-9]\d{6,14}$/.test(digits)) return `tel:${digits}${ext}`;
-  if (/^[2-9]\d{2}[2-9]\d{6}$/.test(digits)) return `tel:+1${digits}${ext}`;
+  if (NANP_DIGITS.test(digits)) return `tel:+1${digits}${ext}`;
   if (/^\d{3,15}$/.test(digits)) return `tel:${digits}${ext};phone-context=${domain}`;
   return undefined;
 }

@@ -65,6 +65,9 @@ export function normaliseIdentifier(value: string): string {
  * (spaces, dots, dashes, parentheses) are ignored. Anything else (`anonymous`, a SIP URI) is kept
  * as cleaned text; nothing at all is null.
  */
+/** A North American number without its country code: area code and exchange each start with 2-9 (a UK 020... is not one). */
+export const NANP_DIGITS = /^[2-9]\d{2}[2-9]\d{6}$/;
+
 export function normalisePhone(value: unknown): string | null {
   if (typeof value !== "string") return null;
   const text = cleanText(value.trim(), 64).trim();
@@ -72,8 +75,7 @@ export function normalisePhone(value: unknown): string | null {
   const compact = text.replace(/[\s().\-/]/g, "");
   const international = /^(?:\+|00)(\d{8,15})$/.exec(compact);
   if (international) return `+${international[1]}`;
-  // NANP: an area code and an exchange each start with 2-9 (a UK 020... is not American).
-  if (/^[2-9]\d{2}[2-9]\d{6}$/.test(compact)) return `+1${compact}`;
-  if (/^1[2-9]\d{2}[2-9]\d{6}$/.test(compact)) return `+${compact}`;
+  if (NANP_DIGITS.test(compact)) return `+1${compact}`;
+  if (compact.startsWith("1") && NANP_DIGITS.test(compact.slice(1))) return `+${compact}`;
   return cleanText(text, TEXT_LIMITS.callerPhone);
 }
