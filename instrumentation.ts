@@ -25,7 +25,7 @@ export async function register(): Promise<void> {
     const { startGrouper } = await import("./lib/incidents/grouper");
     startGrouper();
     // Live calls whose post-call event never came leave "on the line" after LIVE_CALL_TIMEOUT_SECONDS (docs/webhook.md, "Live calls").
-    const { startLiveCallSweeper } = await import("./lib/live-calls/idle");
+    const { startLiveCallSweeper } = await import("./lib/on-the-line/idle");
     startLiveCallSweeper();
     // Outbound webhooks follow the change feed from every instance, one instance per subscription (docs/integrations.md).
     if (getConfig().SUBSCRIPTION_WORKER) {

@@ -55,15 +55,16 @@ export default defineConfig({
   },
   projects: [
     // Signed in as the administrator of ADMIN_EMAIL; first-run.spec.ts is the embedded server's.
-    { name: "app", testIgnore: ["first-run.spec.ts", "street-map.spec.ts", "transport-security.spec.ts", "centre-streets.spec.ts"], use: { storageState: ADMIN_STATE } },
+    { name: "app", testIgnore: ["first-run.spec.ts", "street-map.spec.ts", "transport-security.spec.ts", "centre-streets.spec.ts", "call-taking.spec.ts"], use: { storageState: ADMIN_STATE } },
     // The README's first command runs on the embedded database with nobody yet: the first run is
     // walked there, on a second server of the same build (started after the first, which builds when needed).
     // It also stands behind one trusted proxy (TRUST_PROXY=1): transport-security.spec.ts; and draws
     // a street map (MAP_PMTILES_URL): street-map.spec.ts.
     { name: "embedded", testMatch: ["first-run.spec.ts", "street-map.spec.ts", "transport-security.spec.ts"], use: { baseURL: `http://localhost:${embeddedPort}` } },
     // A closed dispatch network: no PMTiles street map, no tile server; the centre's own streets
-    // are drawn from its GIS data (centre-streets.spec.ts), on the embedded database.
-    { name: "offline-map", testMatch: ["centre-streets.spec.ts"], use: { baseURL: `http://localhost:${offlinePort}` } },
+    // are drawn from its GIS data (centre-streets.spec.ts), on the embedded database. Its GIS holds
+    // the synthetic county, so calls are taken there too, checked against it (call-taking.spec.ts).
+    { name: "offline-map", testMatch: ["centre-streets.spec.ts", "call-taking.spec.ts"], use: { baseURL: `http://localhost:${offlinePort}` } },
   ],
   webServer: [port, embeddedPort, offlinePort].map((serverPort) => ({
     // A fresh database for the run, then the same start-up path as `npm start`.

@@ -1,6 +1,6 @@
 import { preload } from "react-dom";
-import { Dashboard } from "@/components/Dashboard";
-import { BOARD_URL } from "@/components/api";
+import { Dashboard } from "@/components/console/Dashboard";
+import { BOARD_URL } from "@/components/shared/api";
 import { getConfig } from "@/lib/config";
 import { personForPage } from "./page-gate";
 

@@ -8,7 +8,7 @@
  *   BENCH_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres npx tsx bench/cross-instance-listing.ts
  */
 import { loadavg } from "node:os";
-import { specCallEvent } from "../lib/webhook/sample-events";
+import { specCallEvent } from "../lib/voice-platforms/elevenlabs/sample-events";
 import { benchAuth, startProductionServer } from "./production-server";
 import { postSigned } from "./post-call";
 import { withScratchClient } from "./scratch-database";

@@ -24,21 +24,24 @@ async function write(stream: NodeJS.WritableStream, text: string) {
   if (!stream.write(text)) await once(stream, "drain");
 }
 
-/** Writes the county's two files, and keeps a sample of what callers would say for each kind of answer. */
-export async function writeCounty(directory: string) {
-  const next = random(COUNTY.seed);
+/**
+ * Writes the county's two files, and keeps a sample of what callers would say for each kind of
+ * answer; `county` another size of it (fewer points: bench/location-candidates.ts's smaller runs).
+ */
+export async function writeCounty(directory: string, county: TownOptions = COUNTY) {
+  const next = random(county.seed);
   const points = createWriteStream(path.join(directory, COUNTY_FILES.addressPoints));
   const lines = createWriteStream(path.join(directory, COUNTY_FILES.centrelines));
   await write(points, "Add_Number,St_PreDir,St_Name,St_PosTyp,Unit,Post_Comm,Post_Code,State,lon,lat\n");
   await write(lines, '{"type":"FeatureCollection","features":[\n');
-  const all = [...centrelines(COUNTY)];
+  const all = [...centrelines(county)];
   const spoken: SpokenAddress[] = [];
   const keep = (address: SpokenAddress) => spoken.push(address);
   let pointCount = 0;
   for (const [i, line] of all.entries()) {
     await write(lines, `${i ? ",\n" : ""}${JSON.stringify({ type: "Feature", properties: line.properties, geometry: { type: "LineString", coordinates: line.coordinates } })}`);
-    for (const house of houses(line, COUNTY.pointsPerSide, next)) {
-      const stored = line.addressPoints && pointCount < COUNTY.maxPoints!;
+    for (const house of houses(line, county.pointsPerSide, next)) {
+      const stored = line.addressPoints && pointCount < county.maxPoints!;
       if (stored) {
         const properties = addressPointProperties(line, house);
         await write(points, `${house.number},${properties.St_PreDir},${properties.St_Name},${properties.St_PosTyp},${properties.Unit},${properties.Post_Comm},${properties.Post_Code},IL,${house.lon.toFixed(7)},${house.lat.toFixed(7)}\n`);
@@ -56,7 +59,7 @@ export async function writeCounty(directory: string) {
       }
     }
   }
-  for (const { line, crossing } of crossingsOf(all, COUNTY).filter(() => next() * 100_000 < PER_KIND * 3)) keep(spokenCrossing(line, crossing, next));
+  for (const { line, crossing } of crossingsOf(all, county).filter(() => next() * 100_000 < PER_KIND * 3)) keep(spokenCrossing(line, crossing, next));
   await write(lines, "\n]}\n");
   points.end();
   lines.end();

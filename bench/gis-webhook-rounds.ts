@@ -16,8 +16,8 @@ import { performance } from "node:perf_hooks";
 import pg from "pg";
 import { Pool } from "undici";
 import type { SpokenAddress } from "../tests/support/gis-town";
-import { specCallEvent } from "../lib/webhook/sample-events";
-import { signatureHeader } from "../lib/webhook/signature";
+import { specCallEvent } from "../lib/voice-platforms/elevenlabs/sample-events";
+import { signatureHeader } from "../lib/voice-platforms/elevenlabs/signature";
 import { percentile } from "./stats";
 
 const SECRET = process.env.PERF_SECRET ?? "perf-secret";

@@ -19,7 +19,7 @@
  *    tool's answer time on B, and where the time goes: when A's page got the change event naming
  *    the call, and how long after it the page's next read of the map and of the queue started (the
  *    page batches events for 250 ms and reads its picture again after the board's read, at once
- *    while changes come more than a second apart, every 2 s once faster: components/use-change-feed.ts)
+ *    while changes come more than a second apart, every 2 s once faster: components/console/use-change-feed.ts)
  *    and took. A call not seen
  *    within 15 s of its post counts as not seen.
  * 2. In progress. BENCH_LIVE_INPROGRESS (200) more live calls, all on the line at once: each starts
@@ -31,14 +31,14 @@
  *    answers other than 2xx, and the 200s that carry a failure (Vapi answers a tool it could not
  *    run with 200 and an `error` result) or say `reported: false`.
  *
- * What "the incident's marker" is. The map is clustered by the server on a grid (lib/live/map.ts):
+ * What "the incident's marker" is. The map is clustered by the server on a grid (lib/board/call-map.ts):
  * below MARKER_ZOOM (16) an incident is its own marker only when it is alone in its 64-pixel cell.
  * At the dashboard's first view (fitted to every open incident: the whole country here) a new
  * incident is counted into a cluster whose figure goes up by one, which says nothing about which
  * incident it is. Without a hosted geocoder a spoken street address is placed at its town's centre
  * (the embedded gazetteer, locality precision), so every incident of one town shares one point,
  * and one cluster below street level. A dispatcher following a town zooms in: from MARKER_ZOOM
- * each incident is its own marker, those on one point fanned out on a ring (components/CallMap.tsx).
+ * each incident is its own marker, those on one point fanned out on a ring (components/map/CallMap.tsx).
  * So the board's calls all go to one town (Springfield, Illinois), the map on A is set to its
  * centre at MARKER_ZOOM before the first call (through Leaflet's map, caught as Leaflet builds it:
  * what the dispatcher's zoom does), and the incident's marker is the `.incident-marker` whose
@@ -60,12 +60,12 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Page } from "@playwright/test";
-import { retellSignatureHeader } from "../lib/intake/platforms/retell";
-import { vapiHmacHeaders } from "../lib/intake/platforms/vapi";
-import { ELEVENLABS_TOOL_SECRET_HEADER } from "../lib/live-calls/platforms";
-import type { LiveStatus } from "../lib/live-calls/status";
-import type { LiveTool } from "../lib/live-calls/tools";
-import { MARKER_ZOOM } from "../lib/live/map";
+import { retellSignatureHeader } from "../lib/voice-platforms/retell/signature";
+import { vapiHmacHeaders } from "../lib/voice-platforms/vapi/signature";
+import { ELEVENLABS_TOOL_SECRET_HEADER } from "../lib/voice-platforms/elevenlabs/tools";
+import type { LiveStatus } from "../lib/on-the-line/incident-status";
+import type { LiveTool } from "../lib/voice-platforms/tools";
+import { MARKER_ZOOM } from "../lib/board/call-map";
 import { launchBenchBrowser, newDashboardPage } from "./browser";
 import { benchAuth, type ProductionServer, withTwoInstances } from "./production-server";
 import { withScratchClient } from "./scratch-database";

@@ -21,10 +21,10 @@
 import { loadavg } from "node:os";
 import type pg from "pg";
 import { getDb } from "../lib/db/client";
-import { readBoardFrom } from "../lib/live/board";
-import { incidentMapCellsSql, readIncidentMapFrom } from "../lib/live/incident-map";
-import { countOpenIncidents, readIncidentQueueFrom } from "../lib/live/incidents";
-import type { MapRequest } from "../lib/live/map";
+import { readBoardFrom } from "../lib/board/counts";
+import { incidentMapCellsSql, readIncidentMapFrom } from "../lib/board/incident-map";
+import { countOpenIncidents, readIncidentQueueFrom } from "../lib/board/incident-queue";
+import type { MapRequest } from "../lib/board/call-map";
 import { withScratchClient } from "./scratch-database";
 import { CALLS_PER_INCIDENT, seedIncidents } from "./seed-incidents";
 import { percentile } from "./stats";

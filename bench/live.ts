@@ -20,7 +20,7 @@
 import { loadavg } from "node:os";
 import pg from "pg";
 import type { Page } from "@playwright/test";
-import { mapCellsSql } from "../lib/live/map";
+import { mapCellsSql } from "../lib/board/call-map";
 import { benchAuth, type ProductionServer, startProductionServer } from "./production-server";
 import { postCall } from "./post-call";
 import { withScratchClient } from "./scratch-database";

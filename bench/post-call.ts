@@ -1,5 +1,5 @@
-import { specCallEvent } from "../lib/webhook/sample-events";
-import { signatureHeader } from "../lib/webhook/signature";
+import { specCallEvent } from "../lib/voice-platforms/elevenlabs/sample-events";
+import { signatureHeader } from "../lib/voice-platforms/elevenlabs/signature";
 
 /** One unsigned voice-agent call (a critical structure fire), happening now unless `at` says when, posted to a bench server's webhook. */
 export async function postCall(base: string, id: string, location = "Mission District, San Francisco", at = Date.now()): Promise<void> {

@@ -12,12 +12,12 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { groupNow } from "../lib/incidents/grouper";
-import { callPayloadKey } from "../lib/intake/receive-webhook";
+import { callPayloadKey } from "../lib/intake/receive";
 import { markPending } from "../lib/intake/pending";
 import { reconcilePending } from "../lib/reconcile/reconciler";
 import type { ObjectStore } from "../lib/storage/get-object-store";
 import { LocalObjectStore } from "../lib/storage/local";
-import { specCallEvent } from "../lib/webhook/sample-events";
+import { specCallEvent } from "../lib/voice-platforms/elevenlabs/sample-events";
 import { withScratchClient } from "./scratch-database";
 
 const server = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/test";

@@ -16,7 +16,7 @@ import { launchBenchBrowser, newDashboardPage } from "./browser";
 import { benchAuth, startProductionServer } from "./production-server";
 import { withScratchClient } from "./scratch-database";
 import { percentile } from "./stats";
-import { elevenLabsCallEvent } from "../lib/webhook/sample-events";
+import { elevenLabsCallEvent } from "../lib/voice-platforms/elevenlabs/sample-events";
 
 const server = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/postgres";
 const PORT = Number(process.env.BENCH_PORT ?? 3932);

@@ -138,6 +138,8 @@ function independent(data: Generated, kinds: readonly string[], from: number, to
   };
   const figures = (rows: Timed[]): UnitIntervalFigures => ({
     assignments: rows.length,
+    // The bench's history holds no unit-initiated assignment.
+    unit_initiated: 0,
     turnout: interval(rows, (row) => row.turnout, (row) => row.turnoutTarget),
     travel: interval(rows, (row) => row.travel, () => TARGETS.travel),
     response: interval(rows, (row) => row.response, (row) => row.turnoutTarget + TARGETS.travel),

@@ -7,8 +7,8 @@
  * 1,000 units around Miami (a third with a fresh position, a third with a stale one, a third with
  * none, all with a home station; nine in ten free, the rest busy), one incident. 200 timed runs
  * after 10 warm-up runs: p50, p95, max. It checks the ranking against SQL's own haversine (the
- * point each unit should be measured from: a fresh position, else its station) and that every
- * stale position is flagged in its reason and never used.
+ * point each unit should be measured from: a fresh position, else its station), that the ranking
+ * is by travel time, and that every stale position is flagged in its reason and never used.
  */
 import { loadavg } from "node:os";
 import { recommendUnits } from "../lib/units/recommend";
@@ -24,7 +24,8 @@ async function main(): Promise<void> {
   console.log(`load average before: ${loadavg().map((value) => value.toFixed(2)).join(" ")}`);
   await withScratchClient(server, async (client) => {
     await seedIncidents(client, 0, 0, 1);
-    await client.query(`UPDATE incidents SET latitude = 25.77, longitude = -80.19 WHERE id = 'inc_0'`);
+    // A shelter question's plan sends no unit: the ranking is by distance alone (plans: bench/plan-recommend.ts).
+    await client.query(`UPDATE incidents SET latitude = 25.77, longitude = -80.19, emergency_type = 'shelter_information', severity = 'moderate' WHERE id = 'inc_0'`);
     // u % 3: 0 a fresh position, 1 a stale one (an hour old), 2 none; u % 10 = 9: busy (en route).
     await client.query(`
       INSERT INTO units (id, call_sign, name, type, station, station_latitude, station_longitude, state, latitude, longitude, position_at)
@@ -57,7 +58,11 @@ async function main(): Promise<void> {
         FROM units WHERE state IN ('available', 'available_on_scene')) p
       ORDER BY km, id`);
     const ranked = answer.units.map((entry) => entry.unit.id);
-    const sameOrder = truth.length === ranked.length && truth.every((row, at) => Math.abs(row.km - (answer.units[at].distance_km ?? Number.NaN)) < 0.01);
+    // Each unit's distance equals SQL's, and the ranking is by travel time (the distance at its type's speed).
+    const byId = new Map(answer.units.map((entry) => [entry.unit.id, entry]));
+    const sameDistances = truth.length === ranked.length && truth.every((row) => Math.abs(row.km - (byId.get(row.id)?.distance_km ?? Number.NaN)) < 0.01);
+    const byTime = answer.units.every((entry, at) => at === 0 || (answer.units[at - 1].travel_minutes ?? Infinity) <= (entry.travel_minutes ?? Infinity));
+    const sameOrder = sameDistances && byTime;
     const staleSeeded = answer.units.filter((entry) => Number(entry.unit.id.slice(5)) % 3 === 1);
     const staleFlagged = staleSeeded.filter((entry) => entry.reason.includes("is stale") && entry.from === "station").length;
 

@@ -13,7 +13,7 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { mapWithConcurrency } from "../lib/simulation/pool";
-import { specCallEvent } from "../lib/webhook/sample-events";
+import { specCallEvent } from "../lib/voice-platforms/elevenlabs/sample-events";
 import { type ProductionServer, startProductionServer } from "./production-server";
 import { postSigned } from "./post-call";
 import { withScratchClient } from "./scratch-database";

@@ -17,7 +17,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Webhook } from "standardwebhooks";
-import { specCallEvent } from "../lib/webhook/sample-events";
+import { specCallEvent } from "../lib/voice-platforms/elevenlabs/sample-events";
 import { benchAuth, type ProductionServer, startProductionServer } from "./production-server";
 import { postSigned } from "./post-call";
 import { withScratchClient } from "./scratch-database";

@@ -14,7 +14,7 @@
  * Figures go to docs/performance.md.
  */
 import { readdirSync, readFileSync } from "node:fs";
-import { elevenLabsCallEvent, specCallEvent } from "../lib/webhook/sample-events";
+import { elevenLabsCallEvent, specCallEvent } from "../lib/voice-platforms/elevenlabs/sample-events";
 import { silentMp3 } from "../tests/support/mp3";
 import { withProductionServer } from "./production-server";
 

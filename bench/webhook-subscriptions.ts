@@ -18,7 +18,7 @@ import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { Webhook } from "standardwebhooks";
 import { mapWithConcurrency } from "../lib/simulation/pool";
-import { specCallEvent } from "../lib/webhook/sample-events";
+import { specCallEvent } from "../lib/voice-platforms/elevenlabs/sample-events";
 import { benchAuth, startProductionServer } from "./production-server";
 import { postSigned } from "./post-call";
 import { withScratchClient } from "./scratch-database";

@@ -20,11 +20,11 @@
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { getConfig } from "../lib/config";
-import { callPayloadKey } from "../lib/intake/receive-webhook";
+import { callPayloadKey } from "../lib/intake/receive";
 import { mapWithConcurrency } from "../lib/simulation/pool";
 import { getObjectStore } from "../lib/storage/get-object-store";
-import { specCallEvent } from "../lib/webhook/sample-events";
-import { signatureHeader } from "../lib/webhook/signature";
+import { specCallEvent } from "../lib/voice-platforms/elevenlabs/sample-events";
+import { signatureHeader } from "../lib/voice-platforms/elevenlabs/signature";
 import { percentile } from "./stats";
 
 const { values } = parseArgs({

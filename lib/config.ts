@@ -85,7 +85,7 @@ export const envSchema = z.object({
   RETELL_API_URL: z.url().default("https://api.retellai.com"),
   /** One push to a platform's live control (an instruction, a transfer) is cut off after this long. */
   LIVE_CONTROL_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(3_000),
-  /** A live call with no event for this long, and no post-call event yet, is marked ended (lib/live-calls). */
+  /** A live call with no event for this long, and no post-call event yet, is marked ended (lib/on-the-line). */
   LIVE_CALL_TIMEOUT_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
   /** An administrator's Bearer key for scripts and benchmarks, working before any account exists. */
   API_KEY: optionalString,

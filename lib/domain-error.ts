@@ -22,10 +22,16 @@ export type DomainErrorCode =
   | "TRAINING_MIX"
   // A correction whose location is less exact than the call's, not confirmed (confirm_lower_precision).
   | "PRECISION_LOWERED"
+  // A correction naming a street the centre's GIS does not have in a community it covers, not confirmed (confirm_coarse).
+  | "STREET_NOT_IN_GIS"
   // A unit assigned while not available (busy on another incident, out of service), not confirmed.
   | "UNIT_UNAVAILABLE"
   // A unit moved to a state of an assignment (en route, on scene...) while it serves no incident.
   | "UNIT_NOT_ASSIGNED"
+  // An incident moved to dispatched (or en route) with no unit on it and no dispatch_reason.
+  | "DISPATCH_WITHOUT_UNIT"
+  // An undo of a status move that is not the incident's latest, not the asker's, too old, or overtaken by another change.
+  | "UNDO_REFUSED"
   // A live control action (a transfer) on a call that is not on the line.
   | "CALL_NOT_LIVE"
   // A transfer on a platform that offers no way to ask for one from outside the call (Retell, ElevenLabs).

@@ -70,7 +70,7 @@ export function parseQueryParameters<Q extends QueryParameters>(params: URLSearc
 const coordinate = (name: string, description: string, min: number, max: number) =>
   queryParameter({ schema: decimalText(min, max), description, label: "Invalid parameter", message: `${name} is required: a number from ${min} to ${max}` });
 
-/** A map's viewport: the live map and the incident map (lib/live/schema.ts), the offline map's place names (lib/geocoding/map-places-schema.ts). */
+/** A map's viewport: the live map and the incident map (lib/board/schema.ts), the offline map's place names (lib/geocoding/map-places-schema.ts). */
 export const viewportParameters = {
   west: coordinate("west", "West longitude of the viewport.", -540, 540),
   south: coordinate("south", "South latitude of the viewport.", -90, 90),

@@ -1,3 +1,4 @@
+import { lookupTable } from "./lookup-table";
 /**
  * The enumerations of the interface (docs/interface.md), defined once: the
  * simulator, the webhook, the calls API and the dashboard all speak them. Pure data, safe for the
@@ -56,7 +57,7 @@ export type EmergencyType = (typeof EMERGENCY_TYPES)[number];
  * collection. A fire of no stated kind is a structure fire, the assignment a centre sends until it
  * knows better. `other` is no type: the agent did not say.
  */
-export const EMERGENCY_TYPE_SYNONYMS: Readonly<Record<string, EmergencyType | "unknown">> = {
+export const EMERGENCY_TYPE_SYNONYMS: Readonly<Record<string, EmergencyType | "unknown">> = lookupTable({
   fire: "structure_fire",
   house_fire: "structure_fire",
   building_fire: "structure_fire",
@@ -75,7 +76,7 @@ export const EMERGENCY_TYPE_SYNONYMS: Readonly<Record<string, EmergencyType | "u
   gas: "gas_leak",
   collapse: "building_collapse",
   other: "unknown",
-};
+});
 
 /** Mayday's type for an identifier-shaped word (lower case, `_` between words), or the word itself. */
 export const emergencyTypeOf = (word: string): string => (Object.hasOwn(EMERGENCY_TYPE_SYNONYMS, word) ? EMERGENCY_TYPE_SYNONYMS[word] : word);
@@ -83,6 +84,11 @@ export const emergencyTypeOf = (word: string): string => (Object.hasOwn(EMERGENC
 /** The voice-agent platforms whose post-call events Mayday takes (docs/webhook.md); `elevenlabs` for every earlier call. */
 export const PLATFORMS = ["elevenlabs", "vapi", "retell"] as const;
 export type Platform = (typeof PLATFORMS)[number];
+
+/** Where a stored call came from: a voice-agent platform, or `call_taker`, a person who took it (POST /api/calls, lib/call-taking). */
+export const CALL_TAKER = "call_taker";
+export const CALL_SOURCES = [...PLATFORMS, CALL_TAKER] as const;
+export type CallSource = (typeof CALL_SOURCES)[number];
 
 /** A simulated call, field for field the "simulated call record" of docs/interface.md: what the simulator generates and the calls' door stores. */
 export interface SimulatedCall {

@@ -8,8 +8,8 @@
  * The secret defaults to VOICEAGENT_WEBHOOK_SECRET; without one the request goes unsigned.
  */
 import { parseArgs } from "node:util";
-import { elevenLabsCallEvent, specCallEvent } from "../lib/webhook/sample-events";
-import { signatureHeader } from "../lib/webhook/signature";
+import { elevenLabsCallEvent, specCallEvent } from "../lib/voice-platforms/elevenlabs/sample-events";
+import { signatureHeader } from "../lib/voice-platforms/elevenlabs/signature";
 
 const { values } = parseArgs({
   options: {

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { AdminView } from "@/components/AdminView";
+import { AdminView } from "@/components/admin/AdminView";
 import { personForPage } from "../page-gate";
 
 export const metadata: Metadata = { title: "People and keys · Mayday dispatch" };

@@ -1,7 +1,7 @@
 "use client";
 
-import { ApiRequestError, signIn } from "@/components/api";
-import { useFormAction } from "@/components/use-form-action";
+import { ApiRequestError, signIn } from "@/components/shared/api";
+import { useFormAction } from "@/components/shared/use-form-action";
 
 export function LoginForm({ next }: { next: string }) {
   const { error, busy, submit } = useFormAction(

@@ -1,5 +1,5 @@
-import { ReportsView } from "@/components/ReportsView";
-import type { IntervalsQuery } from "@/components/report-api";
+import { ReportsView } from "@/components/reports/ReportsView";
+import type { IntervalsQuery } from "@/components/reports/report-api";
 import { personForPage } from "../page-gate";
 
 export const dynamic = "force-dynamic";

@@ -1,8 +1,8 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { ApiRequestError, createFirstAdministrator, signIn } from "@/components/api";
-import { useFormAction } from "@/components/use-form-action";
+import { ApiRequestError, createFirstAdministrator, signIn } from "@/components/shared/api";
+import { useFormAction } from "@/components/shared/use-form-action";
 
 export function SetupForm({ minPasswordLength }: { minPasswordLength: number }) {
   const router = useRouter();

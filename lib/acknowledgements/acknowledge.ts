@@ -1,10 +1,8 @@
 import { type Actor, actorRef } from "../access/actor";
 import { requireMayAct } from "../access/status-rule";
 import { recordAudit } from "../audit/record-audit";
-import { lockChangeFeed } from "../calls/write/lock";
-import { inTurn } from "../calls/write/turns";
 import type { Db } from "../db/client";
-import { withDatabase } from "../db/with-database";
+import { withFeedLock } from "../feed";
 import { Prisma } from "../db/generated/client";
 import { notFound } from "../domain-error";
 import { ACKNOWLEDGEMENT_COLUMNS, type AcknowledgementRow, toAcknowledgement } from "./record";
@@ -18,25 +16,22 @@ import type { Acknowledgement } from "./schema";
  * before it reads the incident, so a merge that removes the incident cannot pass it.
  */
 export async function acknowledgeIncident(incidentId: string, actor: Actor): Promise<Acknowledgement> {
-  return inTurn(() => withDatabase((db) =>
-    db.$transaction(async (tx) => {
-      await lockChangeFeed(tx);
-      const [incident] = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM incidents WHERE id = ${incidentId}`;
-      if (!incident) throw notFound(`No incident with id ${incidentId}`);
-      await requireMayAct(tx, actor, { incident: incidentId });
-      const [row] = await tx.$queryRaw<AcknowledgementRow[]>(Prisma.sql`
-        INSERT INTO incident_acknowledgements AS a (incident_id, actor_ref, actor_name)
-        VALUES (${incidentId}, ${actorRef(actor)}, ${actor.name})
-        RETURNING ${Prisma.raw(ACKNOWLEDGEMENT_COLUMNS)}`);
-      const acknowledgement = toAcknowledgement(row);
-      await recordAudit(tx, actor, {
-        action: "incident.acknowledged",
-        target: { kind: "incident", id: incidentId },
-        after: { acknowledgement_id: acknowledgement.id },
-      });
-      return acknowledgement;
-    }),
-  ));
+  return withFeedLock(async (tx) => {
+    const [incident] = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM incidents WHERE id = ${incidentId}`;
+    if (!incident) throw notFound(`No incident with id ${incidentId}`);
+    await requireMayAct(tx, actor, { incident: incidentId });
+    const [row] = await tx.$queryRaw<AcknowledgementRow[]>(Prisma.sql`
+      INSERT INTO incident_acknowledgements AS a (incident_id, actor_ref, actor_name)
+      VALUES (${incidentId}, ${actorRef(actor)}, ${actor.name})
+      RETURNING ${Prisma.raw(ACKNOWLEDGEMENT_COLUMNS)}`);
+    const acknowledgement = toAcknowledgement(row);
+    await recordAudit(tx, actor, {
+      action: "incident.acknowledged",
+      target: { kind: "incident", id: incidentId },
+      after: { acknowledgement_id: acknowledgement.id },
+    });
+    return acknowledgement;
+  });
 }
 
 /**
@@ -64,7 +59,7 @@ export async function acknowledgeWithWork(tx: Pick<Db, "$queryRaw" | "$executeRa
 
 /**
  * POST /api/live/alerts/acknowledge: every incident of `ids` (the alerting incidents of one kind, as
- * lib/live/acknowledge-alerts.ts reads them under the feed's lock) acknowledged at once, one row and
+ * lib/board/acknowledge-alerts.ts reads them under the feed's lock) acknowledged at once, one row and
  * one audit row each; answers how many.
  */
 export async function acknowledgeIncidents(tx: Pick<Db, "$queryRaw" | "$executeRaw">, ids: readonly string[], actor: Actor): Promise<number> {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** An incident's acknowledgement as the API and the change feed carry it (no import but zod: the registry and lib/live/schema read it). */
+/** An incident's acknowledgement as the API and the change feed carry it (no import but zod: the registry and lib/board/schema read it). */
 export const acknowledgementSchema = z.object({
   id: z.string().meta({ description: "The acknowledgement's id, in the order they were kept" }),
   incident_id: z.string(),

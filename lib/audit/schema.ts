@@ -3,6 +3,7 @@ import { EARLIEST_INSTANT_MS, idCursorParameter, queryParameter } from "../query
 
 /** Every action the audit trail records (docs/security.md, "Audit trail"). */
 export const AUDIT_ACTIONS = [
+  "call.taken",
   "call.status_changed",
   "call.corrected",
   "call.viewed",
@@ -11,6 +12,7 @@ export const AUDIT_ACTIONS = [
   "call.instruction_delivered",
   "call.transfer_requested",
   "incident.status_changed",
+  "incident.status_undone",
   "incident.corrected",
   "incident.merged",
   "incident.split",
@@ -22,6 +24,8 @@ export const AUDIT_ACTIONS = [
   "unit.updated",
   "unit.imported",
   "unit.state_changed",
+  "unit.state_undone",
+  "response_plan.changed",
   "simulation.run",
   "exercise.created",
   "exercise.started",

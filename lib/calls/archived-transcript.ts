@@ -1,6 +1,6 @@
 import { log } from "../log";
 import { getObjectStore } from "../storage/get-object-store";
-import { type TranscriptTurn, transcriptTurns } from "../webhook/payload";
+import { type TranscriptTurn, transcriptTurns } from "./handed-over";
 
 /**
  * The turns of a voice-agent call stored before call_transcripts existed, read back from its

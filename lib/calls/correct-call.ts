@@ -1,24 +1,53 @@
 import type { Actor } from "../access/actor";
 import { recordAudit } from "../audit/record-audit";
 import { DomainError, invalidParameter } from "../domain-error";
-import { GeocoderUnavailableError, getGeocoder } from "../geocoding/geocoder";
+import { streetsNotInCentreData } from "../geocoding/centre/loaded";
+import { GeocoderUnavailableError, type GeocodeResult, getGeocoder } from "../geocoding/geocoder";
 import { PRECISIONS } from "../geocoding/types";
 import { type CallCorrection, type CallWrites, locatedPoint, type LockedCall } from "./write/write-calls";
 
+const unreachable = (error: unknown) => {
+  if (!(error instanceof GeocoderUnavailableError)) throw error;
+  return new DomainError("GEOCODING_ERROR", "The geocoder could not be reached; nothing was changed, try again", { cause: error });
+};
+
+/**
+ * Refuses a location naming a street the centre's GIS does not have, in a community it covers
+ * (docs/calls.md, "Corrections"), unless the dispatcher confirmed it: the other geocoders would
+ * place it, often at the town's centre, and a dispatcher who typed a street expects that street.
+ * STREET_NOT_IN_GIS says which streets and where they would go; a place the GIS matched is never
+ * asked about.
+ */
+async function requireStreetKnown(text: string, found: GeocodeResult | null, confirmed: boolean): Promise<void> {
+  if (confirmed || found?.source === "centre_gis") return;
+  const missing = await streetsNotInCentreData(text).catch((error: unknown) => {
+    throw unreachable(error);
+  });
+  if (!missing) return;
+  const community = missing.community.replace(/\b\w/g, (letter) => letter.toUpperCase());
+  const placed = found ? `; send confirm_coarse: true to place it at ${found.label} (${found.precision})` : "";
+  throw new DomainError(
+    "STREET_NOT_IN_GIS",
+    `The centre's GIS has no ${missing.streets.join(" or ")} in ${community}; nothing was changed${placed}`,
+    { extra: { community, streets: missing.streets, to_precision: found?.precision ?? null } },
+  );
+}
+
 /**
  * A corrected location's point, from the geocoder that places arriving calls (lib/geocoding). A
- * text no geocoder knows is a 400 (the dispatcher rewords it; a correction never leaves a call
+ * street the centre's GIS lacks in a community it covers is refused unless confirmed (`confirmCoarse`);
+ * a text no geocoder knows is a 400 (the dispatcher rewords it; a correction never leaves a call
  * without a point it had); a geocoder that could not answer is GEOCODING_ERROR, worth a retry.
  * Either way nothing changes.
  */
-export async function geocodeCorrection(text: string): Promise<NonNullable<CallCorrection["location"]>> {
+export async function geocodeCorrection(text: string, { confirmCoarse = false }: { confirmCoarse?: boolean } = {}): Promise<NonNullable<CallCorrection["location"]>> {
   let found;
   try {
     found = await getGeocoder().geocode(text);
   } catch (error) {
-    if (!(error instanceof GeocoderUnavailableError)) throw error;
-    throw new DomainError("GEOCODING_ERROR", "The geocoder could not be reached; nothing was changed, try again", { cause: error });
+    throw unreachable(error);
   }
+  await requireStreetKnown(text, found, confirmCoarse);
   if (!found) throw invalidParameter("Unknown location", `No place found for location "${text}"; nothing was changed`);
   return { text, ...locatedPoint(found) };
 }

@@ -4,7 +4,7 @@ import { notFound } from "../domain-error";
 import { archivedTranscript } from "./archived-transcript";
 import { toCallDetail } from "./to-call-record";
 import type { CallDetail } from "./schema";
-import { withCallStore } from "./with-call-store";
+import { withDatabase } from "../db/with-database";
 
 /** How many other calls from the same number the detail lists. */
 export const OTHER_CALLS_FROM_NUMBER = 20;
@@ -18,7 +18,7 @@ export const OTHER_CALLS_FROM_NUMBER = 20;
  * before that table, as its archived payload holds them.
  */
 export async function getCall(conversationId: string): Promise<CallDetail> {
-  return withCallStore(async (db) => {
+  return withDatabase(async (db) => {
     const call = await db.call.findUnique({
       where: { conversationId },
       include: {

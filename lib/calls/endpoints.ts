@@ -6,8 +6,10 @@ import {
   callDetailSchema, callFilterParameters, callListSchema, callUpdatedSchema, callUpdateSchema, listQueryParameters,
   parseCallUpdate,
 } from "./schema";
+import { parseTakenCall, takenCallSchema } from "./taken-schema";
 
 const callWriteAnswer = documentedWriteAnswer("CallUpdated", callUpdatedSchema);
+const takenCallAnswer = documentedWriteAnswer("CallDetail", callDetailSchema);
 
 /**
  * The calls' endpoints (docs/calls.md): the listing, its CSV export, one call and its PATCH, its recording.
@@ -26,6 +28,25 @@ export const callEndpoints = {
         query: listQueryParameters,
         responses: { 200: { description: "One page of matching calls", body: { name: "CallList", schema: callListSchema } } },
         errors: ["INVALID_PARAMETER", "DATABASE_ERROR"],
+      },
+      POST: {
+        operationId: "takeCall",
+        permission: ["dispatch", "train"],
+        summary: "A call a person took: a call-taker's form, a radio report, an incident a unit came upon",
+        description:
+          "Stored as every call (platform `call_taker`, `agent_id` the person or key, who is named in its history), audited " +
+          "(`call.taken`), announced (the change feed, the `call.created` event, the EIDO with the person as agent). The location " +
+          "is a candidate chosen among GET /api/locations' (`candidate_id`) or the words geocoded as every call's; a place no " +
+          "geocoder knows is stored without a point. The call joins the open incident the person chose (`incident_id`), else the " +
+          "grouping rule places it. A unit's own report (`unit_id`) opens an incident of its own with the unit assigned and on scene, " +
+          "at the unit's position when no location is given. A trainer takes training calls only (an `exercise_id`, or a training incident's id). " +
+          "A save retried with the same `conversation_id` answers 200 with the call stored. Any refusal writes nothing.",
+        body: jsonBody({ name: "TakenCall", schema: takenCallSchema }, parseTakenCall),
+        responses: {
+          201: { description: `The call as stored${WITHOUT_READ}`, body: takenCallAnswer },
+          200: { description: `A retried save: the call stored by the first${WITHOUT_READ}`, body: takenCallAnswer },
+        },
+        errors: ["INVALID_PARAMETER", "NOT_FOUND", "CONFLICT", "TRAINING_MIX", "UNIT_UNAVAILABLE", "GEOCODING_ERROR", "DATABASE_ERROR"],
       },
     },
   },
@@ -83,7 +104,7 @@ export const callEndpoints = {
           "Any refusal changes nothing.",
         body: jsonBody({ name: "CallUpdate", schema: callUpdateSchema }, parseCallUpdate),
         responses: { 200: { description: `The call after the change${WITHOUT_READ}`, body: callWriteAnswer } },
-        errors: ["INVALID_PARAMETER", "NOT_FOUND", "INVALID_TRANSITION", "PRECISION_LOWERED", "GEOCODING_ERROR", "DATABASE_ERROR"],
+        errors: ["INVALID_PARAMETER", "NOT_FOUND", "INVALID_TRANSITION", "PRECISION_LOWERED", "STREET_NOT_IN_GIS", "GEOCODING_ERROR", "DATABASE_ERROR"],
       },
     },
   },

@@ -4,7 +4,7 @@ import { type CallFilterValues, filterQueryFrom } from "./filters";
 import { findCallsAfter, type ListingPosition } from "./query";
 import { toCallRecord } from "./to-call-record";
 import type { CallRecord } from "./schema";
-import { withCallStore } from "./with-call-store";
+import { withDatabase } from "../db/with-database";
 
 /** The export's columns, in order; the header row names them. */
 export const EXPORT_COLUMNS = [
@@ -33,7 +33,7 @@ export async function exportCalls(values: CallFilterValues, signal: AbortSignal)
   const encoder = new TextEncoder();
   let after: ListingPosition | undefined;
   const nextBatch = async (): Promise<{ text: string; last: boolean }> => {
-    const rows = await withCallStore((db) => findCallsAfter(db, filters, after, EXPORT_BATCH_ROWS));
+    const rows = await withDatabase((db) => findCallsAfter(db, filters, after, EXPORT_BATCH_ROWS));
     const last = rows.at(-1);
     if (last) after = { occurredAt: last.occurredAt, id: last.id };
     const text = rows

@@ -1,11 +1,11 @@
 import { invalidParameter } from "../domain-error";
 import { EARLIEST_INSTANT_MS, parseQueryParameters, type QueryValues } from "../query-parameters";
-import { normalisePhone } from "../webhook/sanitise";
+import type { CallSource } from "../vocabulary";
+import { normalisePhone } from "./sanitise";
 import {
   type CallFilterParameterName,
   callFilterParameters,
   type CallStatus,
-  type Platform,
   type FilterEcho,
   ISO_DATE_PATTERN,
   listQueryParameters,
@@ -19,7 +19,7 @@ export interface CallFilters {
   status?: CallStatus;
   simulation?: boolean;
   tableName?: string;
-  platform?: Platform;
+  platform?: CallSource;
   /** Normalised as stored numbers are. */
   callerPhone?: string;
   /** Case-insensitive substring, taken literally. */

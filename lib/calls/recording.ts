@@ -2,7 +2,7 @@ import type { Actor } from "../access/actor";
 import { auditRead } from "../audit/reads";
 import { notFound } from "../domain-error";
 import { type ByteRange, getObjectStore } from "../storage/get-object-store";
-import { withCallStore } from "./with-call-store";
+import { withDatabase } from "../db/with-database";
 
 /** One answer of GET /api/calls/{id}/recording: the whole recording, the range asked for, or none. */
 export type RecordingResponse =
@@ -43,7 +43,7 @@ export function parseRange(header: string | null, size: number): ByteRange | und
  * (lib/audit/record-audit.ts): seeks and a player's follow-up ranges add no row.
  */
 export async function openRecording(conversationId: string, rangeHeader: string | null, actor: Actor): Promise<RecordingResponse> {
-  const recording = await withCallStore(async (db) => {
+  const recording = await withDatabase(async (db) => {
     const call = await db.call.findUnique({ where: { conversationId }, select: { id: true } });
     return call && db.callRecording.findUnique({ where: { conversationId } });
   });

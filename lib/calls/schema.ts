@@ -2,7 +2,7 @@ import { z } from "zod";
 import { invalidParameter } from "../domain-error";
 import { LOCATION_SOURCES, PRECISIONS } from "../geocoding/types";
 import { queryParameter } from "../query-parameters";
-import { EMERGENCY_TYPES, PLATFORMS, SEVERITIES, STATUSES, TABLE_NAME_PATTERN } from "../vocabulary";
+import { CALL_SOURCES, EMERGENCY_TYPES, SEVERITIES, STATUSES, TABLE_NAME_PATTERN } from "../vocabulary";
 
 /**
  * The zod schemas of the calls API: they validate requests, type the responses, and are the
@@ -13,7 +13,7 @@ export { EMERGENCY_TYPES, PLATFORMS, SEVERITIES, STATUSES, TABLE_NAME_PATTERN, t
 
 export const severitySchema = z.enum(SEVERITIES);
 export const statusSchema = z.enum(STATUSES);
-export const platformSchema = z.enum(PLATFORMS);
+export const platformSchema = z.enum(CALL_SOURCES);
 
 /** ISO 8601 date (`2025-01-31`) or date-time (`2025-01-31T14:05`, seconds, fraction, `Z`/offset optional). */
 export const ISO_DATE_PATTERN =
@@ -90,9 +90,9 @@ export const callFilterParameters = {
   }),
   platform: queryParameter({
     schema: platformSchema,
-    description: "The voice-agent platform the call came from (simulated calls count as `elevenlabs`).",
+    description: "Where the call came from: the voice-agent platform (simulated calls count as `elevenlabs`), or `call_taker` for calls people took (POST /api/calls).",
     label: "Invalid parameter",
-    message: `platform must be one of ${PLATFORMS.join(", ")}`,
+    message: `platform must be one of ${CALL_SOURCES.join(", ")}`,
   }),
   table_name: queryParameter({
     schema: z.string().regex(TABLE_NAME_PATTERN),
@@ -168,6 +168,7 @@ export const callRecordSchema = z
       .string()
       .optional()
       .meta({ description: "The caller's number, E.164 where it could be normalised; absent for a web call" }),
+    caller_name: z.string().optional().meta({ description: "Calls a person took (platform `call_taker`): the caller's name as they wrote it, when given" }),
     description: z.string().optional().meta({ description: "Simulated calls only" }),
     failure_reason: z
       .enum(["busy", "no-answer", "unknown"])
@@ -178,7 +179,7 @@ export const callRecordSchema = z
       .optional()
       .meta({ description: "Calls released by a training exercise (always simulated): the exercise's id" }),
     incident_id: z.string().meta({ description: "The incident the call is grouped into (GET /api/incidents/{id})" }),
-    platform: platformSchema.meta({ description: "The voice-agent platform the call came from; `elevenlabs` for simulated calls" }),
+    platform: platformSchema.meta({ description: "Where the call came from: the voice-agent platform (`elevenlabs` for simulated calls), or `call_taker`: a person took it (POST /api/calls; `agent_id` names them)" }),
     on_line: z.literal(true).optional().meta({
       description: "Present while the caller is still talking to the voice agent: reported live, its post-call event not yet in (docs/webhook.md, \"Live calls\")",
     }),
@@ -268,7 +269,7 @@ export const recordingLinkSchema = z.object({
   size_bytes: z.int(),
 });
 
-/** One turn of the conversation (lib/webhook/payload.ts transcriptTurns). */
+/** One turn of the conversation (lib/calls/handed-over.ts transcriptTurns). */
 export const transcriptTurnSchema = z.object({
   speaker: z.string().meta({ description: "As the platform named the speaker: `agent`, `user`, `caller`...; `unknown` when it did not" }),
   time_in_call_secs: z.number().nullable().meta({ description: "Seconds since the conversation's first turn; null when the turn had no time" }),
@@ -321,10 +322,11 @@ const fieldMessages: Record<string, string> = {
   severity: `severity must be one of ${SEVERITIES.join(", ")}`,
   location: `location must be text of 1 to ${LOCATION_MAX_LENGTH} characters`,
   confirm_lower_precision: "confirm_lower_precision must be true or false",
+  confirm_coarse: "confirm_coarse must be true or false",
 };
 
-/** Fields that qualify a change without being one (confirm_lower_precision). */
-const QUALIFIERS = new Set(["confirm_lower_precision"]);
+/** Fields that qualify a change without being one (confirm_lower_precision, confirm_coarse). */
+const QUALIFIERS = new Set(["confirm_lower_precision", "confirm_coarse"]);
 
 /** A body with at least one of `fields`, each valid; the first bad field named in a 400. */
 function parseUpdate<T extends z.ZodRawShape>(schema: z.ZodObject<T>, body: unknown): z.infer<z.ZodObject<T>> {
@@ -350,6 +352,10 @@ export const callUpdateSchema = z
       description:
         "true: take a location less exact than the call's (e.g. a town centre for an address point); without it such a correction is 409 PRECISION_LOWERED and changes nothing",
     }),
+    confirm_coarse: z.boolean().optional().meta({
+      description:
+        "true: take a location naming a street the centre's GIS does not have in a community it covers, placed where the other geocoders put it (often the town's centre), however less exact than the call's; without it such a correction is 409 STREET_NOT_IN_GIS and changes nothing",
+    }),
   })
   .meta({ description: "At least one field; any combination. Other fields are ignored." });
 
@@ -371,7 +377,7 @@ export function parseCallUpdate(body: unknown): CallUpdate {
 
 /** PATCH /api/incidents/{id}: a status move, a correction of every one of its calls' type or severity, or both. */
 export const incidentUpdateSchema = callUpdateSchema
-  .omit({ location: true, confirm_lower_precision: true })
+  .omit({ location: true, confirm_lower_precision: true, confirm_coarse: true })
   .meta({ description: "At least one field; any combination. Other fields are ignored." });
 
 export type IncidentUpdate = z.infer<typeof incidentUpdateSchema>;

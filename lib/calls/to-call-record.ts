@@ -1,6 +1,6 @@
 import type { Call, CallCorrection, CallStatusChange, Prisma } from "../db/generated/client";
 import type { LocationSource, Precision } from "../geocoding/types";
-import type { Platform } from "../vocabulary";
+import type { CallSource } from "../vocabulary";
 import type { CallDetail, CallRecord, CallStatus, CorrectedField } from "./schema";
 import { callTrackingId } from "./tracking-id";
 
@@ -32,6 +32,7 @@ export const LISTED_COLUMNS = {
   callId: "call_id",
   area: "area",
   callerPhone: "caller_phone",
+  callerName: "caller_name",
   description: "description",
   failureReason: "failure_reason",
   exerciseId: "exercise_id",
@@ -78,12 +79,13 @@ export function toCallRecord(call: ListedCall): CallRecord {
     scenario_name: call.scenarioName,
     table_name: call.tableName,
     incident_id: call.incidentId,
-    platform: call.platform as Platform,
+    platform: call.platform as CallSource,
     verified: call.verified,
   };
   if (call.callId !== null) record.call_id = call.callId;
   if (call.area !== null) record.area = call.area;
   if (call.callerPhone !== null) record.caller_phone = call.callerPhone;
+  if (call.callerName !== null) record.caller_name = call.callerName;
   if (call.description !== null) record.description = call.description;
   if (call.failureReason !== null) record.failure_reason = call.failureReason as CallRecord["failure_reason"];
   if (call.exerciseId !== null) record.exercise_id = call.exerciseId;

@@ -14,7 +14,7 @@ export const rateLimitPolicies = {
   // calls. Vapi does not retry a refused report, and posts from few addresses: room for 50 a second.
   vapiWebhook: { bucket: "vapi-webhook", limit: 3000, windowMs: MINUTE, whenStoreDown: "allow" },
   retellWebhook: { bucket: "retell-webhook", limit: 3000, windowMs: MINUTE, whenStoreDown: "allow" },
-  // The voice agents' live tools (lib/live-calls): a few calls per call in progress.
+  // The voice agents' live tools (lib/on-the-line): a few calls per call in progress.
   liveTools: { bucket: "live-tools", limit: 3000, windowMs: MINUTE, whenStoreDown: "allow" },
   // Where a password can be tried without holding one: few tries per client (and per account: lib/access/session.ts).
   session: { bucket: "session", limit: 10, windowMs: MINUTE, whenStoreDown: "local" },

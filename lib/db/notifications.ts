@@ -15,8 +15,8 @@ import { getEmbeddedDatabase } from "./client";
  * the embedded database's in-process LISTEN.
  */
 export const CHANNELS = {
-  /** calls_changed_notify: a call or note changed (the change feed moved). */
-  calls: "mayday_calls_changed",
+  /** calls_changed_notify: the change feed moved (lib/feed/wake.ts). */
+  feed: "mayday_calls_changed",
   /** access_changed: a person, session or key changed (access_version moved). */
   access: "mayday_access_changed",
 } as const;

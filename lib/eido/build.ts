@@ -1,9 +1,10 @@
 import type { CallRecord } from "../calls/schema";
-import type { LocationSource, Precision } from "../geocoding/types";
+import type { CivicAddress, LocationSource, Precision } from "../geocoding/types";
 import type { IncidentRecord } from "../incidents/schema";
-import { NANP_DIGITS } from "../webhook/sanitise";
-import { type CivicAddress, civicAddressOf } from "./civic";
+import { NANP_DIGITS } from "../calls/sanitise";
+import { civicAddressOf } from "./civic";
 import { AGENCY_ROLE, incidentStatusCode, incidentTypeCode, LOCATION_TYPES, type ResourceStatus, resourceTypeCode, UNIT_STATUSES } from "./registry";
+import { lookupTable } from "../lookup-table";
 
 /**
  * An incident as a NENA Emergency Incident Data Object (NENA-STA-021.1a, JSON; docs/integrations.md,
@@ -25,6 +26,8 @@ export interface EidoCall extends CallRecord {
   history: EidoStatusChange[];
   /** When a dispatcher last corrected the call's location (null: as the agent reported it). */
   locationCorrectedAt: Date | null;
+  /** The centre's GIS record its location matched, as the GIS held it then (null: another source placed it). */
+  locationCivic: CivicAddress | null;
 }
 
 /** A dispatcher's note on the incident (lib/notes). */
@@ -99,11 +102,16 @@ export const incidentTrackingId = (id: string, domain: string) => `urn:emergency
 const agentId = (ref: string, domain: string) => `${ref.replace(":", ".").replace(/[^A-Za-z0-9._-]/g, "-")}@${domain}`;
 
 /**
- * The agent's role (NENA-STA-021.1b's Agent Role registry, as NENA's sample spells it: "Call
- * Taking"): a voice agent took the call; a person or key acting on the incident dispatches. The
- * project's copy of the registries does not hold this one, so these values follow the sample.
+ * The agent's roles (NENA-STA-021.1b's Agent Role registry, as NENA's sample spells it: "Call
+ * Taking"): who took a call (a voice agent, or a person for a call of platform `call_taker`); a
+ * person or key acting on the incident dispatches. The project's copy of the registries does not
+ * hold this one, so these values follow the sample.
  */
-const agentRole = (ref: string) => (ref.startsWith("voiceagent:") ? "Call Taking" : "Dispatching");
+const agentRoles = (ref: string, tookCall: boolean) =>
+  ref.startsWith("voiceagent:") ? ["Call Taking"] : tookCall ? ["Call Taking", "Dispatching"] : ["Dispatching"];
+
+/** Who took the call: the voice agent, or the person (or key) who took it (`agent_id` `user:<id>`, `key:<id>`). */
+const callTaker = (call: Pick<EidoCall, "platform" | "agent_id">) => (call.platform === "call_taker" ? call.agent_id : `voiceagent:${call.agent_id}`);
 
 /**
  * The call's state in the IANA Call States registry: on the line while the caller still talks to
@@ -117,7 +125,7 @@ export function callStateOf(call: Pick<CallRecord, "on_line" | "failure_reason">
 }
 
 /** Severity as the standard's priority identifier (highest .. lowest). */
-const PRIORITY: Record<string, string> = { critical: "highest", high: "high", moderate: "normal" };
+const PRIORITY: Record<string, string> = lookupTable({ critical: "highest", high: "high", moderate: "normal" });
 export const priorityOf = (severity: string) => PRIORITY[severity] ?? "normal";
 
 /**
@@ -161,16 +169,21 @@ export const locationMethod = (source: LocationSource | null): "Manual" | "Deriv
 
 /** RFC 4119 usage rules: the location is not to be passed on beyond the emergency services. */
 const USAGE_RULES = "<gp:usage-rules><gbp:retransmission-allowed>false</gbp:retransmission-allowed></gp:usage-rules>";
-const CIVIC_ORDER: (keyof CivicAddress)[] = ["country", "A1", "A3", "RD", "STS", "HNO"];
+/** RFC 5139's elements in its schema's order, before and after LOC; RFC 6848's extensions (STP, HNP) after them all. */
+const CIVIC_BEFORE_LOC = ["country", "A1", "A3", "PRD", "RD", "STS", "POD", "HNO", "HNS"] as const;
+const CIVIC_AFTER_LOC = ["PC", "UNIT"] as const;
+const CIVIC_EXTENSIONS = ["STP", "HNP"] as const;
 
 /**
- * A PIDF-LO location: the civic address (RFC 5139 elements parsed from the words as spoken, and the
- * words themselves in LOC; method Manual, the caller said it) and, when known, the geodetic point:
+ * A PIDF-LO location: the civic address and, when known, the geodetic point. The civic address is
+ * the centre's GIS record the words matched (`matched`, every NENA field Mayday imports; method
+ * Derived), else RFC 5139 elements parsed from the words (method Manual, the caller said it); the
+ * words themselves are always in LOC. The geodetic point is
  * a circle of its uncertainty radius in metres (RFC 5491's shape; a bare point when the radius is
  * unknown), its method naming who located it and how exactly ("gazetteer: locality"; an
  * incident's only its best call's precision). Each with usage rules.
  */
-export function pidfLo(entity: string, spoken: string, point: EidoPoint): string {
+export function pidfLo(entity: string, spoken: string, point: EidoPoint, matched: CivicAddress | null = null): string {
   const { latitude, longitude, uncertaintyMeters: radius } = point;
   const shape =
     radius === null
@@ -182,17 +195,22 @@ export function pidfLo(entity: string, spoken: string, point: EidoPoint): string
     latitude !== null && longitude !== null
       ? `<tuple id="geodetic"><status><gp:geopriv><gp:location-info>${shape}</gp:location-info>${USAGE_RULES}<gp:method>${method}</gp:method></gp:geopriv></status></tuple>`
       : "";
-  const civic = civicAddressOf(spoken);
-  const elements = CIVIC_ORDER.filter((name) => civic[name] !== undefined).map((name) => `<ca:${name}>${xmlText(civic[name]!)}</ca:${name}>`);
-  elements.push(`<ca:LOC>${xmlText(spoken)}</ca:LOC>`);
-  if (civic.PC !== undefined) elements.push(`<ca:PC>${xmlText(civic.PC)}</ca:PC>`);
+  const civic = matched ?? civicAddressOf(spoken);
+  const element = (prefix: string) => (name: keyof CivicAddress) => (civic[name] === undefined ? [] : [`<${prefix}:${name}>${xmlText(civic[name])}</${prefix}:${name}>`]);
+  const elements = [
+    ...CIVIC_BEFORE_LOC.flatMap(element("ca")),
+    `<ca:LOC>${xmlText(spoken)}</ca:LOC>`,
+    ...CIVIC_AFTER_LOC.flatMap(element("ca")),
+    ...CIVIC_EXTENSIONS.flatMap(element("cae")),
+  ];
+  const civicMethod = matched ? locationMethod("centre_gis") : "Manual";
   return (
     `<presence xmlns="urn:ietf:params:xml:ns:pidf" xmlns:gp="urn:ietf:params:xml:ns:pidf:geopriv10" ` +
     `xmlns:gbp="urn:ietf:params:xml:ns:pidf:geopriv10:basicPolicy" ` +
-    `xmlns:ca="urn:ietf:params:xml:ns:pidf:geopriv10:civicAddr" xmlns:gml="http://www.opengis.net/gml" ` +
+    `xmlns:ca="urn:ietf:params:xml:ns:pidf:geopriv10:civicAddr" xmlns:cae="urn:ietf:params:xml:ns:pidf:geopriv10:civicAddr:ext" xmlns:gml="http://www.opengis.net/gml" ` +
     `xmlns:gs="http://www.opengis.net/pidflo/1.0" entity="${xmlText(entity)}">` +
     `${geodetic}<tuple id="civic"><status><gp:geopriv><gp:location-info><ca:civicAddress>${elements.join("")}` +
-    `</ca:civicAddress></gp:location-info>${USAGE_RULES}<gp:method>Manual</gp:method></gp:geopriv></status></tuple></presence>`
+    `</ca:civicAddress></gp:location-info>${USAGE_RULES}<gp:method>${civicMethod}</gp:method></gp:geopriv></status></tuple></presence>`
   );
 }
 
@@ -202,6 +220,12 @@ function incidentUncertainty(incident: IncidentRecord, calls: readonly EidoCall[
     call.location_precision === incident.location_precision && call.location_uncertainty_m !== null ? [call.location_uncertainty_m] : [],
   );
   return radii.length > 0 ? Math.min(...radii) : null;
+}
+
+/** The incident's address is its first call's words: the record that call matched, when it still says those words. */
+function incidentCivic(incident: IncidentRecord, calls: readonly EidoCall[]): CivicAddress | null {
+  const first = calls.find((call) => call.location === incident.location && call.location_matched === incident.location_matched && call.locationCivic);
+  return first?.locationCivic ?? null;
 }
 
 export function buildEido({ domain, incident, calls, notes, relations, units, merged }: EidoInput): Eido {
@@ -223,6 +247,7 @@ export function buildEido({ domain, incident, calls, notes, relations, units, me
   });
   const incidentId = incidentTrackingId(incident.id, domain);
   const personal = (ref: string) => (/^(user|key):/.test(ref) ? ref : undefined);
+  const takers = new Set(calls.map(callTaker));
 
   const notesComponent: Component[] = [];
   const callbackComponent: Component[] = [];
@@ -242,7 +267,7 @@ export function buildEido({ domain, incident, calls, notes, relations, units, me
           precision: call.location_precision,
           uncertaintyMeters: call.location_uncertainty_m,
           source: call.location_source,
-        }),
+        }, call.locationCivic),
       }),
     );
     const noteIds: Reference[] = [];
@@ -266,12 +291,12 @@ export function buildEido({ domain, incident, calls, notes, relations, units, me
     const fields: Record<string, unknown> = {
       callStateRegistryText: callStateOf(call),
       standardPrimaryCallType: "emergency",
-      localCallType: call.simulation ? "simulated" : "voice-agent",
+      localCallType: call.simulation ? "simulated" : call.platform === "call_taker" ? "call-taker" : "voice-agent",
       direction: "incoming",
       priorityIdentifier: priorityOf(call.severity),
       callStartTimestamp: callAt,
-      // The voice agent took the call (a simulated call's is the simulator).
-      agentReference: [agentReference(`voiceagent:${call.agent_id}`, callAt)],
+      // The voice agent took the call (a simulated call's is the simulator), or a person did.
+      agentReference: [agentReference(callTaker(call), callAt)],
       locationReference: [{ $ref: locationId }],
       notesReference: noteIds,
     };
@@ -341,7 +366,7 @@ export function buildEido({ domain, incident, calls, notes, relations, units, me
         precision: incident.location_precision,
         uncertaintyMeters: incidentUncertainty(incident, calls),
         source: null,
-      }),
+      }, incidentCivic(incident, calls)),
     }),
     ...callLocations,
   ];
@@ -358,7 +383,7 @@ export function buildEido({ domain, incident, calls, notes, relations, units, me
       }),
     ],
     agentComponent: [...agents].map(([ref, at]) =>
-      component(agentId(ref, domain), at, { agentRoleRegistryText: [agentRole(ref)], agencyReference: agency }),
+      component(agentId(ref, domain), at, { agentRoleRegistryText: agentRoles(ref, takers.has(ref)), agencyReference: agency }),
     ),
     incidentComponent: component(`urn:mayday:incident:${incident.id}`, updatedAt, {
       incidentTypeCommonRegistryText: incidentTypeCode(incident.emergency_type),

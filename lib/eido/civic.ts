@@ -1,7 +1,10 @@
 import { segmentsOf } from "../geocoding/text";
+import type { CivicAddress } from "../geocoding/types";
+import { lookupTable } from "../lookup-table";
 
 /**
- * The civic address elements (RFC 4119/5139) a spoken US location names, for the EIDO's PIDF-LO:
+ * The civic address elements (RFC 4119/5139) a spoken US location names, for the EIDO's PIDF-LO
+ * when the centre's GIS matched no record (lib/geocoding/centre/civic-address.ts gives the record's):
  * house number, street and its suffix from the first comma-separated part when it reads as a
  * street ("1200 Sunset Blvd"), the state (A1, with country US) and ZIP from a part ending in one
  * (lib/geocoding/text.ts reads them as the geocoder does), and the city (A3) from the part naming
@@ -9,24 +12,14 @@ import { segmentsOf } from "../geocoding/text";
  * spoken are always in LOC.
  */
 
-export interface CivicAddress {
-  country?: string;
-  A1?: string;
-  A3?: string;
-  RD?: string;
-  STS?: string;
-  HNO?: string;
-  PC?: string;
-}
-
 /** Street suffixes as written in full (the form of NENA's sample: "Street"). */
-const SUFFIXES: Record<string, string> = {
+const SUFFIXES: Record<string, string> = lookupTable({
   st: "Street", street: "Street", ave: "Avenue", av: "Avenue", avenue: "Avenue", blvd: "Boulevard", boulevard: "Boulevard",
   rd: "Road", road: "Road", dr: "Drive", drive: "Drive", ln: "Lane", lane: "Lane", way: "Way", ct: "Court", court: "Court",
   pl: "Place", place: "Place", hwy: "Highway", highway: "Highway", pkwy: "Parkway", parkway: "Parkway", ter: "Terrace",
   terrace: "Terrace", cir: "Circle", circle: "Circle", trl: "Trail", trail: "Trail", pike: "Pike", row: "Row", sq: "Square",
   square: "Square", expy: "Expressway", expressway: "Expressway", fwy: "Freeway", freeway: "Freeway",
-};
+});
 
 const words = (text: string) => text.split(/\s+/).filter(Boolean);
 

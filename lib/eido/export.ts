@@ -1,9 +1,10 @@
 import { selectList } from "../calls/query";
 import { type ListedCall, toCallRecord } from "../calls/to-call-record";
-import { withCallStore } from "../calls/with-call-store";
+import { withDatabase } from "../db/with-database";
 import { getConfig } from "../config";
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
+import type { CivicAddress } from "../geocoding/types";
 import { notFound } from "../domain-error";
 import { type IncidentFields, toIncidentRecord } from "../incidents/to-incident-record";
 import { notesForExport } from "../notes/list";
@@ -83,8 +84,8 @@ export async function readIncidentEido(db: Db, id: string): Promise<Eido | undef
     if (!merge) return undefined;
     return buildEido({ domain, incident: toIncidentRecord(merge.record), calls: [], notes: [], relations: await relationsOf(db, id, null, null), units: [], merged: true });
   }
-  const calls = await db.$queryRaw<(ListedCall & { locationCorrectedAt: Date | null })[]>(Prisma.sql`
-    SELECT ${selectList},
+  const calls = await db.$queryRaw<(ListedCall & { locationCorrectedAt: Date | null; locationCivic: CivicAddress | null })[]>(Prisma.sql`
+    SELECT ${selectList}, c.location_civic AS "locationCivic",
       (SELECT max(k.changed_at) FROM call_corrections k WHERE k.call_id = c.id AND k.field = 'location') AS "locationCorrectedAt"
     FROM calls c WHERE c.incident_id = ${id} ORDER BY c.occurred_at, c.id`);
   const history = await db.$queryRaw<HistoryRow[]>`
@@ -102,7 +103,7 @@ export async function readIncidentEido(db: Db, id: string): Promise<Eido | undef
   return buildEido({
     domain,
     incident: toIncidentRecord(incident),
-    calls: calls.map((call) => ({ ...toCallRecord(call), history: byCall.get(call.id) ?? [], locationCorrectedAt: call.locationCorrectedAt })),
+    calls: calls.map((call) => ({ ...toCallRecord(call), history: byCall.get(call.id) ?? [], locationCorrectedAt: call.locationCorrectedAt, locationCivic: call.locationCivic })),
     notes: notes.map((note) => ({ id: note.id, at: new Date(note.created_at), author: note.author, text: note.text })),
     relations: await relationsOf(db, id, incident.splitFrom, incident.createdAt),
     units: unitsOf(await incidentAssignments(db, id)),
@@ -112,7 +113,7 @@ export async function readIncidentEido(db: Db, id: string): Promise<Eido | undef
 
 /** GET /api/incidents/{id}/eido: also for an incident merged away (its EIDO names the merge). */
 export async function getIncidentEido(id: string): Promise<Eido> {
-  return withCallStore(async (db) => {
+  return withDatabase(async (db) => {
     const eido = await readIncidentEido(db, id);
     if (!eido) throw notFound(`No incident with id ${id}`);
     return eido;

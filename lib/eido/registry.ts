@@ -1,5 +1,6 @@
 import type { UnitState, UnitType } from "../units/states";
 import { type EmergencyType, emergencyTypeOf } from "../vocabulary";
+import { lookupTable } from "../lookup-table";
 
 /**
  * Mayday's values in NENA's EIDO registries (NENA-STA-021.1b, tables 31-38; docs/integrations.md,
@@ -45,13 +46,13 @@ export function incidentTypeCode(emergencyType: string): string {
 }
 
 /** Mayday's workflow statuses as Incident Status registry values. */
-export const INCIDENT_STATUSES: Record<string, string> = {
+export const INCIDENT_STATUSES: Record<string, string> = lookupTable({
   active: "Active",
   dispatched: "ResourcesAssigned",
   enroute: "ResourcesEnroute",
   resolved: "Closed",
   failed: "Cancelled",
-};
+});
 export const incidentStatusCode = (status: string): string => INCIDENT_STATUSES[status] ?? "Active";
 
 /** Location Type registry values: where the incident is, where a caller said they were. */

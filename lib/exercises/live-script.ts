@@ -1,6 +1,6 @@
 import type { RandomSource } from "../simulation/random";
 import type { SimulatedCall } from "../vocabulary";
-import type { TranscriptTurn } from "../webhook/payload";
+import type { TranscriptTurn } from "../calls/handed-over";
 
 /**
  * How a live exercise call unfolds (docs/exercises.md, "Live calls"): the steps the scheduler

@@ -177,6 +177,7 @@ function plannedPoint(call: SimulatedCall, placement: Placement) {
     source: placement.source,
     // The generator placed it: no GIS matched an address.
     matched: null,
+    civic: null,
   };
 }
 
@@ -184,7 +185,7 @@ type Placement = Pick<DueCall, "precision" | "source" | "uncertainty_m">;
 type Training = NonNullable<LiveReport["training"]>;
 
 /**
- * A live step as the agent's tools would say it (lib/live-calls/report.ts): the conversation so
+ * A live step as the agent's tools would say it (lib/on-the-line/report-emergency.ts): the conversation so
  * far and, at the step that reports, what the agent knows, the generated call's point included
  * (the plan placed it; no geocoder is asked).
  */
@@ -332,7 +333,7 @@ export async function releaseDueCalls(deps: SchedulerDeps = {}): Promise<number>
   }
   // The simulated units' crews report what fell due (lib/units/crews.ts).
   await reportCrewsDue({ now, db: deps.db });
-  // A live call located after its release waits for the grouper, as a real one does (lib/live-calls/report.ts).
+  // A live call located after its release waits for the grouper, as a real one does (lib/on-the-line/report-emergency.ts).
   if (total > 0 || stepped > 0) groupSoon();
   return total;
 }

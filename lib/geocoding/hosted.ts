@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { UNCERTAINTY_METRES } from "./precision";
 import { GeocoderUnavailableError, type GeocodeResult, type Precision } from "./types";
+import { lookupTable } from "../lookup-table";
 
 const nominatimResult = z.object({
   lat: z.coerce.number(),
@@ -35,7 +36,7 @@ export function nominatimPrecision(result: z.infer<typeof nominatimResult>): Pre
 }
 
 /** Pelias's layers (its data model): which precision each is. */
-const PELIAS_LAYER: Readonly<Record<string, Precision>> = {
+const PELIAS_LAYER: Readonly<Record<string, Precision>> = lookupTable({
   address: "address_point",
   venue: "address_point",
   intersection: "intersection",
@@ -47,7 +48,7 @@ const PELIAS_LAYER: Readonly<Record<string, Precision>> = {
   borough: "locality",
   locality: "locality",
   localadmin: "locality",
-};
+});
 
 const peliasFeatures = z.object({
   features: z.array(

@@ -1,6 +1,7 @@
 import { SCENARIOS } from "../scenarios/scenario-list";
 import { localityUncertainty, UNCERTAINTY_METRES } from "./precision";
 import type { UsPoint } from "./types";
+import { lookupTable } from "../lookup-table";
 
 export interface GazetteerEntry extends UsPoint {
   /** A scenario area (a neighbourhood) or one of the scenario cities: both locality precision. */
@@ -11,12 +12,12 @@ export interface GazetteerEntry extends UsPoint {
 }
 
 /** The US state of each scenario: a caller naming another state rules its areas out. */
-export const SCENARIO_STATES: Record<string, string> = {
+export const SCENARIO_STATES: Record<string, string> = lookupTable({
   la_wildfire: "CA",
   nashville_tornado: "TN",
   earthquake_sf: "CA",
   hurricane_florida: "FL",
-};
+});
 
 /** Spellings callers use for a scenario area besides its own name. */
 const AREA_ALIASES: Record<string, string[]> = {

@@ -1,3 +1,4 @@
+import { lookupTable } from "../lookup-table";
 /**
  * Location text as words: lower case, accents and dots dropped ("L.A." -> "la", "St." -> "st"),
  * other punctuation as spaces. Gazetteer names go through the same function, so both sides agree.
@@ -12,7 +13,7 @@ export function normalise(text: string): string {
     .trim();
 }
 
-export const STATE_NAMES: Record<string, string> = {
+export const STATE_NAMES: Record<string, string> = lookupTable({
   alabama: "AL", alaska: "AK", arizona: "AZ", arkansas: "AR", california: "CA", colorado: "CO",
   connecticut: "CT", delaware: "DE", "district of columbia": "DC", florida: "FL", georgia: "GA",
   hawaii: "HI", idaho: "ID", illinois: "IL", indiana: "IN", iowa: "IA", kansas: "KS", kentucky: "KY",
@@ -23,7 +24,7 @@ export const STATE_NAMES: Record<string, string> = {
   "south carolina": "SC", "south dakota": "SD", tennessee: "TN", texas: "TX", utah: "UT", vermont: "VT",
   virginia: "VA", washington: "WA", "west virginia": "WV", wisconsin: "WI", wyoming: "WY",
   "puerto rico": "PR",
-};
+});
 const STATE_CODES = new Set(Object.values(STATE_NAMES));
 
 /** One comma-separated part of the location text, its words and what its tail says. */

@@ -12,10 +12,10 @@ export const STREET_LEVEL: readonly Precision[] = ["address_point", "interpolate
 
 /**
  * Who located the point: the centre's own GIS data, a hosted geocoder (by name), the embedded
- * gazetteer, or coordinates that came with the call (from the voice platform, or the simulation
- * generator).
+ * gazetteer, coordinates that came with the call (from the voice platform, or the simulation
+ * generator), or the position a unit reported when it reported the call itself (lib/call-taking).
  */
-export const LOCATION_SOURCES = ["centre_gis", "nominatim", "pelias", "gazetteer", "platform", "generator"] as const;
+export const LOCATION_SOURCES = ["centre_gis", "nominatim", "pelias", "gazetteer", "platform", "generator", "unit"] as const;
 export type LocationSource = (typeof LOCATION_SOURCES)[number];
 
 export interface GeocodeResult {
@@ -27,7 +27,40 @@ export interface GeocodeResult {
   source: LocationSource;
   /** The place or address that was matched, for logs and the dashboard. */
   label: string;
+  /**
+   * The centre's GIS record matched, as civic address elements (lib/geocoding/centre/civic-address.ts);
+   * only for `centre_gis`. The label is formatted from it.
+   */
+  civic?: CivicAddress;
 }
+
+/**
+ * A US civic address as RFC 5139 (and RFC 5222's LoST) names its elements, with RFC 6848's two
+ * prefixes (`STP`, `HNP`); each as the source wrote it, absent when it says nothing of it.
+ */
+export interface CivicAddress {
+  country?: string;
+  /** State. */
+  A1?: string;
+  /** City or community. */
+  A3?: string;
+  /** Leading street direction. */
+  PRD?: string;
+  /** Street type before the name ("US Highway" 19): RFC 6848's extension. */
+  STP?: string;
+  RD?: string;
+  /** Street suffix (type after the name). */
+  STS?: string;
+  /** Trailing street direction. */
+  POD?: string;
+  /** House number prefix ("94-", "N103W"): RFC 6848's extension. */
+  HNP?: string;
+  HNO?: string;
+  HNS?: string;
+  PC?: string;
+  UNIT?: string;
+}
+
 
 /** How exact a located point is and who placed it, without its label: what a call stores beside its point. */
 export type CallPlacement = Pick<GeocodeResult, "precision" | "uncertaintyMeters" | "source">;

@@ -1,7 +1,8 @@
 import { whileAllowed } from "../access/access-watch";
 import { invalidParameter } from "../domain-error";
-import { lastEventIdSchema } from "../live/schema";
-import { openChangeStream } from "../live/stream";
+import type { FeedPosition } from "../feed";
+import { lastEventIdSchema } from "../board/schema";
+import { openChangeStream } from "../board/change-stream";
 import { acceptsGzip, gzipEventStream } from "./compressed-stream";
 import { endpoints } from "./endpoints";
 
@@ -11,7 +12,7 @@ import { endpoints } from "./endpoints";
  * drops a route's Content-Encoding header. The stream ends once the credential that opened it may no
  * longer read (lib/access/access-watch.ts).
  */
-export function openStreamAnswer(headers: Headers, after: number | undefined, signal: AbortSignal, compress: boolean) {
+export function openStreamAnswer(headers: Headers, after: FeedPosition | undefined, signal: AbortSignal, compress: boolean) {
   // A reconnecting EventSource sends the last id it received; it wins over the query fallback.
   const header = headers.get("last-event-id");
   const lastEventId = header === null ? undefined : lastEventIdSchema.safeParse(header);

@@ -3,9 +3,9 @@ import type { IncomingMessage, RequestListener, ServerResponse } from "node:http
 import type { TLSSocket } from "node:tls";
 import { promisify } from "node:util";
 import { gzip } from "node:zlib";
-import { listCalls } from "../live/list-calls";
+import { listCalls } from "../board/list-calls";
 import { getConfig } from "../config";
-import { platformAdapters } from "../intake/platforms/platform-adapters";
+import { platformAdapters } from "../voice-platforms/adapters";
 import { log } from "../log";
 import { openApiAnswer } from "./openapi";
 import { parseQueryParameters } from "../query-parameters";
@@ -106,7 +106,7 @@ async function answerStream(request: IncomingMessage, response: ServerResponse, 
 
 /** The operations answered here: each does what its route file does once protected. */
 const directOperations = new Map<string, (request: IncomingMessage, response: ServerResponse, search: string) => Promise<void>>([
-  // Every platform's webhook (lib/intake/platforms), each behind its own endpoint's protection.
+  // Every platform's webhook (lib/voice-platforms), each behind its own endpoint's protection.
   ...Object.entries(webhookRoutes).map(
     ([platform, route]) =>
       [

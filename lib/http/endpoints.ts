@@ -2,6 +2,7 @@ import { z } from "zod";
 import { accessEndpoints } from "../access/endpoints";
 import { acknowledgementEndpoints } from "../acknowledgements/endpoints";
 import { auditEndpoints } from "../audit/endpoints";
+import { callTakingEndpoints } from "../call-taking/endpoints";
 import { callEndpoints } from "../calls/endpoints";
 import type { Endpoint, Method } from "../contract/endpoint";
 import { eidoEndpoints } from "../eido/endpoints";
@@ -10,8 +11,8 @@ import { geocodingEndpoints } from "../geocoding/endpoints";
 import { healthEndpoints } from "../health/endpoints";
 import { incidentEndpoints } from "../incidents/endpoints";
 import { intakeEndpoints } from "../intake/endpoints";
-import { liveCallEndpoints } from "../live-calls/endpoints";
-import { liveEndpoints } from "../live/endpoints";
+import { onTheLineEndpoints } from "../on-the-line/endpoints";
+import { boardEndpoints } from "../board/endpoints";
 import { noteEndpoints } from "../notes/endpoints";
 import { reportEndpoints } from "../reports/endpoints";
 import { simulationEndpoints } from "../simulation/endpoints";
@@ -27,7 +28,8 @@ import { unitEndpoints } from "../units/endpoints";
  */
 export const endpoints = {
   ...callEndpoints,
-  ...liveEndpoints,
+  ...callTakingEndpoints,
+  ...boardEndpoints,
   ...geocodingEndpoints,
   ...incidentEndpoints,
   ...acknowledgementEndpoints,
@@ -36,7 +38,7 @@ export const endpoints = {
   ...unitEndpoints,
   ...simulationEndpoints,
   ...intakeEndpoints,
-  ...liveCallEndpoints,
+  ...onTheLineEndpoints,
   ...exerciseEndpoints,
   ...reportEndpoints,
   ...subscriptionEndpoints,

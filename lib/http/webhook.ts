@@ -1,9 +1,9 @@
-import { receiveWebhook } from "../intake/receive-webhook";
+import { receiveWebhook } from "../intake/receive";
 import type { Platform } from "../vocabulary";
 import { requireJsonContentType } from "./body";
 import type { RouteName } from "./endpoints";
 
-/** Each platform's endpoint in lib/intake/endpoints.ts (its adapter: lib/intake/platforms). */
+/** Each platform's endpoint in lib/intake/endpoints.ts (its adapter: lib/voice-platforms). */
 export const webhookRoutes = {
   elevenlabs: "webhook",
   vapi: "vapiWebhook",

@@ -4,6 +4,7 @@ import { writeCalls } from "../calls/write/write-calls";
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import { invalidParameter, notFound } from "../domain-error";
+import type { FeedPosition } from "../feed";
 import type { DismissedDuplicate, DuplicateMark, PossibleDuplicate } from "./schema";
 
 /**
@@ -97,8 +98,8 @@ export async function dismissPossibleDuplicate(id: string, otherId: string, acto
   });
 }
 
-/** Marks and dismissals after change `after`, in change order, at most `limit` (lib/live/feed.ts merges them in). */
-export async function readDuplicateChanges(db: Pick<Db, "$queryRaw">, after: number, limit: number): Promise<{ change: number; duplicate: DuplicateMark }[]> {
+/** Marks and dismissals after change `after`, in change order, at most `limit` (lib/board/feed-pages.ts merges them in). */
+export async function readDuplicateChanges(db: Pick<Db, "$queryRaw">, after: FeedPosition, limit: number): Promise<{ change: FeedPosition; duplicate: DuplicateMark }[]> {
   const rows = await db.$queryRaw<{ incident_id: string; other_id: string; dismissed: boolean; change_number: bigint }[]>`
     SELECT incident_id, other_id, dismissed_at IS NOT NULL AS dismissed, change_number FROM incident_duplicates
     WHERE change_number > ${after} ORDER BY change_number LIMIT ${limit}`;
@@ -107,6 +108,3 @@ export async function readDuplicateChanges(db: Pick<Db, "$queryRaw">, after: num
     duplicate: { incident_id: row.incident_id, other_id: row.other_id, dismissed: row.dismissed },
   }));
 }
-
-/** The newest change number a possible duplicate took (0 before any), as a scalar subquery for the feed's head. */
-export const lastDuplicateChange = Prisma.sql`(SELECT COALESCE(max(change_number), 0) FROM incident_duplicates)`;

@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { documentedWriteAnswer, WITHOUT_READ } from "../access/write-answer";
-import { incidentUpdateSchema, parseIncidentUpdate } from "../calls/schema";
 import { type Endpoint, jsonBody } from "../contract/endpoint";
 import { rateLimitPolicies } from "../contract/rate-limit-policies";
 import {
   dismissDuplicateRequestSchema, dismissedDuplicateSchema, mergeCandidatesQueryParameters, mergeCandidatesSchema, incidentDetailSchema, incidentListQueryParameters, incidentListSchema,
-  mergeRequestSchema, parseDismissDuplicateRequest, parseMergeRequest, parseSplitRequest, splitRequestSchema,
+  incidentPatchSchema, mergeRequestSchema, parseDismissDuplicateRequest, parseIncidentPatch, parseMergeRequest, parseSplitRequest,
+  parseUndoStatusRequest, splitRequestSchema, undoStatusRequestSchema,
 } from "./schema";
 
 const incidentWriteAnswer = documentedWriteAnswer("IncidentDetail", incidentDetailSchema);
@@ -53,10 +53,34 @@ export const incidentEndpoints = {
           "status: the incident follows the calls' workflow. Each of its calls that may make the same move makes it, recorded " +
           "in the call's history under the actor's name; a call already further along keeps its status. emergency_type, " +
           "severity: every call of the incident is corrected (the agent's values kept, each change in the call's " +
-          "corrections); the incident takes the type and its severity follows its calls; no call leaves it.",
-        body: jsonBody({ name: "IncidentUpdate", schema: incidentUpdateSchema }, parseIncidentUpdate),
+          "corrections); the incident takes the type and its severity follows its calls; no call leaves it. " +
+          "A move to dispatched or enroute with no unit on the incident needs dispatch_reason (409 DISPATCH_WITHOUT_UNIT otherwise); " +
+          "a move to resolved or failed needs a disposition (400 otherwise). The move's id is the answer's status_change.id: its maker may " +
+          "undo it (POST /api/incidents/{id}/undo-status).",
+        body: jsonBody({ name: "IncidentUpdate", schema: incidentPatchSchema }, parseIncidentPatch),
         responses: { 200: { description: `The incident after the change${WITHOUT_READ}`, body: incidentWriteAnswer } },
-        errors: ["INVALID_PARAMETER", "NOT_FOUND", "INVALID_TRANSITION", "DATABASE_ERROR"],
+        errors: ["INVALID_PARAMETER", "NOT_FOUND", "INVALID_TRANSITION", "DISPATCH_WITHOUT_UNIT", "FORBIDDEN", "DATABASE_ERROR"],
+      },
+    },
+  },
+
+  incidentUndoStatus: {
+    path: "/api/incidents/:id/undo-status",
+    errorFormat: "calls",
+    protection: { rateLimit: rateLimitPolicies.calls },
+    params: z.object({ id: z.string().meta({ description: "The incident whose status move is undone" }) }),
+    methods: {
+      POST: {
+        operationId: "undoIncidentStatus",
+        permission: ["dispatch", "train"],
+        summary: "Revert exactly one status move of the incident: its latest, made by the asker within 60 s, nothing else changed since",
+        description:
+          "The incident and each call the move moved take their previous status back (a history row each), its dispatch time too. " +
+          "Refused with 409 UNDO_REFUSED, saying why, when the move is not the incident's latest, is another's, is older than 60 s, " +
+          "is an undo itself, or when a unit was sent or cleared or a call moved since; nothing changes then.",
+        body: jsonBody({ name: "UndoStatusRequest", schema: undoStatusRequestSchema }, parseUndoStatusRequest),
+        responses: { 200: { description: `The incident after the undo${WITHOUT_READ}`, body: incidentWriteAnswer } },
+        errors: ["INVALID_PARAMETER", "NOT_FOUND", "UNDO_REFUSED", "FORBIDDEN", "DATABASE_ERROR"],
       },
     },
   },

@@ -1,4 +1,4 @@
-import { withCallStore } from "../calls/with-call-store";
+import { withDatabase } from "../db/with-database";
 import type { Prisma } from "../db/generated/client";
 import type { QueryValues } from "../query-parameters";
 import { readPossibleDuplicates } from "./duplicates";
@@ -14,7 +14,7 @@ export async function listIncidents(values: QueryValues<typeof incidentListQuery
     emergencyType: values.emergency_type,
     severity: values.severity,
   };
-  const [incidents, total, duplicates] = await withCallStore(async (db) => {
+  const [incidents, total, duplicates] = await withDatabase(async (db) => {
     const [page, count] = await Promise.all([
       db.incident.findMany({ where, orderBy: [{ lastCallAt: "desc" }, { id: "asc" }], take: limit, skip: offset }),
       db.incident.count({ where }),

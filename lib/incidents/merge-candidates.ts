@@ -1,4 +1,4 @@
-import { withCallStore } from "../calls/with-call-store";
+import { withDatabase } from "../db/with-database";
 import { Prisma } from "../db/generated/client";
 import { notFound } from "../domain-error";
 import type { QueryValues } from "../query-parameters";
@@ -34,7 +34,7 @@ const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (character) => `\\
  * index): the cost grows with open incidents, never with stored calls.
  */
 export async function mergeCandidates(id: string, values: QueryValues<typeof mergeCandidatesQueryParameters>): Promise<MergeCandidates> {
-  return withCallStore(async (db) => {
+  return withDatabase(async (db) => {
     const [incident] = await db.$queryRaw<{ latitude: number | null; longitude: number | null; simulation: boolean }[]>`
       SELECT latitude, longitude, simulation FROM incidents WHERE id = ${id}`;
     if (!incident) throw notFound(`No incident with id ${id}`);

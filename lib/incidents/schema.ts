@@ -1,6 +1,9 @@
 import { z } from "zod";
-import { callFilterParameters, callRecordSchema, pagingParameters, precisionSchema, severitySchema, statusSchema } from "../calls/schema";
+import {
+  callFilterParameters, callRecordSchema, type IncidentUpdate, incidentUpdateSchema, pagingParameters, parseIncidentUpdate, precisionSchema, severitySchema, statusSchema,
+} from "../calls/schema";
 import { invalidParameter } from "../domain-error";
+import { DISPATCH_REASON_MAX, type Disposition, DISPOSITIONS, UNITS_CLEARED } from "./dispositions";
 import { queryParameter } from "../query-parameters";
 import { SEVERITIES, STATUSES } from "../vocabulary";
 
@@ -120,9 +123,29 @@ export const incidentCallSchema = callRecordSchema.extend({
   }),
 });
 
+/** An incident's status move as incident_status_changes keeps it (docs/incidents.md, "Dispatch reason and disposition"). */
+export const statusChangeSchema = z.object({
+  id: z.string().meta({ description: "The move's id: what POST /api/incidents/{id}/undo-status names" }),
+  from_status: statusSchema,
+  status: statusSchema,
+  changed_at: z.string().meta({ description: "ISO 8601 UTC" }),
+  changed_by_name: z.string().meta({ description: "The person or key who made it, as named then" }),
+  dispatch_reason: z.string().nullable().meta({ description: "Why it was dispatched (or en route) with no unit on it" }),
+  disposition: z.string().nullable().meta({
+    description: `How it ended, on a close: one of ${DISPOSITIONS.join(", ")}, or ${UNITS_CLEARED} when it closed as its last unit cleared`,
+  }),
+  undoes: z.string().nullable().meta({ description: "An undo's move: the id of the move it reverted" }),
+});
+export type StatusChange = z.infer<typeof statusChangeSchema>;
+
 export const incidentDetailSchema = incidentRecordSchema.extend({
   ...possibleDuplicatesField,
   training: incidentTrainingSchema,
+  status_change: statusChangeSchema.nullable().meta({ description: "Its latest status move made by a person, a key or its units (null: none yet)" }),
+  units_sent: z.object({
+    open: z.int().meta({ description: "Units on it now (open assignments)" }),
+    cleared: z.int().meta({ description: "Units sent to it that have cleared" }),
+  }),
   calls: z.array(incidentCallSchema).meta({ description: "Every call of the incident, oldest first, each with its own location" }),
 });
 
@@ -183,5 +206,50 @@ export function parseDismissDuplicateRequest(body: unknown): z.infer<typeof dism
 export function parseSplitRequest(body: unknown): z.infer<typeof splitRequestSchema> {
   const result = splitRequestSchema.safeParse(body);
   if (!result.success) throw invalidParameter("Invalid call_id", "call_id must be a call's conversation_id");
+  return result.data;
+}
+
+/** PATCH /api/incidents/{id}: the calls' fields (status, emergency_type, severity), and what a status move must say. */
+export const incidentPatchSchema = incidentUpdateSchema.extend({
+  dispatch_reason: z.string().optional().meta({
+    description: `With status dispatched or enroute and no unit on the incident: why (1 to ${DISPATCH_REASON_MAX} characters); without it such a move is 409 DISPATCH_WITHOUT_UNIT. Shown in the intervals report`,
+  }),
+  disposition: z.enum(DISPOSITIONS).optional().meta({ description: "Required with status resolved or failed: how the incident ended" }),
+});
+export type IncidentPatch = IncidentUpdate & { dispatch_reason?: string; disposition?: Disposition };
+
+export function parseIncidentPatch(body: unknown): IncidentPatch {
+  const update = parseIncidentUpdate(body);
+  const { dispatch_reason: reason, disposition } = body as Record<string, unknown>;
+  const patch: IncidentPatch = { ...update };
+  if (reason !== undefined) {
+    const text = typeof reason === "string" ? reason.trim() : "";
+    if (text.length === 0 || text.length > DISPATCH_REASON_MAX || !text.isWellFormed() || text.includes("\u0000")) {
+      throw invalidParameter("Invalid dispatch_reason", `dispatch_reason must be 1 to ${DISPATCH_REASON_MAX} characters of text`);
+    }
+    if (update.status !== "dispatched" && update.status !== "enroute") {
+      throw invalidParameter("Invalid dispatch_reason", "dispatch_reason goes with status dispatched or enroute");
+    }
+    patch.dispatch_reason = text;
+  }
+  if (disposition !== undefined) {
+    if (!(DISPOSITIONS as readonly unknown[]).includes(disposition)) {
+      throw invalidParameter("Invalid disposition", `disposition must be one of ${DISPOSITIONS.join(", ")}`);
+    }
+    if (update.status !== "resolved" && update.status !== "failed") {
+      throw invalidParameter("Invalid disposition", "disposition goes with status resolved or failed");
+    }
+    patch.disposition = disposition as Disposition;
+  }
+  return patch;
+}
+
+export const undoStatusRequestSchema = z.object({
+  change_id: z.string().min(1).max(100).meta({ description: "The move to revert: the id of the incident's status_change" }),
+});
+
+export function parseUndoStatusRequest(body: unknown): z.infer<typeof undoStatusRequestSchema> {
+  const result = undoStatusRequestSchema.safeParse(body);
+  if (!result.success) throw invalidParameter("Invalid change_id", "change_id must be the id of the incident's status move");
   return result.data;
 }

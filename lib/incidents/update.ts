@@ -1,11 +1,13 @@
 import type { Actor } from "../access/actor";
 import { requireMayAct } from "../access/status-rule";
 import { recordAudit } from "../audit/record-audit";
-import type { IncidentUpdate } from "../calls/schema";
 import { writeCalls } from "../calls/write/write-calls";
+import { canTransition, invalidTransition } from "../calls/workflow";
+import type { CallStatus } from "../vocabulary";
 import { getIncident } from "./detail";
 import { lockIncident } from "./lock";
-import type { IncidentDetail } from "./schema";
+import { requireMoveDetails } from "./move-rule";
+import type { IncidentDetail, IncidentPatch } from "./schema";
 import { changeIncidentStatus } from "./status";
 
 /**
@@ -13,9 +15,11 @@ import { changeIncidentStatus } from "./status";
  * call's correction in its history, the agent's values kept; the incident takes the type, its
  * severity follows its calls) and a status move (lib/incidents/status.ts), any combination, in one
  * transaction: feed lock, then the incident row, then its calls. The calls stay together: the
- * dispatcher says they are one emergency of that type (docs/incidents.md, "Corrections").
+ * dispatcher says they are one emergency of that type (docs/incidents.md, "Corrections"). A status
+ * move says what lib/incidents/move-rule.ts asks: a dispatch without a unit its reason, a close its
+ * disposition.
  */
-export async function updateIncident(id: string, update: IncidentUpdate, actor: Actor): Promise<IncidentDetail> {
+export async function updateIncident(id: string, update: IncidentPatch, actor: Actor): Promise<IncidentDetail> {
   await writeCalls(async (writes) => {
     const incident = await lockIncident(writes, id);
     await requireMayAct(writes.tx, actor, { incident: id });
@@ -39,7 +43,11 @@ export async function updateIncident(id: string, update: IncidentUpdate, actor: 
         });
       }
     }
-    if (update.status !== undefined) await changeIncidentStatus(writes, incident, update.status, actor);
+    if (update.status !== undefined && update.status !== incident.status) {
+      if (!canTransition(incident.status as CallStatus, update.status)) throw invalidTransition(incident.status as CallStatus, update.status);
+      const given = { dispatchReason: update.dispatch_reason, disposition: update.disposition };
+      await changeIncidentStatus(writes, incident, update.status, actor, await requireMoveDetails(writes.tx, incident, update.status, given));
+    }
   });
   return getIncident(id);
 }

@@ -1,9 +1,16 @@
+import { z } from "zod";
 import { type Endpoint, rawBody } from "../contract/endpoint";
 import type { ErrorCode } from "../contract/error-codes";
 import { rateLimitPolicies } from "../contract/rate-limit-policies";
-import { webhookAnswerSchema, webhookEventSchema } from "../webhook/payload";
-import { retellEventSchema } from "./platforms/retell";
-import { vapiMessageSchema } from "./platforms/vapi";
+import { webhookEventSchema } from "../voice-platforms/elevenlabs/payload";
+import { retellEventSchema } from "../voice-platforms/retell/schema";
+import { vapiMessageSchema } from "../voice-platforms/vapi/schema";
+
+/** The webhook's 200 body: a stored call, or an event of another type archived without a record. */
+const webhookAnswerSchema = z.object({
+  status: z.literal("success"),
+  message: z.enum(["Webhook received", "Event ignored"]),
+});
 
 /** What every platform's webhook answers (lib/intake): the same body, the same errors. */
 const webhookAnswer = (description: string) =>
@@ -40,7 +47,7 @@ export const intakeEndpoints = {
         },
         body: rawBody(
           { name: "WebhookEvent", schema: webhookEventSchema },
-          "The signature covers the raw bytes: lib/intake reads and validates the body itself (lib/webhook/payload.ts).",
+          "The signature covers the raw bytes: lib/intake reads and validates the body itself (lib/voice-platforms/elevenlabs/payload.ts).",
         ),
         responses: webhookAnswer(
           "Stored: a call (post_call_transcription), a failed call (call_initiation_failure), a recording " +
@@ -74,7 +81,7 @@ export const intakeEndpoints = {
         },
         body: rawBody(
           { name: "VapiServerMessage", schema: vapiMessageSchema },
-          "The credential covers the raw bytes: lib/intake reads and maps the body itself (lib/intake/platforms/vapi.ts).",
+          "The credential covers the raw bytes: lib/intake reads and maps the body itself (lib/voice-platforms/vapi/adapter.ts).",
         ),
         responses: webhookAnswer(
           "Stored: a call (end-of-call-report, one record per call id); any other message type is archived and " +
@@ -102,7 +109,7 @@ export const intakeEndpoints = {
         },
         body: rawBody(
           { name: "RetellWebhookEvent", schema: retellEventSchema },
-          "The signature covers the raw bytes: lib/intake reads and maps the body itself (lib/intake/platforms/retell.ts).",
+          "The signature covers the raw bytes: lib/intake reads and maps the body itself (lib/voice-platforms/retell/adapter.ts).",
         ),
         responses: webhookAnswer(
           "Stored: call_ended and call_analyzed of one call make one record with its analysis, in either order; any " +

@@ -1,21 +1,20 @@
 import { NOTHING_REPORTED, storeLiveCall } from "../calls/write/live";
 import { storeFailedCall } from "../calls/write/write-calls";
-import { rememberControlUrl } from "../calls/live-control";
-import { withCallStore } from "../calls/with-call-store";
-import { DomainError } from "../domain-error";
+import { rememberControlUrl } from "../calls/control-urls";
+import { withDatabase } from "../db/with-database";
 import type { GeocodeResult } from "../geocoding/geocoder";
 import { groupSoon } from "../incidents/grouper";
 import { groupingEnabled } from "../incidents/grouping";
 import { log } from "../log";
-import { getObjectStore, type ObjectBody } from "../storage/get-object-store";
-import type { AudioEvent } from "../webhook/payload";
-import { storeWithOthers } from "./call-writer";
-import type { IntakeEvent } from "./event";
-import { arrivedSigned, recordingKey, unsignedKey } from "./keys";
+import type { ObjectBody } from "../storage/get-object-store";
+import { archive } from "./archive";
+import { storeWithOthers } from "./write";
+import type { IntakeEvent } from "../voice-platforms/event";
+import { arrivedSigned, recordingKey, unsignedKey } from "../voice-platforms/payload-keys";
 import { archiveRecordingsSoon } from "./recording-archiver";
 import { linkRecording } from "./recording-link";
 import { type QueuedLink, queueRecordingFetches } from "./recording-queue";
-import { type PreparedCall, prepareCall } from "./store-prepared-calls";
+import { type LocatedCall, locateCall } from "./locate";
 
 /** An event whose raw payload is archived under `payloadKey`: what both sources of intake hand over. */
 export interface ArchivedEvent {
@@ -32,34 +31,22 @@ export type IntakeOutcome =
   | { kind: "live"; conversationId: string; payloadKey: string; changed: boolean }
   | { kind: "ignored"; type: string; payloadKey: string };
 
-export const storageError = (cause: unknown) =>
-  new DomainError("STORAGE_ERROR", "The payload could not be stored", { cause });
-
-export async function archive(key: string, body: ObjectBody, contentType = "application/json"): Promise<void> {
-  try {
-    await getObjectStore().put(key, body, contentType);
-  } catch (error) {
-    throw storageError(error);
-  }
-}
-
 /**
  * Stores a decoded recording (ElevenLabs' MP3) and links it; only ever called once the signature
  * checked out. An unsigned one is stored apart and linked only to a conversation that has
  * neither a call nor a recording yet.
  */
-export async function storeRecording(event: AudioEvent, audio: ObjectBody, sizeBytes: number, payloadKey: string): Promise<IntakeOutcome> {
-  const conversationId = event.data.conversation_id;
+export async function storeRecording(conversationId: string, audio: ObjectBody, sizeBytes: number, payloadKey: string): Promise<IntakeOutcome> {
   const verified = arrivedSigned(payloadKey);
   const key = verified ? recordingKey(conversationId) : unsignedKey(recordingKey(conversationId));
   const contentType = "audio/mpeg";
   await archive(key, audio, contentType);
-  await withCallStore((db) => linkRecording(db, { conversationId, key, contentType, sizeBytes }, verified));
+  await withDatabase((db) => linkRecording(db, { conversationId, key, contentType, sizeBytes }, verified));
   log.info({ conversationId, recordingKey: key, sizeBytes }, "webhook recording stored");
   return { kind: "recording", conversationId, payloadKey, recordingKey: key };
 }
 
-function storedCallOutcome({ call, payloadKey, geocode, geocodeFailure }: PreparedCall): IntakeOutcome {
+function storedCallOutcome({ call, payloadKey, geocode, geocodeFailure }: LocatedCall): IntakeOutcome {
   const { conversationId } = call;
   if (geocodeFailure !== undefined) {
     // Stored, waiting for the grouper: it groups the call by its text.
@@ -76,8 +63,8 @@ function storedCallOutcome({ call, payloadKey, geocode, geocodeFailure }: Prepar
 async function recordOther(parsed: Exclude<IntakeEvent, { kind: "call" }>, payloadKey: string): Promise<IntakeOutcome> {
   switch (parsed.kind) {
     case "audio": {
-      const audio = Buffer.from(parsed.event.data.full_audio, "base64");
-      return storeRecording(parsed.event, audio, audio.length, payloadKey);
+      const audio = Buffer.from(parsed.recording.base64Audio, "base64");
+      return storeRecording(parsed.recording.conversationId, audio, audio.length, payloadKey);
     }
     case "failure": {
       const { call } = parsed;
@@ -91,7 +78,7 @@ async function recordOther(parsed: Exclude<IntakeEvent, { kind: "call" }>, paylo
       if (!arrivedSigned(payloadKey)) return { kind: "ignored", type: `${call.platform} live event`, payloadKey };
       // No location, so nothing to place: the call waits for a report or the analysis (lib/calls/write/live.ts).
       const written = await storeLiveCall({ ...NOTHING_REPORTED, ...call }, undefined);
-      // Kept for a dispatcher's instruction or transfer (lib/live-calls/control.ts), apart from the call's own write.
+      // Kept for a dispatcher's instruction or transfer (lib/voice-platforms/vapi/control.ts), apart from the call's own write.
       if (written !== undefined) await rememberControlUrl(call.conversationId, controlUrl);
       log.info({ conversationId: call.conversationId, payloadKey, ended: call.ended, turns: call.transcript?.turns.length ?? 0, changed: written !== undefined }, "live event");
       return { kind: "live", conversationId: call.conversationId, payloadKey, changed: written !== undefined };
@@ -118,7 +105,7 @@ function recordingLinks(events: readonly ArchivedEvent[]): QueuedLink[] {
 async function queueRecordings(links: QueuedLink[]): Promise<void> {
   if (links.length === 0) return;
   try {
-    await withCallStore((db) => queueRecordingFetches(db, links));
+    await withDatabase((db) => queueRecordingFetches(db, links));
     archiveRecordingsSoon();
   } catch (error) {
     log.warn({ err: error, conversations: links.map((link) => link.conversationId) }, "recording links not queued for archiving");
@@ -127,28 +114,28 @@ async function queueRecordings(links: QueuedLink[]): Promise<void> {
 
 /**
  * The stages after the archive, the same for a live delivery (one event) and for the backlog of
- * payloads accepted while the database was down (a batch): calls are geocoded (their recording
- * links queued meanwhile), then stored together through the group-commit writer (one statement,
- * each call in its incident); a failed call or a recording is stored on its own; another type is
+ * payloads accepted while the database was down (a batch): calls are located (./locate.ts,
+ * geocoded; their recording links queued meanwhile), then written together (./write.ts, the group
+ * commit: one statement, each call in its incident); a failed call or a recording is stored on its own; another type is
  * only logged. Each write is idempotent (same key, same record), so repeating an event changes
  * nothing. Answers each event's outcome, in order; a geocoder that failed is an outcome
  * (`stored_unlocated`), not an error.
  */
 export async function recordArchived(events: readonly ArchivedEvent[]): Promise<PromiseSettledResult<IntakeOutcome>[]> {
-  const [prepared] = await Promise.all([
-    Promise.allSettled(events.map(({ parsed, payloadKey }) => (parsed.kind === "call" ? prepareCall(parsed.call, payloadKey) : undefined))),
+  const [located] = await Promise.all([
+    Promise.allSettled(events.map(({ parsed, payloadKey }) => (parsed.kind === "call" ? locateCall(parsed.call, payloadKey) : undefined))),
     queueRecordings(recordingLinks(events)),
   ]);
-  const calls = prepared.flatMap((entry) => (entry.status === "fulfilled" && entry.value ? [entry.value] : []));
+  const calls = located.flatMap((entry) => (entry.status === "fulfilled" && entry.value ? [entry.value] : []));
   const stored = storeWithOthers(calls);
   let next = 0;
   return Promise.allSettled(
     events.map(async ({ parsed, payloadKey }, index) => {
-      const preparation = prepared[index];
-      if (preparation.status === "rejected") throw preparation.reason;
+      const location = located[index];
+      if (location.status === "rejected") throw location.reason;
       if (parsed.kind !== "call") return recordOther(parsed, payloadKey);
       await stored[next++];
-      return storedCallOutcome(preparation.value!);
+      return storedCallOutcome(location.value!);
     }),
   );
 }

@@ -4,7 +4,7 @@ import { pipeline, Transform } from "node:stream";
 import { getConfig } from "../config";
 import { addressGuard, RefusedAddressError } from "../net/address";
 import { getObjectStore } from "../storage/get-object-store";
-import { recordingKey } from "./keys";
+import { recordingKey } from "../voice-platforms/payload-keys";
 import type { RecordingLink } from "./recording-link";
 
 /**

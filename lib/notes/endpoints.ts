@@ -32,7 +32,7 @@ export const noteEndpoints = {
         summary: "Keep a note on the incident (append-only; the author is who asks)",
         description:
           "Notes are kept in the order they arrive, never changed or removed, and carried into the change feed " +
-          `(a change with \`note\`). A trainer may write on training incidents only. Text: 1 to ${NOTE_MAX_CHARACTERS} characters; ` +
+          `(a change with \`note\`). A unit's radio report names the unit (\`unit_id\`). A trainer may write on training incidents only. Text: 1 to ${NOTE_MAX_CHARACTERS} characters; ` +
           `a body over ${NOTE_MAX_BODY_BYTES} bytes is refused with 413.`,
         body: jsonBody({ name: "NoteRequest", schema: noteRequestSchema }, parseNoteRequest, { maxBytes: NOTE_MAX_BODY_BYTES }),
         responses: { 201: { description: "The note as kept (to a caller without `read`: its id and what changed)", body: documentedWriteAnswer("Note", noteSchema) } },

@@ -21,21 +21,34 @@ export const noteSchema = z.object({
     id: z.string().meta({ description: "The person's id, the scoped key's id, or API_KEY" }),
     name: z.string().meta({ description: "The person's or key's name when the note was written" }),
   }),
+  unit: z
+    .object({ id: z.string(), call_sign: z.string().meta({ description: "As the unit was named when the note was kept" }) })
+    .nullable()
+    .meta({ description: "The unit whose radio report the note is (its crew's words, written by the author); null for the author's own note" }),
   created_at: z.string().meta({ description: "ISO 8601 UTC time the note was kept" }),
 });
 export type Note = z.infer<typeof noteSchema>;
 
 export const noteRequestSchema = z.object({
   text: z.string().meta({ description: `What was decided or done, 1 to ${NOTE_MAX_CHARACTERS} characters (surrounding spaces dropped)` }),
+  unit_id: z.string().min(1).max(100).optional().meta({ description: "A unit's radio report: the unit whose crew said it (404 when there is none), named in the note" }),
 });
 
-export function parseNoteRequest(body: unknown): { text: string } {
+export interface NoteRequest {
+  text: string;
+  unitId: string | null;
+}
+
+export function parseNoteRequest(body: unknown): NoteRequest {
   const parsed = noteRequestSchema.safeParse(body);
-  if (!parsed.success) throw invalidParameter("Invalid text", "text is required: a string");
+  if (!parsed.success) {
+    if (parsed.error.issues[0].path[0] === "unit_id") throw invalidParameter("Invalid unit_id", "unit_id must be a unit's id");
+    throw invalidParameter("Invalid text", "text is required: a string");
+  }
   const text = parsed.data.text.trim();
   if (text.length === 0) throw invalidParameter("Invalid text", "text must not be empty");
   if (text.length > NOTE_MAX_CHARACTERS) throw invalidParameter("Invalid text", `text must be at most ${NOTE_MAX_CHARACTERS} characters`);
-  return { text };
+  return { text, unitId: parsed.data.unit_id ?? null };
 }
 
 export const notesQueryParameters = {

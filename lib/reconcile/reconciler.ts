@@ -1,6 +1,6 @@
 import { type DatabaseKind, type Db, getDatabaseKind, getDb } from "../db/client";
 import { DomainError } from "../domain-error";
-import { type ArchivedEvent, firstOfEachConversation, readArchived, recordArchived } from "../intake/receive-webhook";
+import { type ArchivedEvent, firstOfEachConversation, readArchived, recordArchived } from "../intake/receive";
 import { isDatabaseUnavailable, listPending, type PendingMarker } from "../intake/pending";
 import { log } from "../log";
 import { processPart } from "../process-parts";

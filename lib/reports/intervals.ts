@@ -6,7 +6,7 @@ import { withDatabase } from "../db/with-database";
 import { invalidParameter } from "../domain-error";
 import { EARLIEST_INSTANT_MS, type QueryValues } from "../query-parameters";
 import type { CallStatus } from "../vocabulary";
-import { type IntervalFigures, type IntervalsReport, intervalsQueryParameters } from "./schema";
+import { type DispatchWithoutUnit, type IntervalFigures, type IntervalsReport, intervalsQueryParameters } from "./schema";
 import { type IntervalScope, kindCondition } from "./scope";
 import { unitIntervals } from "./unit-intervals";
 
@@ -103,6 +103,27 @@ export async function dispatchIntervals(db: Pick<Db, "$queryRaw">, scope: Interv
   };
 }
 
+/** The most dispatches without a unit a report lists. */
+const WITHOUT_UNIT_LISTED = 500;
+
+/**
+ * The moves to dispatched or en route made with no unit on the incident, with their reason
+ * (lib/incidents/move-rule.ts asks for one), of the scope's incidents: the report's figures count
+ * such a call as dispatched, and this says which were and why.
+ */
+export async function dispatchesWithoutUnit(db: Pick<Db, "$queryRaw">, scope: IntervalScope): Promise<DispatchWithoutUnit[]> {
+  const conditions = [kindCondition(scope, "i")];
+  if (scope.from) conditions.push(Prisma.sql`i.first_call_at >= ${scope.from}`);
+  if (scope.to) conditions.push(Prisma.sql`i.first_call_at <= ${scope.to}`);
+  const rows = await db.$queryRaw<{ incident_id: string; emergency_type: string; location: string; status: string; at: Date; by: string; reason: string }[]>`
+    SELECT s.incident_id, i.emergency_type, COALESCE(i.location_matched, i.location) AS location, s.status, s.changed_at AS at,
+      s.changed_by_name AS by, s.dispatch_reason AS reason
+    FROM incident_status_changes s JOIN incidents i ON i.id = s.incident_id
+    WHERE s.dispatch_reason IS NOT NULL AND ${Prisma.join(conditions, " AND ")}
+    ORDER BY s.changed_at DESC LIMIT ${WITHOUT_UNIT_LISTED}`;
+  return rows.map((row) => ({ ...row, at: row.at.toISOString() }));
+}
+
 const DAY_MS = 86_400_000;
 
 /** GET /api/reports/intervals: the window (default: the last 24 hours) and the calls it covers. */
@@ -115,7 +136,9 @@ export async function intervalsReport(values: QueryValues<typeof intervalsQueryP
   const calls = values.calls ?? (values.exercise_id === undefined ? "real" : "exercise");
   const exerciseId = calls === "real" ? undefined : values.exercise_id;
   const scope: IntervalScope = { calls, exerciseId, from: new Date(from), to: new Date(to) };
-  const [groups, units] = await withDatabase((db) => Promise.all([dispatchIntervals(db, scope), unitIntervals(db, scope)]));
+  const [groups, units, withoutUnit] = await withDatabase((db) =>
+    Promise.all([dispatchIntervals(db, scope), unitIntervals(db, scope), dispatchesWithoutUnit(db, scope)]),
+  );
   return {
     from: scope.from!.toISOString(),
     to: scope.to!.toISOString(),
@@ -123,6 +146,7 @@ export async function intervalsReport(values: QueryValues<typeof intervalsQueryP
     exercise_id: exerciseId ?? null,
     ...groups,
     units,
+    dispatched_without_unit: withoutUnit,
   };
 }
 

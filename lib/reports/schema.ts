@@ -66,6 +66,10 @@ export type UnitInterval = z.infer<typeof unitIntervalSchema>;
 
 export const unitIntervalFiguresSchema = z.object({
   assignments: z.int().meta({ description: "Units sent (assignments made) in the window" }),
+  unit_initiated: z.int().meta({
+    description:
+      "Of those, units that reported the incident themselves (they came upon it: POST /api/calls `unit_id`), on scene from the start: their turnout and response count as 0 and their travel is not measured, since they never travelled to it",
+  }),
   turnout: unitIntervalSchema.meta({ description: "From the unit's dispatch (its assignment) to its first move to en_route" }),
   travel: unitIntervalSchema.meta({ description: "From that move to en_route to its first move to on_scene" }),
   response: unitIntervalSchema.meta({ description: "From the unit's dispatch (its assignment, not the call's arrival) to its first move to on_scene" }),
@@ -84,6 +88,18 @@ export const unitIntervalsSchema = z.object({
 });
 export type UnitIntervals = z.infer<typeof unitIntervalsSchema>;
 
+/** An incident dispatched (or en route) with no unit on it, and why (docs/reports.md, "Dispatched without a unit"). */
+export const dispatchWithoutUnitSchema = z.object({
+  incident_id: z.string(),
+  emergency_type: z.string(),
+  location: z.string().meta({ description: "The incident's address: the GIS match, else the caller's words" }),
+  status: z.string().meta({ description: "The move: dispatched or enroute" }),
+  at: z.string().meta({ description: "ISO 8601 UTC time of the move" }),
+  by: z.string().meta({ description: "Who moved it, as named then" }),
+  reason: z.string().meta({ description: "The dispatch_reason given" }),
+});
+export type DispatchWithoutUnit = z.infer<typeof dispatchWithoutUnitSchema>;
+
 export const intervalsReportSchema = z.object({
   from: z.string().meta({ description: "The window's start, ISO 8601 UTC" }),
   to: z.string().meta({ description: "The window's end, ISO 8601 UTC (inclusive)" }),
@@ -93,5 +109,8 @@ export const intervalsReportSchema = z.object({
   by_severity: z.array(intervalFiguresSchema.extend({ severity: z.string() })),
   by_type_and_severity: z.array(intervalFiguresSchema.extend({ emergency_type: z.string(), severity: z.string() })),
   units: unitIntervalsSchema.meta({ description: "Turnout, travel and response of the units sent in the window (assignments to incidents of the same calls), overall, per unit type and per unit" }),
+  dispatched_without_unit: z.array(dispatchWithoutUnitSchema).meta({
+    description: "Moves to dispatched or en route made with no unit on the incident, each with its reason, of the incidents whose first call arrived in the window; the latest first, at most 500",
+  }),
 });
 export type IntervalsReport = z.infer<typeof intervalsReportSchema>;

@@ -14,6 +14,9 @@ import type { UnitInterval, UnitIntervalFigures, UnitIntervals } from "./schema"
  *   moves are the unit's, whatever incident they name);
  * - turnout: to its first move to en_route, when that came before its first move to on_scene;
  *   travel: from there to that first on_scene; response: dispatch to first on_scene;
+ * - a unit that reported the incident itself (`unit_initiated`: on scene from its assignment,
+ *   lib/units/on-scene.ts) never turned out nor travelled to it: its turnout and response count as
+ *   zero and its travel is left out, and each group says how many such assignments it holds;
  * - targets from the config (NFPA 1710 by default): turnout per type (EMS_UNIT_TYPES or fire),
  *   travel for all, response their sum.
  */
@@ -42,6 +45,7 @@ type GroupRow = {
   /** GROUPING(unit_type, unit_id, call_sign): 0 per unit, 3 per type, 7 overall. */
   level: number;
   assignments: number;
+  unit_initiated: number;
 } & Record<`${IntervalName}_${"measured" | "within"}`, number> &
   Record<`${IntervalName}_${"p50" | "p90"}`, number | null>;
 
@@ -64,7 +68,7 @@ export async function unitIntervals(
   if (scope.to) window.push(Prisma.sql`a.assigned_at <= ${scope.to}`);
   const rows = await db.$queryRaw<GroupRow[]>`
     WITH moves AS (
-      SELECT a.unit_id, u.call_sign, u.type AS unit_type, a.assigned_at, m.on_scene_at,
+      SELECT a.unit_id, u.call_sign, u.type AS unit_type, a.assigned_at, m.on_scene_at, a.unit_initiated,
         -- An en_route after the unit arrived is not its way there.
         CASE WHEN m.en_route_at <= COALESCE(m.on_scene_at, 'infinity') THEN m.en_route_at END AS en_route_at,
         CASE WHEN u.type = ANY(${EMS_UNIT_TYPES}::text[]) THEN ${targets.turnoutEmsSeconds}::int ELSE ${targets.turnoutFireSeconds}::int END
@@ -81,13 +85,14 @@ export async function unitIntervals(
       WHERE ${Prisma.join([kindCondition(scope, "i"), ...window], " AND ")}
     ),
     timed AS (
-      SELECT unit_id, call_sign, unit_type, turnout_target,
-        EXTRACT(EPOCH FROM en_route_at - assigned_at)::float8 AS turnout_seconds,
-        EXTRACT(EPOCH FROM on_scene_at - en_route_at)::float8 AS travel_seconds,
-        EXTRACT(EPOCH FROM on_scene_at - assigned_at)::float8 AS response_seconds
+      SELECT unit_id, call_sign, unit_type, turnout_target, unit_initiated,
+        CASE WHEN unit_initiated THEN 0 ELSE EXTRACT(EPOCH FROM en_route_at - assigned_at)::float8 END AS turnout_seconds,
+        CASE WHEN NOT unit_initiated THEN EXTRACT(EPOCH FROM on_scene_at - en_route_at)::float8 END AS travel_seconds,
+        CASE WHEN unit_initiated THEN 0 ELSE EXTRACT(EPOCH FROM on_scene_at - assigned_at)::float8 END AS response_seconds
       FROM moves
     )
     SELECT unit_id, call_sign, unit_type, GROUPING(unit_type, unit_id, call_sign)::int AS level, count(*)::int AS assignments,
+      count(*) FILTER (WHERE unit_initiated)::int AS unit_initiated,
       ${statement("turnout", Prisma.sql`turnout_target`)},
       ${statement("travel", Prisma.sql`${targets.travelSeconds}::int`)},
       ${statement("response", Prisma.sql`turnout_target + ${targets.travelSeconds}::int`)}
@@ -108,6 +113,7 @@ export async function unitIntervals(
   };
   const figures = (row: GroupRow | undefined): UnitIntervalFigures => ({
     assignments: row?.assignments ?? 0,
+    unit_initiated: row?.unit_initiated ?? 0,
     turnout: interval(row, "turnout"),
     travel: interval(row, "travel"),
     response: interval(row, "response"),

@@ -2,7 +2,7 @@ import type { Actor } from "../access/actor";
 import { recordAudit } from "../audit/record-audit";
 import { withDatabase } from "../db/with-database";
 import { uuid7 } from "../db/uuid7";
-import { currentCursor } from "../live/feed";
+import { readFeedHead } from "../feed";
 import { checkTarget } from "./address";
 import type { CreateSubscriptionRequest, SubscriptionWithSecret } from "./schema";
 import { newSecret, toSubscriptionView } from "./subscription-row";
@@ -17,7 +17,7 @@ export async function createSubscription(request: CreateSubscriptionRequest, act
   const secret = newSecret();
   const row = await withDatabase((db) =>
     db.$transaction(async (tx) => {
-      const head = BigInt(await currentCursor(tx));
+      const head = BigInt(await readFeedHead(tx));
       const created = await tx.subscription.create({
         data: {
           id,

@@ -6,7 +6,7 @@ import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import { type IncidentFields, toIncidentRecord } from "../incidents/to-incident-record";
 import type { IncidentRecord } from "../incidents/schema";
-import { currentCursor } from "../live/feed";
+import { type FeedPosition, readFeedHead } from "../feed";
 import { NOTE_COLUMNS, type NoteRow, toNote } from "../notes/to-note";
 import type { Note } from "../notes/schema";
 import { toUnit, UNIT_COLUMNS, type UnitRow } from "../units/to-unit";
@@ -73,7 +73,7 @@ export interface UnitAssignmentData {
 export interface DerivedEvent {
   id: string;
   type: EventType;
-  change: number;
+  change: FeedPosition;
   occurredAt: Date;
   /** The incident the event is about (the EIDO body's); a unit's state change may concern none. */
   incidentId: string | null;
@@ -81,7 +81,7 @@ export interface DerivedEvent {
   data: EventData;
 }
 
-const inWindow = (stamp: bigint | null, after: number, upTo: number): stamp is bigint =>
+const inWindow = (stamp: bigint | null, after: FeedPosition, upTo: FeedPosition): stamp is bigint =>
   stamp !== null && stamp > BigInt(after) && stamp <= BigInt(upTo);
 
 function event(type: EventType, change: bigint, occurredAt: Date, incidentId: string | null, subject: EventSubject, data: EventData): DerivedEvent {
@@ -90,7 +90,7 @@ function event(type: EventType, change: bigint, occurredAt: Date, incidentId: st
 
 type CallRow = ListedCall & { changedAt: Date; changeNumber: bigint; announcedChange: bigint | null; statusChange: bigint | null };
 
-async function callEvents(db: Db, after: number, upTo: number): Promise<DerivedEvent[]> {
+async function callEvents(db: Db, after: FeedPosition, upTo: FeedPosition): Promise<DerivedEvent[]> {
   const rows = await db.$queryRaw<CallRow[]>(Prisma.sql`
     SELECT ${selectList}, c.changed_at AS "changedAt", c.change_number AS "changeNumber",
       c.announced_change AS "announcedChange", c.status_change AS "statusChange"
@@ -132,7 +132,7 @@ async function latestCalls(db: Db, incidentIds: readonly string[]): Promise<Map<
 
 type IncidentEventRow = IncidentFields & { change_number: bigint; changed_at: Date; announced_change: bigint | null; simulation: boolean };
 
-async function incidentEvents(db: Db, after: number, upTo: number): Promise<DerivedEvent[]> {
+async function incidentEvents(db: Db, after: FeedPosition, upTo: FeedPosition): Promise<DerivedEvent[]> {
   const rows = await db.$queryRaw<IncidentEventRow[]>(Prisma.sql`
     SELECT i.id, ${incidentFields}, i.change_number, i.changed_at, i.announced_change, i.simulation
     FROM incidents i
@@ -164,7 +164,7 @@ interface MergeRow {
   changed_at: Date;
 }
 
-async function mergeEvents(db: Db, after: number, upTo: number): Promise<DerivedEvent[]> {
+async function mergeEvents(db: Db, after: FeedPosition, upTo: FeedPosition): Promise<DerivedEvent[]> {
   const rows = await db.$queryRaw<MergeRow[]>`
     SELECT merged_id, into_id, record, simulation, scenario, change_number, changed_at FROM incident_merges
     WHERE change_number > ${after} AND change_number <= ${upTo}`;
@@ -177,7 +177,7 @@ async function mergeEvents(db: Db, after: number, upTo: number): Promise<Derived
 
 type NoteEventRow = NoteRow & Omit<IncidentFields, "id"> & { announced_change: bigint; changed_at: Date; simulation: boolean };
 
-async function noteEvents(db: Db, after: number, upTo: number): Promise<DerivedEvent[]> {
+async function noteEvents(db: Db, after: FeedPosition, upTo: FeedPosition): Promise<DerivedEvent[]> {
   const rows = await db.$queryRaw<NoteEventRow[]>(Prisma.sql`
     SELECT ${Prisma.raw(NOTE_COLUMNS)}, n.announced_change, n.changed_at, ${incidentFields}, i.simulation
     FROM incident_notes n JOIN incidents i ON i.id = n.incident_id
@@ -213,7 +213,7 @@ type UnitStateEventRow = UnitRow & {
   changed_by_name: string; change_latitude: number | null; change_longitude: number | null;
 };
 
-async function unitStateEvents(db: Db, after: number, upTo: number): Promise<DerivedEvent[]> {
+async function unitStateEvents(db: Db, after: FeedPosition, upTo: FeedPosition): Promise<DerivedEvent[]> {
   const rows = await db.$queryRaw<UnitStateEventRow[]>(Prisma.sql`
     SELECT ${Prisma.raw(UNIT_COLUMNS)}, s.change_number, s.changed_at, s.from_state, s.state AS new_state, s.incident_id AS change_incident, s.at,
       s.changed_by_name, s.latitude AS change_latitude, s.longitude AS change_longitude
@@ -235,7 +235,7 @@ type AssignmentEventRow = UnitRow & {
   change_number: bigint; changed_at: Date; assigned_incident: string; assigned_at: Date; assigned_by_name: string; confirmed_from_state: string | null;
 };
 
-async function assignmentEvents(db: Db, after: number, upTo: number): Promise<DerivedEvent[]> {
+async function assignmentEvents(db: Db, after: FeedPosition, upTo: FeedPosition): Promise<DerivedEvent[]> {
   const rows = await db.$queryRaw<AssignmentEventRow[]>(Prisma.sql`
     SELECT ${Prisma.raw(UNIT_COLUMNS)}, a.change_number, a.changed_at, a.incident_id AS assigned_incident, a.assigned_at, a.assigned_by_name,
       a.confirmed_from_state
@@ -268,8 +268,8 @@ const ORDER: Record<EventType, number> = {
  * Every event with a stamp in the window after `after` (at most `span` changes, never past the
  * feed's head), in stamp order, and the window's end.
  */
-export async function readWindow(db: Db, after: number, span: number): Promise<{ events: DerivedEvent[]; upTo: number }> {
-  const upTo = Math.min(await currentCursor(db), after + span);
+export async function readWindow(db: Db, after: FeedPosition, span: number): Promise<{ events: DerivedEvent[]; upTo: FeedPosition }> {
+  const upTo = Math.min(await readFeedHead(db), after + span);
   if (upTo <= after) return { events: [], upTo: after };
   const found = (
     await Promise.all([

@@ -2,7 +2,7 @@ import type { Actor } from "../access/actor";
 import { recordAudit } from "../audit/record-audit";
 import { withDatabase } from "../db/with-database";
 import { invalidParameter, notFound } from "../domain-error";
-import { currentCursor } from "../live/feed";
+import { type FeedPosition, readFeedHead } from "../feed";
 import type { SubscriptionView } from "./schema";
 import { toSubscriptionView } from "./subscription-row";
 
@@ -12,10 +12,10 @@ import { toSubscriptionView } from "./subscription-row";
  * webhook-ids), in change order; a scheduled retry is cleared. A worker serving it stops at its
  * next step (its updates are conditional on the cursor it read).
  */
-export async function replaySubscription(id: string, after: number, actor: Actor): Promise<SubscriptionView> {
+export async function replaySubscription(id: string, after: FeedPosition, actor: Actor): Promise<SubscriptionView> {
   return withDatabase((db) =>
     db.$transaction(async (tx) => {
-      const head = await currentCursor(tx);
+      const head = await readFeedHead(tx);
       if (after > head) throw invalidParameter("Invalid after", `after must not be above the feed's latest change (${head})`);
       const row = await tx.subscription.findUnique({ where: { id } });
       if (!row) throw notFound(`No subscription with id ${id}`);

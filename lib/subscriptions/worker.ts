@@ -1,7 +1,7 @@
 import { getConfig } from "../config";
 import { type Db, getDb } from "../db/client";
-import { feedHead } from "../live/feed";
-import { getChangeTail } from "../live/tail";
+import { feedHead } from "../feed";
+import { getChangeTail } from "../board/change-tail";
 import { log } from "../log";
 import { createSubscriptionLocks } from "./lock";
 import { RETRY_POLICY, type RetryPolicy } from "./retry";
@@ -9,7 +9,7 @@ import { serveSubscription } from "./serve";
 
 /**
  * The delivery worker, one per instance (instrumentation.ts): after each commit that changes calls
- * (the process's change feed reader, lib/live/tail.ts, woken by NOTIFY) and on a short timer (retries
+ * (the process's change feed reader, lib/board/change-tail.ts, woken by NOTIFY) and on a short timer (retries
  * falling due, missed notifications), it looks for subscriptions with events to send and serves each
  * one that no other instance holds (lib/subscriptions/serve.ts), every subscription on its own, so
  * a slow receiver delays only its own events. It reads committed changes only and runs outside any

@@ -4,9 +4,10 @@ import { type Endpoint, jsonBody } from "../contract/endpoint";
 import { rateLimitPolicies } from "../contract/rate-limit-policies";
 import {
   assignUnitsAnswerSchema, assignUnitsRequestSchema, createUnitSchema, parseAssignUnits, parseCreateUnit, parseUnitImport,
-  parseUnitPosition, parseUnitStateRequest, parseUpdateUnit, recommendationSchema, unitPositionRequestSchema, UNIT_IMPORT_MAX_BYTES, UNIT_IMPORT_MAX_ROWS, unitImportResultSchema, unitImportSchema,
-  unitListSchema, unitSchema, unitStateRequestSchema, updateUnitSchema,
+  parseUndoUnitStateRequest, parseUnitPosition, parseUnitStateRequest, parseUpdateUnit, recommendationSchema, unitPositionRequestSchema, UNIT_IMPORT_MAX_BYTES, UNIT_IMPORT_MAX_ROWS, unitImportResultSchema, unitImportSchema,
+  undoUnitStateRequestSchema, unitListSchema, unitSchema, unitStateRequestSchema, updateUnitSchema,
 } from "./schema";
+import { parseSetResponsePlan, planKeySchema, PLAN_MAX_COUNT, responsePlanListSchema, responsePlanSchema, setResponsePlanSchema } from "./plan-schema";
 
 /**
  * Units: the roster, their states and their dispatch to incidents (docs/units.md).
@@ -105,6 +106,28 @@ export const unitEndpoints = {
     },
   },
 
+  unitUndoState: {
+    path: "/api/units/:id/undo-state",
+    errorFormat: "calls",
+    protection: { rateLimit: rateLimitPolicies.calls },
+    params: unitId,
+    methods: {
+      POST: {
+        operationId: "undoUnitState",
+        permission: "dispatch",
+        summary: "Revert exactly one state move of the unit (a report, a send, a clearing): its latest, made by the asker within 60 s, nothing moved it since",
+        description:
+          "The unit takes its previous state back; a send's assignment closes (and the incident's move to dispatched it made is reverted " +
+          "when no other unit serves it), a clearing's assignment opens again (and the incident's close it made is reverted). Refused " +
+          "with 409 UNDO_REFUSED, saying why, when the move is not the unit's latest, is another's, is older than 60 s, is an undo " +
+          "itself, took the unit from another incident, or when its incident has moved since; nothing changes then.",
+        body: jsonBody({ name: "UndoUnitStateRequest", schema: undoUnitStateRequestSchema }, parseUndoUnitStateRequest),
+        responses: { 200: { description: `The unit after the undo${WITHOUT_READ}`, body: unitWriteAnswer } },
+        errors: ["INVALID_PARAMETER", "NOT_FOUND", "UNDO_REFUSED", "DATABASE_ERROR"],
+      },
+    },
+  },
+
   unitPosition: {
     path: "/api/units/:id/position",
     errorFormat: "calls",
@@ -125,6 +148,42 @@ export const unitEndpoints = {
     },
   },
 
+  responsePlans: {
+    path: "/api/response-plans",
+    errorFormat: "calls",
+    protection: { rateLimit: rateLimitPolicies.calls },
+    methods: {
+      GET: {
+        operationId: "listResponsePlans",
+        permission: "read",
+        summary: "The response plans: per emergency type and severity, the unit types and counts a recommendation fills",
+        description: "Every pair, the centre's plan where an administrator set one, else the default with why (docs/units.md).",
+        responses: { 200: { description: "The plans", body: { name: "ResponsePlanList", schema: responsePlanListSchema } } },
+        errors: ["DATABASE_ERROR"],
+      },
+    },
+  },
+
+  responsePlan: {
+    path: "/api/response-plans/:emergency_type/:severity",
+    errorFormat: "calls",
+    protection: { rateLimit: rateLimitPolicies.admin },
+    params: planKeySchema,
+    methods: {
+      PUT: {
+        operationId: "setResponsePlan",
+        permission: "admin",
+        summary: "Set the response plan of an emergency type and severity",
+        description:
+          `The unit types and counts (1 to ${PLAN_MAX_COUNT} each, each type once) in the order the recommendation fills them; [] sends none. ` +
+          "Audited (response_plan.changed, with the plan it replaced), carried by the change feed, and read by the next recommendation.",
+        body: jsonBody({ name: "SetResponsePlan", schema: setResponsePlanSchema }, parseSetResponsePlan, { maxBytes: 4096 }),
+        responses: { 200: { description: "The plan", body: { name: "ResponsePlan", schema: responsePlanSchema } } },
+        errors: ["INVALID_PARAMETER", "DATABASE_ERROR"],
+      },
+    },
+  },
+
   incidentUnits: {
     path: "/api/incidents/:id/units",
     errorFormat: "calls",
@@ -134,11 +193,13 @@ export const unitEndpoints = {
       GET: {
         operationId: "recommendUnits",
         permission: "read",
-        summary: "The units that may be sent now, nearest first, each with the reason and an approximate travel time",
+        summary: "The incident's response plan filled with the fastest free units, then the other units that may be sent now, each with the reason and its travel time",
         description:
-          "Straight-line distance from the unit's fresh position, else its home station; travel time at the type's speed (UNIT_SPEEDS_KMH). " +
-          "Units with no usable point, or all when the incident has no location, come last without a distance. Only units the " +
-          "incident may take: the centre's for a real incident, the exercise's simulated units for a training one.",
+          "Each slot of the plan of the incident's type and severity gets the free unit of its type with the shortest travel time; a slot " +
+          "no free unit fills says why (`unfilled_reason`). The unit is at its fresh position, else its home station. Travel time is on " +
+          "the centre's roads where its centrelines are imported (`travel: route`), else the straight line at the type's speed " +
+          "(UNIT_SPEEDS_KMH; `travel: straight_line`). Units with no usable point, or all when the incident has no location, come last " +
+          "without a distance. Only units the incident may take: the centre's for a real incident, the exercise's simulated units for a training one.",
         responses: { 200: { description: "The ranking", body: { name: "UnitRecommendation", schema: recommendationSchema } } },
         errors: ["NOT_FOUND", "DATABASE_ERROR"],
       },

@@ -1,6 +1,4 @@
-import { inTurn } from "../calls/write/turns";
-import { lockChangeFeed } from "../calls/write/lock";
-import { withDatabase } from "../db/with-database";
+import { withFeedLock } from "../feed";
 import { notFound } from "../domain-error";
 import { getUnit } from "./read";
 import type { Unit, UnitPosition } from "./schema";
@@ -13,13 +11,10 @@ import { recordPosition } from "./write";
  * row, no audit entry (a gateway reports every few seconds).
  */
 export async function reportPosition(id: string, position: UnitPosition): Promise<Unit> {
-  await inTurn(() => withDatabase((db) =>
-    db.$transaction(async (tx) => {
-      await lockChangeFeed(tx);
-      const [unit] = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM units WHERE id = ${id} FOR UPDATE`;
-      if (!unit) throw notFound(`No unit with id ${id}`);
-      await recordPosition(tx, id, position);
-    }),
-  ));
+  await withFeedLock(async (tx) => {
+    const [unit] = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM units WHERE id = ${id} FOR UPDATE`;
+    if (!unit) throw notFound(`No unit with id ${id}`);
+    await recordPosition(tx, id, position);
+  });
   return getUnit(id);
 }

@@ -2,6 +2,7 @@ import type { Db } from "../db/client";
 import { withDatabase } from "../db/with-database";
 import { Prisma } from "../db/generated/client";
 import { notFound } from "../domain-error";
+import type { FeedPosition } from "../feed";
 import type { Unit } from "./schema";
 import { UNIT_STATE_RULES, UNIT_STATES } from "./states";
 import { toUnit, UNIT_COLUMNS, type UnitRow } from "./to-unit";
@@ -30,17 +31,13 @@ export function unitsByCallSign(db: Pick<Db, "$queryRaw">, ids?: readonly string
   return db.$queryRaw<UnitRow[]>(Prisma.sql`SELECT ${Prisma.raw(UNIT_COLUMNS)} FROM units u ${only} ORDER BY lower(u.call_sign)`);
 }
 
-/** Units changed after change `after` (each at its latest state), in change order, at most `limit` (lib/live/feed.ts merges them with the calls). */
-export async function readUnitChanges(db: Pick<Db, "$queryRaw">, after: number, limit: number): Promise<{ change: number; unit: Unit }[]> {
+/** Units changed after change `after` (each at its latest state), in change order, at most `limit` (lib/board/feed-pages.ts merges them with the calls). */
+export async function readUnitChanges(db: Pick<Db, "$queryRaw">, after: FeedPosition, limit: number): Promise<{ change: FeedPosition; unit: Unit }[]> {
   const rows = await db.$queryRaw<(UnitRow & { change_number: bigint })[]>(Prisma.sql`
     SELECT ${Prisma.raw(UNIT_COLUMNS)}, u.change_number FROM units u
     WHERE u.change_number > ${after} ORDER BY u.change_number LIMIT ${limit}`);
   return rows.map((row) => ({ change: Number(row.change_number), unit: toUnit(row) }));
 }
-
-/** The newest change number a unit, its state changes or assignments took (0 before any), as a scalar subquery for the feed's head. */
-export const lastUnitChange = Prisma.sql`GREATEST((SELECT COALESCE(max(change_number), 0) FROM units),
-  (SELECT COALESCE(max(change_number), 0) FROM unit_state_changes), (SELECT COALESCE(max(change_number), 0) FROM unit_assignments))`;
 
 /** A unit sent to an incident, for its EIDO (lib/eido): each assignment with the unit's moves while it lasted. */
 export interface IncidentAssignment {

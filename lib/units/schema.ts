@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { invalidParameter } from "../domain-error";
+import { type Disposition, DISPOSITIONS } from "../incidents/dispositions";
 import { UNIT_STATES, UNIT_TYPES, type UnitState, type UnitType } from "./states";
 
 /**
@@ -25,6 +26,10 @@ export const unitSchema = z.object({
   state: z.enum(UNIT_STATES),
   state_changed_at: z.string().meta({ description: "ISO 8601 UTC time of the latest state change" }),
   incident_id: z.string().nullable().meta({ description: "The incident the unit serves (its open assignment)" }),
+  incident: z
+    .object({ emergency_type: z.string(), location: z.string().meta({ description: "Its address: the GIS match, else the caller's words" }) })
+    .nullable()
+    .meta({ description: "The incident it serves, as a dispatcher names it (null: none)" }),
   position: pointSchema
     .extend({ at: z.string(), stale: z.boolean().meta({ description: "Older than UNIT_POSITION_STALE_SECONDS: not used to recommend the unit" }) })
     .nullable()
@@ -33,6 +38,7 @@ export const unitSchema = z.object({
     .string()
     .nullable()
     .meta({ description: "The exercise whose simulated unit this is (it serves only that exercise's incidents, its crew reporting by itself); null: the centre's roster" }),
+  state_change_id: z.string().nullable().meta({ description: "Its latest state move: what POST /api/units/{id}/undo-state names" }),
 });
 export type Unit = z.infer<typeof unitSchema>;
 
@@ -142,22 +148,32 @@ export const unitStateRequestSchema = z.object({
   state: z.enum(UNIT_STATES),
   latitude: z.number().optional().meta({ description: "Where the unit is, when known (with longitude)" }),
   longitude: z.number().optional(),
+  disposition: z.enum(DISPOSITIONS).optional().meta({
+    description: "With available or out_of_service: how the incident ended, kept when this was its last unit and it closes (else units_cleared)",
+  }),
 });
 export interface UnitStateRequest {
   state: UnitState;
   position: { latitude: number; longitude: number } | null;
+  /** With a clearing state: how its incident ended, if this unit was its last (else units_cleared). */
+  disposition?: Disposition | null;
 }
 
 export function parseUnitStateRequest(body: unknown): UnitStateRequest {
   const parsed = unitStateRequestSchema.safeParse(body);
-  if (!parsed.success) throw invalidParameter("Invalid state", `state is required: one of ${UNIT_STATES.join(", ")}`);
+  if (!parsed.success) {
+    const field = parsed.error.issues[0].path[0] === "disposition" ? "disposition" : "state";
+    if (field === "disposition") throw invalidParameter("Invalid disposition", `disposition must be one of ${DISPOSITIONS.join(", ")}`);
+    throw invalidParameter("Invalid state", `state is required: one of ${UNIT_STATES.join(", ")}`);
+  }
   const { state, latitude, longitude } = parsed.data;
+  const disposition = parsed.data.disposition ?? null;
   if ((latitude === undefined) !== (longitude === undefined)) throw invalidParameter("Invalid position", "latitude and longitude go together");
   if (latitude !== undefined && longitude !== undefined) {
     if (Math.abs(latitude) > 90 || Math.abs(longitude) > 180) throw invalidParameter("Invalid position", "latitude -90..90, longitude -180..180");
-    return { state, position: { latitude, longitude } };
+    return { state, position: { latitude, longitude }, disposition };
   }
-  return { state, position: null };
+  return { state, position: null, disposition };
 }
 
 export const assignUnitsRequestSchema = z.object({
@@ -185,6 +201,7 @@ export const assignmentSchema = z.object({
   incident_id: z.string(),
   assigned_at: z.string(),
   confirmed_from_state: z.enum(UNIT_STATES).nullable().meta({ description: "The state a unit sent with confirmation was in" }),
+  state_change_id: z.string().meta({ description: "The unit's move to dispatched: what POST /api/units/{id}/undo-state names to undo the send" }),
 });
 
 export const assignUnitsAnswerSchema = z.object({
@@ -236,17 +253,47 @@ export function parseUnitPosition(body: unknown): UnitPosition {
   return { latitude, longitude, at: time };
 }
 
+export const planFillSchema = z.object({
+  emergency_type: z.string(),
+  severity: z.string(),
+  source: z.enum(["default", "centre"]).meta({ description: "The default plan, or the centre's (GET /api/response-plans)" }),
+  complete: z.boolean().meta({ description: "Every slot has a unit" }),
+  slots: z.array(
+    z.object({
+      type: z.enum(UNIT_TYPES),
+      unit_id: z.string().nullable().meta({ description: "The free unit with the shortest travel time for the slot; null: none free" }),
+      call_sign: z.string().nullable(),
+      travel_minutes: z.number().nullable(),
+      unfilled_reason: z.string().nullable().meta({ description: "Why no unit fills the slot, in words (no ladder free: L5 on scene at 224 N 8th St)" }),
+    }),
+  ).meta({ description: "One slot per unit the plan asks for, in its order (engine 2 is two slots)" }),
+});
+
 export const recommendationSchema = z.object({
   incident_id: z.string(),
   incident_located: z.boolean().meta({ description: "false: the incident has no coordinates, units are listed without distances" }),
+  plan: planFillSchema.nullable().meta({ description: "The incident's response plan filled (null: its emergency type has none)" }),
   units: z.array(
     z.object({
       unit: unitSchema,
       distance_km: z.number().nullable().meta({ description: "Straight line from where the unit is taken to be" }),
-      travel_minutes: z.number().nullable().meta({ description: "distance / the type's speed (UNIT_SPEEDS_KMH): an approximation, not a route" }),
+      travel_minutes: z.number().nullable().meta({ description: "On the centre's roads (travel: route), else the straight line at the type's speed (UNIT_SPEEDS_KMH)" }),
+      travel: z.enum(["route", "straight_line"]).nullable().meta({ description: "How travel_minutes was found; null without a distance" }),
+      road_km: z.number().nullable().meta({ description: "The distance on the roads (travel: route)" }),
+      slot: z.int().nullable().meta({ description: "The plan's slot the unit fills (its index in plan.slots); null: beyond the plan" }),
       from: z.enum(["position", "station", "none"]).meta({ description: "Where the unit is taken to be" }),
       reason: z.string().meta({ description: "Why it ranks there, in words" }),
     }),
-  ).meta({ description: "Available units, nearest first; those with no usable point last" }),
+  ).meta({ description: "Available units: the plan's in slot order, then the rest by travel time; those with no usable point last" }),
 });
 export type Recommendation = z.infer<typeof recommendationSchema>;
+
+export const undoUnitStateRequestSchema = z.object({
+  change_id: z.string().regex(/^\d{1,18}$/).meta({ description: "The move to revert: the unit's state_change_id (or a send's)" }),
+});
+
+export function parseUndoUnitStateRequest(body: unknown): z.infer<typeof undoUnitStateRequestSchema> {
+  const result = undoUnitStateRequestSchema.safeParse(body);
+  if (!result.success) throw invalidParameter("Invalid change_id", "change_id must be the id of the unit's state move");
+  return result.data;
+}

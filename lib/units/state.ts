@@ -11,7 +11,8 @@ import { closeAssignment, lockUnits, moveUnit } from "./write";
 /**
  * POST /api/units/{id}/state: a unit reports its state (docs/units.md, "States"). A state of an
  * assignment needs one (UNIT_NOT_ASSIGNED otherwise); a state that clears (available, out of
- * service) closes the unit's assignment, and its incident follows (lib/units/follow.ts). Setting
+ * service) closes the unit's assignment, and its incident follows (lib/units/follow.ts), closing
+ * with the request's disposition when it was its last unit. Setting
  * the current state again records only a position given with it.
  */
 export async function changeUnitState(id: string, request: UnitStateRequest, actor: Actor): Promise<Unit> {
@@ -34,6 +35,7 @@ export async function applyUnitState(writes: CallWrites, unit: UnitRow, request:
   }
   const cleared = clears(request.state);
   const served = cleared ? await closeAssignment(writes.tx, unit.id) : undefined;
-  await moveUnit(writes.tx, unit, { state: request.state, incidentId: cleared ? null : unit.incident_id, position: request.position }, actor);
-  if (served) await followUnitCleared(writes, served, actor);
+  // The incident follows first, so that the unit's history row names the move it made (its undo reverts it).
+  const incidentChangeId = served ? await followUnitCleared(writes, served, actor, request.disposition ?? null) : undefined;
+  await moveUnit(writes.tx, unit, { state: request.state, incidentId: cleared ? null : unit.incident_id, position: request.position, incidentChangeId }, actor);
 }

@@ -45,10 +45,25 @@ export const UNIT_STATE_RULES: Record<UnitState, StateRule> = {
 /** A move to a state that needs no assignment clears the unit: its assignment closes. */
 export const clears = (state: UnitState): boolean => !UNIT_STATE_RULES[state].assigned;
 
-/** Why a unit in this state is not sent without confirmation. */
-export function unavailableReason(state: UnitState, incidentId: string | null): string {
-  if (state === "out_of_service") return "out of service";
-  return incidentId ? `${state.replaceAll("_", " ")} on incident ${incidentId}` : state.replaceAll("_", " ");
+/** How a state reads before the incident it serves: "en route to a structure fire at 12 Main St". */
+const SERVING_WORDS: Record<UnitState, string> = {
+  available: "available",
+  dispatched: "dispatched to",
+  en_route: "en route to",
+  on_scene: "on scene at",
+  transporting: "transporting a patient from",
+  at_hospital: "at hospital for",
+  available_on_scene: "available on scene at",
+  out_of_service: "out of service",
+};
+
+/**
+ * What a unit is doing, in words a dispatcher reads (its state and the incident it serves, never an
+ * id): why it is not sent without confirmation. `serving`: the incident in words (serving.ts).
+ */
+export function unavailableReason(state: UnitState, serving: string | null): string {
+  if (!UNIT_STATE_RULES[state].assigned) return SERVING_WORDS[state];
+  return serving ? `${SERVING_WORDS[state]} ${serving}` : state.replaceAll("_", " ");
 }
 
 export const UNIT_TYPES = ["engine", "ladder", "rescue", "ambulance", "patrol", "hazmat", "command", "other"] as const;
@@ -67,3 +82,30 @@ export const EMS_UNIT_TYPES = ["ambulance"] as const satisfies readonly UnitType
 
 /** Whether a unit of this type is held to the EMS turnout (EMS_UNIT_TYPES). */
 export const isEmsUnitType = (type: string): boolean => (EMS_UNIT_TYPES as readonly string[]).includes(type);
+
+/**
+ * The states a dispatcher enters next for a unit, as its crew radios them (docs/units.md, "The unit
+ * board"): forward along the call (en route, on scene, transporting, at hospital), clear (available)
+ * or out of service from any of them. The server takes any move (units report what they do); these
+ * are what the console offers, one click or key away.
+ */
+export const NEXT_UNIT_STATES: Record<UnitState, readonly UnitState[]> = {
+  available: ["out_of_service"],
+  dispatched: ["en_route", "on_scene", "available", "out_of_service"],
+  en_route: ["on_scene", "available", "out_of_service"],
+  on_scene: ["transporting", "available", "out_of_service"],
+  transporting: ["at_hospital", "available", "out_of_service"],
+  at_hospital: ["available", "out_of_service"],
+  available_on_scene: ["available", "out_of_service"],
+  out_of_service: ["available"],
+};
+
+/** The key that enters each state on a focused unit (the console's), and its label. */
+export const UNIT_STATE_KEYS: Partial<Record<UnitState, string>> = {
+  en_route: "e",
+  on_scene: "o",
+  transporting: "t",
+  at_hospital: "h",
+  available: "v",
+  out_of_service: "x",
+};

@@ -18,10 +18,16 @@ export interface UnitRow {
   longitude: number | null;
   position_at: Date | null;
   exercise_id: string | null;
+  /** The incident it serves: its type and address (one probe of the incident's key). */
+  incident: { emergency_type: string; location: string } | null;
+  /** Its latest state move's id (one probe of (unit_id, id DESC)). */
+  state_change_id: string | null;
 }
 
 export const UNIT_COLUMNS =
-  "u.id, u.call_sign, u.name, u.type, u.station, u.station_latitude, u.station_longitude, u.state, u.state_changed_at, u.incident_id, u.latitude, u.longitude, u.position_at, u.exercise_id";
+  "u.id, u.call_sign, u.name, u.type, u.station, u.station_latitude, u.station_longitude, u.state, u.state_changed_at, u.incident_id, u.latitude, u.longitude, u.position_at, u.exercise_id, " +
+  "(SELECT json_build_object('emergency_type', i.emergency_type, 'location', COALESCE(i.location_matched, i.location)) FROM incidents i WHERE i.id = u.incident_id) AS incident, " +
+  "(SELECT c.id::text FROM unit_state_changes c WHERE c.unit_id = u.id ORDER BY c.id DESC LIMIT 1) AS state_change_id";
 
 /** Whether a position reported at `at` is older than UNIT_POSITION_STALE_SECONDS. */
 export const isStale = (at: Date, now = Date.now()): boolean => now - at.getTime() > getConfig().UNIT_POSITION_STALE_SECONDS * 1000;
@@ -42,5 +48,7 @@ export function toUnit(row: UnitRow): Unit {
         ? null
         : { latitude: row.latitude, longitude: row.longitude, at: row.position_at.toISOString(), stale: isStale(row.position_at) },
     exercise_id: row.exercise_id,
+    incident: row.incident,
+    state_change_id: row.state_change_id,
   };
 }

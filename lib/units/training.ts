@@ -18,16 +18,21 @@ export interface IncidentKind {
 export interface UnitKind {
   call_sign: string;
   exercise_id: string | null;
-  incident_id: string | null;
 }
 
-/** Why the incident may not take the unit, in words; null when it may. */
-export function trainingMixReason(unit: UnitKind, incident: IncidentKind): string | null {
+/**
+ * Why the incident may not take the unit, in words (its call sign and what it is, never an id);
+ * null when it may. `serving`: what the unit is doing now, in words (lib/units/states.ts
+ * unavailableReason), when the refusal is to say it.
+ */
+export function trainingMixReason(unit: UnitKind, incident: IncidentKind, serving: string | null = null): string | null {
   if (unit.exercise_id !== null) {
     if (incident.training && incident.exercise_id === unit.exercise_id) return null;
-    return `${unit.call_sign} is a simulated unit of exercise ${unit.exercise_id}: it serves only that exercise's incidents`;
+    return incident.training
+      ? `${unit.call_sign} is a simulated unit of another exercise: it serves only its own exercise's incidents`
+      : `${unit.call_sign} is a simulated unit of an exercise: a real incident takes only the centre's units`;
   }
   if (!incident.training) return null;
-  const serving = unit.incident_id === null ? "" : ` serving incident ${unit.incident_id}`;
-  return `${unit.call_sign} is a real unit${serving}: a training incident takes only its own exercise's simulated units, so an exercise never takes a real unit`;
+  const doing = serving === null ? "" : `, ${serving}`;
+  return `${unit.call_sign} is a real unit${doing}: a training incident takes only its own exercise's simulated units, so an exercise never takes a real unit`;
 }

@@ -69,28 +69,56 @@ export interface UnitMove {
   /** The incident the unit serves after the move (null: none). */
   incidentId: string | null;
   position: { latitude: number; longitude: number } | null;
+  /** An undo: the id of the move it reverts (lib/units/undo-state.ts). */
+  undoes?: string;
+  /** The incident's status move this move made (a send dispatching it, a last unit clearing it): its undo reverts it too. */
+  incidentChangeId?: string;
 }
 
 /**
  * A unit's state change: the unit row, its history row (time, actor, position when given) and the
- * audit entry, all in the caller's transaction; the unit is locked (lockUnits).
+ * audit entry, all in the caller's transaction; the unit is locked (lockUnits). Answers the
+ * history row's id: what an undo names.
  */
-export async function moveUnit(tx: Tx, unit: UnitRow, move: UnitMove, actor: Actor): Promise<void> {
+export async function moveUnit(tx: Tx, unit: UnitRow, move: UnitMove, actor: Actor): Promise<string> {
   const { latitude, longitude } = move.position ?? { latitude: null, longitude: null };
   await tx.$executeRaw`
     UPDATE units SET state = ${move.state}, state_changed_at = clock_timestamp(), incident_id = ${move.incidentId},
       latitude = COALESCE(${latitude}::float8, latitude), longitude = COALESCE(${longitude}::float8, longitude),
       position_at = CASE WHEN ${latitude}::float8 IS NULL THEN position_at ELSE clock_timestamp() END
     WHERE id = ${unit.id}`;
-  await tx.$executeRaw`
-    INSERT INTO unit_state_changes (unit_id, from_state, state, incident_id, changed_by, changed_by_name, latitude, longitude)
-    VALUES (${unit.id}, ${unit.state}, ${move.state}, ${move.incidentId}, ${actorRef(actor)}, ${actor.name}, ${latitude}::float8, ${longitude}::float8)`;
+  const [row] = await tx.$queryRaw<{ id: string }[]>`
+    INSERT INTO unit_state_changes (unit_id, from_state, state, incident_id, changed_by, changed_by_name, latitude, longitude, undoes, incident_change_id)
+    VALUES (${unit.id}, ${unit.state}, ${move.state}, ${move.incidentId}, ${actorRef(actor)}, ${actor.name}, ${latitude}::float8, ${longitude}::float8,
+      ${move.undoes ?? null}::bigint, ${move.incidentChangeId ?? null})
+    RETURNING id::text`;
   await recordAudit(tx, actor, {
-    action: "unit.state_changed",
+    action: move.undoes ? "unit.state_undone" : "unit.state_changed",
     target: { kind: "unit", id: unit.id },
     before: { state: unit.state, incident_id: unit.incident_id },
-    after: { state: move.state, incident_id: move.incidentId, ...(move.position ?? {}) },
+    after: { state: move.state, incident_id: move.incidentId, ...(move.position ?? {}), ...(move.undoes ? { undoes: move.undoes } : {}) },
   });
+  return row.id;
+}
+
+/** A unit's state move as an undo reads it, with its age in seconds. */
+export interface StateChangeRow {
+  id: string;
+  from_state: string | null;
+  state: string;
+  incident_id: string | null;
+  changed_by: string;
+  undoes: string | null;
+  incident_change_id: string | null;
+  age: number;
+}
+
+/** The unit's latest state moves, newest first (the index (unit_id, id DESC)). */
+export function latestStateChanges(tx: Tx, unitId: string, limit: number): Promise<StateChangeRow[]> {
+  return tx.$queryRaw<StateChangeRow[]>`
+    SELECT c.id::text AS id, c.from_state, c.state, c.incident_id, c.changed_by, c.undoes::text AS undoes, c.incident_change_id,
+      EXTRACT(EPOCH FROM clock_timestamp() - c.at)::float8 AS age
+    FROM unit_state_changes c WHERE c.unit_id = ${unitId} ORDER BY c.id DESC LIMIT ${limit}`;
 }
 
 export interface OpenedAssignment {
@@ -100,13 +128,32 @@ export interface OpenedAssignment {
   confirmed_from_state: string | null;
 }
 
-/** Opens the unit's assignment to the incident (the unit's previous one closed first: closeAssignment). */
-export async function openAssignment(tx: Tx, unitId: string, incidentId: string, confirmedFrom: UnitState | null, actor: Actor): Promise<OpenedAssignment> {
+/**
+ * Opens the unit's assignment to the incident (the unit's previous one closed first: closeAssignment).
+ * `unitInitiated`: the unit reported the incident itself, on scene from the start (on-scene.ts).
+ */
+export async function openAssignment(
+  tx: Tx,
+  unitId: string,
+  incidentId: string,
+  confirmedFrom: UnitState | null,
+  actor: Actor,
+  { unitInitiated = false }: { unitInitiated?: boolean } = {},
+): Promise<OpenedAssignment> {
   const [row] = await tx.$queryRaw<OpenedAssignment[]>`
-    INSERT INTO unit_assignments (unit_id, incident_id, assigned_by, assigned_by_name, confirmed_from_state)
-    VALUES (${unitId}, ${incidentId}, ${actorRef(actor)}, ${actor.name}, ${confirmedFrom})
+    INSERT INTO unit_assignments (unit_id, incident_id, assigned_by, assigned_by_name, confirmed_from_state, unit_initiated)
+    VALUES (${unitId}, ${incidentId}, ${actorRef(actor)}, ${actor.name}, ${confirmedFrom}, ${unitInitiated})
     RETURNING unit_id, incident_id, assigned_at, confirmed_from_state`;
   return row;
+}
+
+/** Opens again the unit's latest assignment, closed by a move being undone; answers its incident. */
+export async function reopenAssignment(tx: Tx, unitId: string): Promise<string | undefined> {
+  const [row] = await tx.$queryRaw<{ incident_id: string }[]>`
+    UPDATE unit_assignments SET cleared_at = NULL
+    WHERE id = (SELECT id FROM unit_assignments WHERE unit_id = ${unitId} ORDER BY assigned_at DESC, id DESC LIMIT 1) AND cleared_at IS NOT NULL
+    RETURNING incident_id`;
+  return row?.incident_id;
 }
 
 /** Closes the unit's open assignment; answers the incident it served, if any. */

@@ -9,7 +9,7 @@
 --    incident; when both the call and the incident are street level or better, within `radius` too.
 -- An emergency of a person at another address is never joined: it may be marked as a possible
 -- duplicate (possible_duplicates.sql). A coarse call is never joined on distance. Takes the change
--- feed's lock (lib/calls/write/lock.ts) so the lookup sees every committed incident.
+-- feed's lock (lib/feed/lock.ts) so the lookup sees every committed incident.
 -- lib/incidents/grouping.ts placementQuery applies it to a set of calls; tests/unit/sql-functions.test.ts
 -- holds its constants equal to the TypeScript ones.
 CREATE OR REPLACE FUNCTION "incident_for_call"(

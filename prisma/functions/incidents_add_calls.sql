@@ -15,35 +15,7 @@ BEGIN
     CASE WHEN d.located_count = 0 THEN NULL ELSE d.latitude_sum / d.located_count END,
     CASE WHEN d.located_count = 0 THEN NULL ELSE d.longitude_sum / d.located_count END,
     d.location_precision, d.uncertainty_m, d.first_matched, d.first_call_at, d.last_call_at, d.queued_at, d.call_count, d.located_count, d.first_simulation, d.first_exercise_id, d.waiting
-  FROM (
-      SELECT c.incident_id,
-        count(*)::int AS call_count,
-        max(CASE c.severity WHEN 'critical' THEN 3 WHEN 'high' THEN 2 ELSE 1 END) AS severity_rank,
-        min(c.occurred_at) AS first_call_at,
-        max(c.occurred_at) AS last_call_at,
-        min(call_queue_time(c.occurred_at, c.created_at)) AS queued_at,
-        count(*) FILTER (WHERE c.centre)::int AS located_count,
-        coalesce(sum(c.latitude) FILTER (WHERE c.centre), 0) AS latitude_sum,
-        coalesce(sum(c.longitude) FILTER (WHERE c.centre), 0) AS longitude_sum,
-        max(c.location_uncertainty_m) FILTER (WHERE c.centre) AS uncertainty_m,
-        min(c.best) AS location_precision,
-        (array_agg(c.emergency_type ORDER BY c.occurred_at, c.id))[1] AS first_type,
-        (array_agg(c.location ORDER BY c.occurred_at, c.id))[1] AS first_location,
-        (array_agg(c.location_matched ORDER BY c.occurred_at, c.id))[1] AS first_matched,
-        (array_agg(c.simulation ORDER BY c.occurred_at, c.id))[1] AS first_simulation,
-        (array_agg(c.exercise_id ORDER BY c.occurred_at, c.id))[1] AS first_exercise_id,
-        (array_agg(c.status ORDER BY c.occurred_at, c.id))[1] AS first_status,
-        bool_and(c.grouping_pending) AS waiting
-      FROM (
-        SELECT l.*, l.located AND l.location_precision IS NOT DISTINCT FROM l.best AS centre
-        FROM (
-          SELECT c.*, c.latitude IS NOT NULL AND c.longitude IS NOT NULL AS located,
-            best_location_precision(array_agg(c.location_precision) FILTER (WHERE c.latitude IS NOT NULL AND c.longitude IS NOT NULL)
-              OVER (PARTITION BY c.incident_id)) AS best
-          FROM calls c WHERE c.id = ANY(call_ids)
-        ) l
-      ) c GROUP BY c.incident_id
-  ) d
+  FROM incident_calls_summary(call_ids) d
   ORDER BY d.incident_id
   ON CONFLICT (id) DO UPDATE SET
     call_count = i.call_count + EXCLUDED.call_count,

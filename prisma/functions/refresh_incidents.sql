@@ -26,32 +26,10 @@ BEGIN
     waiting = a.waiting,
     updated_at = now()
   FROM (
-    SELECT c.incident_id,
-      count(*)::int AS call_count,
-      (ARRAY['moderate', 'high', 'critical'])[max(CASE c.severity WHEN 'critical' THEN 3 WHEN 'high' THEN 2 ELSE 1 END)] AS severity,
-      min(c.occurred_at) AS first_call_at,
-      max(c.occurred_at) AS last_call_at,
-      min(call_queue_time(c.occurred_at, c.created_at)) AS queued_at,
-      count(*) FILTER (WHERE c.centre)::int AS located_count,
-      avg(c.latitude) FILTER (WHERE c.centre) AS latitude,
-      avg(c.longitude) FILTER (WHERE c.centre) AS longitude,
-      max(c.location_uncertainty_m) FILTER (WHERE c.centre) AS uncertainty_m,
-      min(c.best) AS location_precision,
-      (array_agg(c.emergency_type ORDER BY c.occurred_at, c.id))[1] AS first_type,
-      (array_agg(c.location ORDER BY c.occurred_at, c.id))[1] AS first_location,
-      (array_agg(c.location_matched ORDER BY c.occurred_at, c.id))[1] AS first_matched,
-      (array_agg(c.simulation ORDER BY c.occurred_at, c.id))[1] AS first_simulation,
-      (array_agg(c.exercise_id ORDER BY c.occurred_at, c.id))[1] AS first_exercise_id,
-      bool_and(c.grouping_pending) AS waiting
-    FROM (
-      SELECT l.*, l.located AND l.location_precision IS NOT DISTINCT FROM l.best AS centre
-      FROM (
-        SELECT c.*, c.latitude IS NOT NULL AND c.longitude IS NOT NULL AS located,
-          best_location_precision(array_agg(c.location_precision) FILTER (WHERE c.latitude IS NOT NULL AND c.longitude IS NOT NULL)
-            OVER (PARTITION BY c.incident_id)) AS best
-        FROM calls c WHERE c.incident_id = ANY(ids)
-      ) l
-    ) c GROUP BY c.incident_id
+    SELECT s.*, (ARRAY['moderate', 'high', 'critical'])[s.severity_rank] AS severity,
+      CASE WHEN s.located_count = 0 THEN NULL ELSE s.latitude_sum / s.located_count END AS latitude,
+      CASE WHEN s.located_count = 0 THEN NULL ELSE s.longitude_sum / s.located_count END AS longitude
+    FROM incident_calls_summary(ARRAY(SELECT id FROM calls WHERE incident_id = ANY(ids))) s
   ) a
   WHERE i.id = a.incident_id;
   DELETE FROM incidents i WHERE i.id = ANY(ids) AND NOT EXISTS (SELECT 1 FROM calls c WHERE c.incident_id = i.id);

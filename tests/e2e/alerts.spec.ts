@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { specCallEvent } from "../../lib/webhook/sample-events";
-import { callStatus, expectNoAxeViolations, incidentOf, openDashboard, recordTones, simulateCalls, tilesOffline } from "./dashboard-helpers";
+import { specCallEvent } from "../../lib/voice-platforms/elevenlabs/sample-events";
+import { callStatus, CLOSED_AS_HANDLED, expectNoAxeViolations, incidentOf, openDashboard, recordTones, simulateCalls, tilesOffline } from "./dashboard-helpers";
 
 /**
  * Alerts from the server, not from the rows drawn (docs/dashboard.md, "Alerts" and "Incident
@@ -29,18 +29,28 @@ async function rankOf(request: APIRequestContext, incidentId: string): Promise<n
   return -1;
 }
 
+/** Real critical calls received an hour before the late one, each at an address of its own: the queue lists real incidents first. */
+const EARLIER = Array.from({ length: 110 }, (_, index) => `e2e-alert-earlier-${Date.now()}-${index}`);
+
 test.beforeAll(async ({ request }) => {
   // Open incidents, a third of them critical, all received before the late call: it ranks below them.
   for (const [index, scenario] of ["la_wildfire", "earthquake_sf"].entries()) {
     await simulateCalls(request, { scenario, num_calls: 200, table_name: "e2e-alerts", seed: 5100 + index, duplicate_share: 0 });
   }
+  for (const [index, id] of EARLIER.entries()) {
+    const event = specCallEvent(id, { location: `e2e earlier alert, ${index + 1} Lantern Row`, eventTimestamp: Math.floor(Date.now() / 1000) - 3600 });
+    expect((await request.post("/api/voiceagent-webhook", { data: event })).status()).toBe(200);
+  }
 });
 
-test.afterAll(async ({ request }) => {
+test.afterAll(async ({ request }, testInfo) => {
+  // A close each for some 500 incidents, one at a time (each kept with its disposition).
+  testInfo.setTimeout(180_000);
   // Later specs find their own calls near the top: this spec's load leaves the queue.
   const page = (await (await request.get("/api/calls?table_name=e2e-alerts&limit=1000")).json()) as { calls: { incident_id: string }[] };
-  const incidents = new Set([...page.calls.map((call) => call.incident_id), await incidentOf(request, LATE)]);
-  for (const id of incidents) await request.patch(`/api/incidents/${id}`, { data: { status: "resolved" } });
+  const earlier = await Promise.all(EARLIER.map((id) => incidentOf(request, id)));
+  const incidents = new Set([...page.calls.map((call) => call.incident_id), ...earlier, await incidentOf(request, LATE)]);
+  for (const id of incidents) await request.patch(`/api/incidents/${id}`, { data: CLOSED_AS_HANDLED });
 });
 
 test("a new critical incident ranked below any fixed page sounds and enters the New strip; another dispatcher sees it acknowledged", async ({ page, request, browser }) => {
@@ -86,6 +96,8 @@ test("a new critical incident ranked below any fixed page sounds and enters the 
       events: { target: { id: string } | null; actor: { name: string } }[];
     };
     expect(audit.events.some((row) => row.target?.id === incidentId)).toBe(true);
+    // The earlier real calls have served: the queue's later tests see the simulations as before.
+    for (const id of EARLIER) await request.patch(`/api/incidents/${await incidentOf(request, id)}`, { data: CLOSED_AS_HANDLED });
   } finally {
     await other.close();
   }
@@ -166,7 +178,7 @@ test("a call stamped 1970 by its platform is not first in the queue, and its det
   await row.locator(".queue-title").click();
   await page.locator(`.incident-call[data-call-id="${id}"]`).getByRole("button", { name: "Open call" }).click();
   await expect(page.locator(".call-detail")).toContainText("implausible");
-  await request.patch(`/api/incidents/${incidentId}`, { data: { status: "resolved" } });
+  await request.patch(`/api/incidents/${incidentId}`, { data: CLOSED_AS_HANDLED });
 });
 
 test("an exercise's calls leave the default counts when it ends", async ({ page, request }) => {

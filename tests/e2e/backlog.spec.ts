@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { specCallEvent } from "@/lib/webhook/sample-events";
+import { specCallEvent } from "@/lib/voice-platforms/elevenlabs/sample-events";
 import { admin, serverUrl } from "../setup/test-database";
 import { openDashboard, queuedIncident, saveScreenshot, tilesOffline } from "./dashboard-helpers";
 

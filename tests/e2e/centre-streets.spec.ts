@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { expect, type Page, test } from "@playwright/test";
-import { E2E_OFFLINE_ADMIN } from "../../playwright.config";
-import { expectNoAxeViolations, openDashboard } from "./dashboard-helpers";
+import { expect, test } from "@playwright/test";
+import { specCallEvent } from "@/lib/voice-platforms/elevenlabs/sample-events";
+import { expectNoAxeViolations, FIXTURES, importCounty, openDashboard } from "./dashboard-helpers";
 
 /**
  * The centre's own streets (docs/dashboard.md, "Street map"), on the offline-map project's server:
@@ -10,24 +10,11 @@ import { expectNoAxeViolations, openDashboard } from "./dashboard-helpers";
  * here, the map's first view is the county, its region buttons name the county's towns, and close
  * in it draws the imported streets with their names and house numbers, from this server alone.
  */
-const FIXTURES = path.join(__dirname, "..", "fixtures", "gis");
 type Feature = { properties: Record<string, string | number | undefined>; geometry: { coordinates: [number, number][] } };
 const features: Feature[] = JSON.parse(readFileSync(path.join(FIXTURES, "centrelines.geojson"), "utf8")).features;
 const streetNames = new Set(features.map(({ properties: p }) => [p.St_PreDir, p.St_PreTyp, p.St_Name, p.St_PosTyp, p.St_PosDir].filter(Boolean).join(" ")));
 // A house number as the map writes it: NENA's prefix, number and suffix (the first three columns).
 const houseNumbers = new Set(readFileSync(path.join(FIXTURES, "address-points.csv"), "utf8").trim().split("\n").slice(1).map((line) => line.split(",").slice(0, 3).join("")));
-
-async function importCounty(page: Page, baseURL: string): Promise<void> {
-  expect((await page.request.post("/api/session", { data: E2E_OFFLINE_ADMIN })).status()).toBe(200);
-  for (const [file, layer, type] of [["centrelines.geojson", "centrelines", "application/geo+json"], ["address-points.csv", "address_points", "text/csv"]]) {
-    const response = await page.request.post(`/api/gis?layer=${layer}&name=${file}`, {
-      data: readFileSync(path.join(FIXTURES, file)),
-      headers: { "content-type": type, origin: baseURL },
-      timeout: 120_000,
-    });
-    expect(response.status(), await response.text()).toBe(200);
-  }
-}
 
 test("with no street map, the map draws the imported streets with their names and house numbers, asking no other host", async ({ page, baseURL }) => {
   test.setTimeout(120_000);
@@ -76,4 +63,39 @@ test("with no street map, the map draws the imported streets with their names an
   expect([...hosts]).toEqual([new URL(baseURL!).host]);
   await expectNoAxeViolations(page, ".map-panel");
   await page.locator(".map-frame").screenshot({ path: "test-results/screenshots/centre-streets.png" });
+});
+
+test("two people's emergencies at neighbouring houses are two rows, each marked a possible duplicate; one key merges them", async ({ page, baseURL }) => {
+  test.setTimeout(120_000);
+  await importCounty(page, baseURL!);
+  // The labour call and the not-breathing call of issue 52: 223 m apart on the county's points, both critical.
+  const run = Date.now();
+  const calls = [
+    { id: `e2e-pair-breathing-${run}`, location: "224 N 8th St, Springfield" },
+    { id: `e2e-pair-labour-${run}`, location: "372 North Eighth Street, Springfield" },
+  ];
+  for (const [index, call] of calls.entries()) {
+    const event = specCallEvent(call.id, { location: call.location, eventTimestamp: Math.floor(run / 1000) - 120 + index * 60 });
+    event.data.analysis.data_collection_results.emergency_type.value = "Medical Emergency";
+    expect((await page.request.post("/api/voiceagent-webhook", { data: event })).status()).toBe(200);
+  }
+  const incidents = await Promise.all(
+    calls.map(async (call) => ((await (await page.request.get(`/api/calls/${call.id}`)).json()) as { incident_id: string }).incident_id),
+  );
+  expect(incidents[0]).not.toBe(incidents[1]);
+
+  await openDashboard(page);
+  const rows = incidents.map((id) => page.locator(`.queue-item[data-incident-id="${id}"]`));
+  for (const row of rows) await expect(row).toBeVisible();
+  await rows[1].locator(".queue-title").click();
+  const detail = page.locator(".incident-detail");
+  await expect(detail.getByTestId("possible-duplicate")).toContainText("224 N 8th St, Springfield");
+
+  await page.keyboard.press("g");
+  // One incident of both calls, the other's row gone, the mark with it.
+  await expect(detail.getByTestId("incident-caller-count")).toContainText("2");
+  await expect(detail.locator(".incident-call")).toHaveCount(2);
+  await expect(detail.getByTestId("possible-duplicate")).toHaveCount(0);
+  await expect(rows[0]).toHaveCount(0);
+  await expect(rows[1]).toBeVisible();
 });

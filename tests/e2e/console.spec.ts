@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { specCallEvent } from "../../lib/webhook/sample-events";
-import { expectNoAxeViolations, incidentOf, openDashboard, queuedIncident, saveScreenshot, simulateCalls, tilesOffline } from "./dashboard-helpers";
+import { specCallEvent } from "../../lib/voice-platforms/elevenlabs/sample-events";
+import { CLOSED_AS_HANDLED, expectNoAxeViolations, giveDispatchReason, incidentOf, openDashboard, queuedIncident, saveScreenshot, simulateCalls, tilesOffline } from "./dashboard-helpers";
 
 /**
  * The dispatch console's layout and keys (docs/dashboard.md, "Layout" and "Keyboard"): the header
@@ -38,7 +38,7 @@ test.beforeAll(async ({ request }) => {
 test.afterAll(async ({ request }) => {
   const page = (await (await request.get("/api/calls?table_name=e2e-console&limit=1000")).json()) as { calls: { incident_id: string }[] };
   const incidents = new Set([...page.calls.map((call) => call.incident_id), await incidentOf(request, REAL_CALL)]);
-  for (const id of incidents) await request.patch(`/api/incidents/${id}`, { data: { status: "resolved" } });
+  for (const id of incidents) await request.patch(`/api/incidents/${id}`, { data: CLOSED_AS_HANDLED });
 });
 
 test.describe("at 1280 x 800", () => {
@@ -106,11 +106,11 @@ test.describe("at 1280 x 800", () => {
     await tilesOffline(page);
     await openDashboard(page);
     const { incidentId: realIncident } = await queuedIncident(page, request, REAL_CALL);
-    // A training incident among the waiting section's first rows (other specs' real calls may rank above the simulations').
-    const shown = (await (await request.get("/api/live/incidents?section=waiting&limit=12")).json()) as { incidents: { id: string; training: boolean }[] };
-    const trainingId = shown.incidents.find((incident) => incident.training)!.id;
+    // The first training incident waiting: the first row of the training section, below every real one.
+    const shown = (await (await request.get("/api/live/incidents?section=waiting&kind=training&limit=1")).json()) as { incidents: { id: string }[] };
+    const trainingId = shown.incidents[0].id;
     await page.getByTestId("queue-sort").selectOption("priority");
-    const training = page.locator(`.queue-list .queue-item[data-incident-id="${trainingId}"]`);
+    const training = page.locator(`.section-waiting.kind-training .queue-item[data-incident-id="${trainingId}"]`);
     await training.locator(".queue-title").click();
     const detail = page.locator(".incident-detail");
     const menu = detail.locator('select[name="merge-with"]');
@@ -157,6 +157,8 @@ test("a trainer sees the status actions of a simulated incident, which the serve
     const actions = page.locator(`.incident-detail[data-incident-id="${incidentId}"] > .status-actions`);
     await expect(actions.getByRole("button", { name: "Dispatched" })).toBeVisible();
     await actions.getByRole("button", { name: "Dispatched" }).click();
+    // No unit on it: the dispatch says why (docs/dashboard.md, "Dispatch reason, disposition, undo").
+    await giveDispatchReason(page, "Drill: the trainer plays the units");
     await expect.poll(async () => ((await (await request.get(`/api/incidents/${incidentId}`)).json()) as { status: string }).status).toBe("dispatched");
   } finally {
     await context.close();
@@ -164,7 +166,7 @@ test("a trainer sees the status actions of a simulated incident, which the serve
 });
 
 for (const [width, height] of [[1280, 800], [1440, 900], [1920, 1080]] as const) {
-  test(`the dashboard at ${width} x ${height} with an incident open (the screenshot in docs/dashboard.md)`, async ({ page, request }) => {
+  test(`the dashboard at ${width} x ${height} with an incident open and its popup shown passes axe`, async ({ page, request }) => {
     await page.setViewportSize({ width, height });
     await tilesOffline(page);
     await openDashboard(page);

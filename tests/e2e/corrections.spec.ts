@@ -1,8 +1,10 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { ADMIN_STATE } from "../../playwright.config";
 import { serverUrl } from "../setup/test-database";
-import { specCallEvent } from "@/lib/webhook/sample-events";
+import { specCallEvent } from "@/lib/voice-platforms/elevenlabs/sample-events";
 import { openDashboard, saveScreenshot, showLatestFirst, tilesOffline } from "./dashboard-helpers";
 import { startSecondInstance } from "./second-instance";
 
@@ -12,13 +14,13 @@ const MARINA = { text: "Marina District, San Francisco", latitude: 37.8037, long
 const CALL = `e2e-correct-${Date.now()}`;
 
 /** The call's detail, opened from its incident's row in the queue. */
-async function openCallDetail(page: Page): Promise<void> {
+async function openCallDetail(page: Page, callId = CALL): Promise<void> {
   // The queue draws the rows in view: the latest received first puts this fresh call's incident at the top.
   await showLatestFirst(page);
-  const item = page.locator(`.queue-item[data-latest-call-id="${CALL}"]`);
+  const item = page.locator(`.queue-item[data-latest-call-id="${callId}"]`);
   await item.getByRole("button", { name: /show its calls/ }).click();
-  await page.locator(`.incident-call[data-call-id="${CALL}"]`).getByRole("button", { name: "Open call" }).click();
-  await expect(page.locator(".call-detail")).toContainText(CALL);
+  await page.locator(`.incident-call[data-call-id="${callId}"]`).getByRole("button", { name: "Open call" }).click();
+  await expect(page.locator(".call-detail")).toContainText(callId);
 }
 
 /**
@@ -100,4 +102,31 @@ test.describe("a dispatcher corrects what the agent heard", () => {
       await second.stop();
     }
   });
+});
+
+test("a correction to a street the centre's GIS does not have is refused in the form with why, and placed coarse only when confirmed", async ({ page, request }) => {
+  test.setTimeout(180_000);
+  // The synthetic county's centrelines (tests/fixtures/gis): Springfield has a 5th St, no Main St.
+  const lines = readFileSync(path.join(__dirname, "..", "fixtures", "gis", "centrelines.geojson"));
+  const imported = await request.post("/api/gis?name=centrelines.geojson", { data: lines, headers: { "content-type": "application/geo+json" } });
+  expect(imported.status(), await imported.text()).toBe(200);
+  const id = `e2e-correct-street-${Date.now()}`;
+  const posted = await request.post("/api/voiceagent-webhook", { data: specCallEvent(id, { location: "Structure fire, Springfield", eventTimestamp: Math.floor(Date.now() / 1000) }) });
+  expect(posted.status(), await posted.text()).toBe(200);
+
+  await tilesOffline(page);
+  await openDashboard(page);
+  await openCallDetail(page, id);
+  const detail = page.locator(".call-detail");
+  await detail.getByText("Correct type, severity or location").click();
+  const location = detail.getByLabel("Location", { exact: true });
+  await location.fill("Main St and 5th St, Springfield");
+  await location.press("Enter");
+
+  const refusal = detail.getByTestId("street-not-in-gis");
+  await expect(refusal).toContainText("Not corrected: the centre's GIS has no Main St in Springfield.");
+  await expect(detail.getByTestId("detail-location")).toHaveText("Structure fire, Springfield");
+  await refusal.getByRole("button", { name: /^Place at town centre, about \d+ km anyway$/ }).click();
+  await expect(detail.getByTestId("detail-location")).toHaveText("Main St and 5th St, Springfield");
+  expect(await (await request.get(`/api/calls/${id}`)).json()).toMatchObject({ location: "Main St and 5th St, Springfield", location_precision: "locality" });
 });

@@ -1,5 +1,27 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type APIRequestContext, type Locator, type Page } from "@playwright/test";
+import { E2E_OFFLINE_ADMIN } from "../../playwright.config";
+
+/** The synthetic county's GIS files (tests/fixtures/gis). */
+export const FIXTURES = path.join(__dirname, "..", "fixtures", "gis");
+
+/**
+ * Signs in as the offline-map server's administrator (its specs' page has no stored session) and
+ * imports the synthetic county into its GIS: its centrelines and address points.
+ */
+export async function importCounty(page: Page, baseURL: string): Promise<void> {
+  expect((await page.request.post("/api/session", { data: E2E_OFFLINE_ADMIN })).status()).toBe(200);
+  for (const [file, layer, type] of [["centrelines.geojson", "centrelines", "application/geo+json"], ["address-points.csv", "address_points", "text/csv"]]) {
+    const response = await page.request.post(`/api/gis?layer=${layer}&name=${file}`, {
+      data: readFileSync(path.join(FIXTURES, file)),
+      headers: { "content-type": type, origin: baseURL },
+      timeout: 120_000,
+    });
+    expect(response.status(), await response.text()).toBe(200);
+  }
+}
 
 /** Any map tile, whatever NEXT_PUBLIC_MAP_TILE_URL says: tile URLs end in /{z}/{x}/{y}.png. */
 export const TILE_PATTERN = /\/\d+\/\d+\/\d+\.png(\?.*)?$/;
@@ -44,6 +66,13 @@ export async function callStatus(request: APIRequestContext, id: string): Promis
 export async function openDashboard(page: Page): Promise<void> {
   await page.goto("/");
   await expect(page.getByTestId("last-updated")).toBeVisible();
+}
+
+/** Opens the history or the training drawer from its header button (docs/dashboard.md, "Layout"), unless it is open. */
+export async function openDrawer(page: Page, name: "history" | "training"): Promise<void> {
+  const toggle = page.locator(`[data-drawer-toggle="${name}"]`);
+  if ((await toggle.getAttribute("aria-expanded")) !== "true") await toggle.click();
+  await expect(page.locator(`#drawer-${name}`)).toBeVisible();
 }
 
 /** Screenshots of the main views are kept as test artifacts. */
@@ -159,20 +188,23 @@ export async function openWithOneCall(page: Page, request: APIRequestContext, sc
 
 /**
  * Web Audio recorded, not heard: each tone is two notes; `window.__noteTimes` holds when each was
- * played (Date.now()). A script as text: a benchmark's compiler (tsx) would wrap a function's inner
- * named functions in a helper the page does not have.
+ * played (Date.now()), `window.__noteFrequencies` its pitch (a real alert's and a training one's
+ * differ). A script as text: a benchmark's compiler (tsx) would wrap a function's inner named
+ * functions in a helper the page does not have.
  */
 const TONE_RECORDER = `
   window.__notes = 0;
   window.__noteTimes = [];
+  window.__noteFrequencies = [];
   window.AudioContext = class {
     currentTime = 0;
     destination = {};
     createOscillator() {
+      const frequency = { value: 0 };
       return {
-        frequency: { value: 0 },
+        frequency,
         connect: (next) => next,
-        start: () => { window.__notes += 1; window.__noteTimes.push(Date.now()); },
+        start: () => { window.__notes += 1; window.__noteTimes.push(Date.now()); window.__noteFrequencies.push(frequency.value); },
         stop: () => undefined,
       };
     }
@@ -201,3 +233,23 @@ export async function expectNoAxeViolations(page: Page, include?: string): Promi
     await still.evaluate((style) => (style as Element).remove());
   }
 }
+
+/** Answers the move dialog for a dispatch with no unit on the incident: the reason (docs/dashboard.md, "Dispatch reason, disposition, undo"). */
+export async function giveDispatchReason(page: Page, reason = "E2E: units sent by radio"): Promise<void> {
+  const dialog = page.locator("dialog.move-dialog");
+  // By keyboard (the field has the focus): the keyboard-only specs count every pointer event.
+  await expect(dialog.getByLabel("Reason")).toBeFocused();
+  await page.keyboard.type(reason);
+  await page.keyboard.press("Enter");
+  await expect(dialog).toHaveCount(0);
+}
+
+/** Answers the move dialog of a close: how the incident ended. */
+export async function chooseDisposition(page: Page, label = "Handled on scene"): Promise<void> {
+  const dialog = page.locator("dialog.move-dialog");
+  await dialog.getByRole("button", { name: label }).click();
+  await expect(dialog).toHaveCount(0);
+}
+
+/** What the API's own moves say besides the status, as a dispatcher's key would send them. */
+export const CLOSED_AS_HANDLED = { status: "resolved", disposition: "handled" } as const;

@@ -1,10 +1,10 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
 import {
-  callStatus, incidentOf, openDashboard, openWithOneCall, queuedIncident, recordTones, saveScreenshot, showLatestFirst, simulateCalls, TILE_PATTERN, tilesOffline,
-  tilesOnline,
+  callStatus, chooseDisposition, CLOSED_AS_HANDLED, giveDispatchReason, incidentOf, openDashboard, openDrawer, openWithOneCall, queuedIncident, recordTones, saveScreenshot,
+  showLatestFirst, simulateCalls, TILE_PATTERN, tilesOffline, tilesOnline,
 } from "./dashboard-helpers";
-import { specCallEvent } from "@/lib/webhook/sample-events";
+import { specCallEvent } from "@/lib/voice-platforms/elevenlabs/sample-events";
 import { parseCsv } from "../support/csv";
 
 // Every test owns the calls it makes: its own table name, so the shared database does not matter.
@@ -12,6 +12,7 @@ test.describe("dispatcher dashboard", () => {
   test("a simulation run from the form shows its result, markers, queue entries and history rows", async ({ page, request }) => {
     await tilesOffline(page);
     await openDashboard(page);
+    await openDrawer(page, "training");
     const form = page.getByRole("form", { name: "Run a disaster simulation" });
     await form.getByLabel("Scenario").selectOption("earthquake_sf");
     await form.getByLabel(/Number of calls/).fill("6");
@@ -42,6 +43,7 @@ test.describe("dispatcher dashboard", () => {
       .toBe(true);
     await saveScreenshot(page, "dashboard");
 
+    await openDrawer(page, "history");
     const filters = page.getByRole("form", { name: "History filters" });
     await filters.getByLabel("Table", { exact: true }).fill("e2e-form-run");
     await filters.getByRole("button", { name: "Apply filters" }).click();
@@ -57,6 +59,7 @@ test.describe("dispatcher dashboard", () => {
       if (request.url().endsWith("/api/simulate")) posted.push(request.url());
     });
     await openDashboard(page);
+    await openDrawer(page, "training");
     const form = page.getByRole("form", { name: "Run a disaster simulation" });
     await form.getByLabel(/Number of calls/).fill("101");
     await form.getByLabel("Table name").fill("no spaces allowed");
@@ -83,6 +86,7 @@ test.describe("dispatcher dashboard", () => {
     await expect(item.getByRole("button", { name: "Failed", exact: true })).toHaveCount(0);
     expect(await item.locator(".queue-title").evaluate((title) => title.scrollWidth <= title.clientWidth)).toBe(true);
     await item.getByRole("button", { name: "Dispatched", exact: true }).click();
+    await giveDispatchReason(page);
     await expect(item.locator(".status")).toHaveText("Dispatched");
     // Dispatched, it moves to the second section once both sections have read the server again.
     const dispatchedRow = page.locator(`.section-dispatched .queue-item[data-incident-id="${incidentId}"]`);
@@ -104,6 +108,7 @@ test.describe("dispatcher dashboard", () => {
     await expect(popup).toContainText("En route");
     await saveScreenshot(page, "map-popup");
     await popup.getByRole("button", { name: "Resolved", exact: true }).click();
+    await chooseDisposition(page);
 
     await expect(item).toHaveCount(0);
     await expect.poll(async () => (await callStatus(request, id)).status).toBe("resolved");
@@ -139,7 +144,7 @@ test.describe("dispatcher dashboard", () => {
       await held;
       await route.continue();
     });
-    expect((await request.patch(`/api/incidents/${incidentId}`, { data: { status: "resolved" } })).status()).toBe(200);
+    expect((await request.patch(`/api/incidents/${incidentId}`, { data: CLOSED_AS_HANDLED })).status()).toBe(200);
     const refusal = await request.patch(`/api/incidents/${incidentId}`, { data: { status: "dispatched" } });
     expect(refusal.status()).toBe(409);
     const { message, error_code } = await refusal.json();
@@ -162,6 +167,7 @@ test.describe("dispatcher dashboard", () => {
     await simulateCalls(request, { scenario: "hurricane_florida", num_calls: 30, table_name: "e2e-history", seed: 13 });
     await tilesOffline(page);
     await openDashboard(page);
+    await openDrawer(page, "history");
     const filters = page.getByRole("form", { name: "History filters" });
     await filters.getByLabel("Table", { exact: true }).fill("e2e-history");
     await filters.getByRole("button", { name: "Apply filters" }).click();
@@ -264,6 +270,7 @@ test.describe("dispatcher dashboard", () => {
     await expect(page.locator(".leaflet-marker-pane .leaflet-marker-icon").first()).toBeVisible();
     // The change stream stays open, so the network is never idle: wait for every panel instead.
     await expect(page.getByTestId("feed-mode")).toHaveText("Live");
+    await openDrawer(page, "history");
     await expect(page.locator(".history-table tbody tr").first()).toBeVisible();
     await expect(page.locator(".hourly-chart svg")).toBeVisible();
     expect(foreign).toEqual([]);
@@ -317,8 +324,8 @@ test.describe("dispatcher dashboard", () => {
 
   test("a 401 from the API sends the dispatcher to the login page", async ({ page }) => {
     await tilesOffline(page);
-    // As the API answers when API_KEY is set and no key was given.
-    await page.route(/\/api\/calls/, (route) =>
+    // As the API answers when API_KEY is set and no key was given: the live picture's reads and the calls'.
+    await page.route(/\/api\/(calls|live)\//, (route) =>
       route.fulfill({ status: 401, json: { error: "Unauthorized", message: "API key required", error_code: "UNAUTHORIZED" } }),
     );
     await page.goto("/");
@@ -330,6 +337,7 @@ test.describe("dispatcher dashboard", () => {
     await tilesOffline(page);
     await openDashboard(page);
     await expect(page.locator(".queue-item").first()).toBeVisible();
+    await openDrawer(page, "history");
     await page.locator(".history-table tbody tr").first().getByRole("button").click();
     await expect(page.locator(".call-detail .status-history")).toBeVisible();
     const results = await new AxeBuilder({ page }).analyze();
@@ -347,6 +355,7 @@ test.describe("dispatcher dashboard", () => {
     await page.keyboard.press("Tab");
     await expect(dispatch).toBeFocused();
     await page.keyboard.press("Enter");
+    await giveDispatchReason(page);
     // The row moves to the second section once the server confirms, and the focus moves with it to its title.
     const dispatchedRow = page.locator(`.section-dispatched .queue-item[data-incident-id="${incidentId}"]`);
     await expect(dispatchedRow.locator(".status")).toHaveText("Dispatched");
@@ -421,16 +430,20 @@ test.describe("dispatcher dashboard", () => {
     const entryId = await entry.getAttribute("data-incident-id");
     const byId = page.locator(`.queue-item[data-incident-id="${entryId}"]`);
     await page.keyboard.press("d");
+    await giveDispatchReason(page);
     // Moved, once the server's queue is read again, to the second section.
     await expect(page.locator(`.section-dispatched .queue-item[data-incident-id="${entryId}"]`)).toBeVisible();
     await expect(byId.locator(".status")).toHaveText("Dispatched");
-    page.once("dialog", (dialog) => void dialog.dismiss());
+    // Failed asks how it ended; Esc cancels, and the focus is where it was.
     await byId.locator(".queue-title").focus();
     await page.keyboard.press("f");
+    await expect(page.locator("dialog.move-dialog")).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(page.locator("dialog.move-dialog")).toHaveCount(0);
+    await expect(byId.locator(".queue-title")).toBeFocused();
     await expect(byId.locator(".status")).toHaveText("Dispatched");
-    page.once("dialog", (dialog) => void dialog.accept());
-    await byId.locator(".queue-title").focus();
     await page.keyboard.press("f");
+    await page.keyboard.press("7");
     await expect(byId).toHaveCount(0);
     await expect.poll(async () => ((await (await request.get(`/api/incidents/${entryId}`)).json()) as { status: string }).status).toBe("failed");
 

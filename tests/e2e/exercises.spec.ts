@@ -1,6 +1,6 @@
 import { expect, type APIRequestContext, test } from "@playwright/test";
-import { specCallEvent } from "@/lib/webhook/sample-events";
-import { openDashboard, queuedIncident, showLatestFirst, tilesOffline } from "./dashboard-helpers";
+import { specCallEvent } from "@/lib/voice-platforms/elevenlabs/sample-events";
+import { openDashboard, openDrawer, queuedIncident, showLatestFirst, tilesOffline } from "./dashboard-helpers";
 
 interface Progress { state: string; progress: { released: number; planned: number } }
 
@@ -27,6 +27,7 @@ test.describe("training exercise", () => {
     await openDashboard(page);
     // The queue draws the rows in view: the latest received first puts this test's fresh incidents at the top.
     await showLatestFirst(page);
+    await openDrawer(page, "training");
     const form = page.getByRole("form", { name: "Start a training exercise" });
     await form.getByLabel("Scenario").selectOption("nashville_tornado");
     await form.getByLabel(/Duration/).fill("30");
@@ -81,6 +82,7 @@ test.describe("training exercise", () => {
     await expect(total).toHaveText(`${everything.toLocaleString("en-US")} calls`);
     await expect(queue.locator(".exercise-badge").first()).toBeVisible();
 
+    await openDrawer(page, "training");
     await page.getByRole("button", { name: "Resume" }).click();
     await expect(page.getByTestId("exercise-state")).toHaveText("running");
     await expect.poll(async () => (await exercise(request, id)).progress.released, { timeout: 10_000 }).toBeGreaterThan(paused);

@@ -1,4 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
+import { openDrawer } from "./dashboard-helpers";
 
 /**
  * A new user's first run on the embedded database (npm install && npm start): the dashboard offers
@@ -91,6 +92,7 @@ test("the dispatcher signs in: dispatch controls, no simulation, no administrati
 test("the trainer signs in: simulation and exercises, no administration", async ({ page }) => {
   await signIn(page, people.trainer.email);
   await expect(page.getByTestId("signed-in-role")).toHaveText("Trainer");
+  await openDrawer(page, "training");
   await expect(page.getByRole("heading", { name: "Training exercise" })).toBeVisible();
   await expect(page.getByRole("form", { name: "Start a training exercise" })).toBeVisible();
   await expect(page.getByRole("link", { name: "People and keys" })).toHaveCount(0);

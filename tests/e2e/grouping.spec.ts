@@ -1,7 +1,7 @@
 import { randomInt } from "node:crypto";
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { specCallEvent } from "@/lib/webhook/sample-events";
-import { signatureHeader } from "@/lib/webhook/signature";
+import { specCallEvent } from "@/lib/voice-platforms/elevenlabs/sample-events";
+import { signatureHeader } from "@/lib/voice-platforms/elevenlabs/signature";
 import { E2E_WEBHOOK_SECRET } from "../../playwright.config";
 import { incidentOf, untilSettled } from "./dashboard-helpers";
 

@@ -1,9 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
-import { specCallEvent } from "@/lib/webhook/sample-events";
-import {
-  callStatus, incidentOf, openDashboard, readQueueRows, saveScreenshot, scrollQueueTo, showLatestFirst, simulateCalls, tilesOffline, untilSettled,
-} from "./dashboard-helpers";
+import { specCallEvent } from "@/lib/voice-platforms/elevenlabs/sample-events";
+import { callStatus, giveDispatchReason, incidentOf, openDashboard, readQueueRows, saveScreenshot, scrollQueueTo, showLatestFirst, simulateCalls, tilesOffline, untilSettled } from "./dashboard-helpers";
 
 interface ListedCall { conversation_id: string; incident_id: string; caller_phone?: string; summary: string; status: string }
 interface Incident { id: string; call_count: number; calls: ListedCall[] }
@@ -117,6 +115,7 @@ test.describe("incidents on the dashboard", () => {
     // Dispatching the incident from its detail moves each of its calls, recorded in their history,
     // and its row to the second section.
     await detail.getByRole("group", { name: /Move incident/ }).getByRole("button", { name: "Dispatched", exact: true }).click();
+    await giveDispatchReason(page);
     // The incident's own headline (the open call's detail below has one too).
     await expect(detail.locator(".detail-headline").first().locator(".status")).toHaveText("Dispatched");
     for (const call of largest.calls) {

@@ -1,9 +1,10 @@
 import { expect, test } from "@playwright/test";
-import { elevenLabsCallEvent, vapiEndOfCallReport } from "@/lib/webhook/sample-events";
-import { signatureHeader } from "@/lib/webhook/signature";
+import { elevenLabsCallEvent } from "@/lib/voice-platforms/elevenlabs/sample-events";
+import { vapiEndOfCallReport } from "@/lib/voice-platforms/vapi/sample-events";
+import { signatureHeader } from "@/lib/voice-platforms/elevenlabs/signature";
 import { E2E_VAPI_SECRET, E2E_WEBHOOK_SECRET } from "../../playwright.config";
 import { silentMp3 } from "../support/mp3";
-import { incidentOf, openDashboard, queuedIncident, tilesOffline } from "./dashboard-helpers";
+import { incidentOf, openDashboard, openDrawer, queuedIncident, tilesOffline } from "./dashboard-helpers";
 
 /** The webhook's three event types, as a dispatcher sees them. */
 
@@ -64,6 +65,7 @@ test("a repeat caller's number, the earlier call, a 20 MB recording that plays, 
   const failedIncident = await incidentOf(request, failed);
   await expect(page.locator(`.queue-item[data-incident-id="${failedIncident}"]`)).toHaveCount(0);
   // The history of voice-agent calls only: other specs fill it with simulated ones.
+  await openDrawer(page, "history");
   const filters = page.getByRole("form", { name: "History filters" });
   await filters.getByLabel("Table", { exact: true }).fill("calls");
   await filters.getByRole("button", { name: "Apply filters" }).click();
@@ -104,6 +106,7 @@ test("a Vapi call: its platform in the history and the call detail, filterable, 
 
   await tilesOffline(page);
   await openDashboard(page);
+  await openDrawer(page, "history");
   const filters = page.getByRole("form", { name: "History filters" });
   await filters.getByLabel("Platform").selectOption("vapi");
   await filters.getByRole("button", { name: "Apply filters" }).click();

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { E2E_VAPI_SECRET } from "../../playwright.config";
-import { openDashboard, tilesOffline } from "./dashboard-helpers";
+import { openDashboard, openDrawer, tilesOffline } from "./dashboard-helpers";
 
 /**
  * A dispatcher's hand on a Vapi call still on the line (docs/webhook.md, "Live calls"): an
@@ -16,6 +16,7 @@ test("a live Vapi call: instruction and transfer from the call detail, with thei
 
   await tilesOffline(page);
   await openDashboard(page);
+  await openDrawer(page, "history");
   await page.locator(`.history-table tr[data-call-id="vapi:${id}"]`).getByRole("button").click();
   const panel = page.locator(".call-detail");
   await expect(panel.getByTestId("on-line-badge")).toBeVisible();

@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { openDashboard, showLatestFirst, tilesOffline } from "./dashboard-helpers";
-import { specCallEvent } from "@/lib/webhook/sample-events";
+import { specCallEvent } from "@/lib/voice-platforms/elevenlabs/sample-events";
 
 /** The queue's "<N> open" label as a number. */
 async function openCount(page: Page): Promise<number> {

@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { specCallEvent } from "../../lib/webhook/sample-events";
-import { openDashboard, tilesOffline } from "./dashboard-helpers";
+import { specCallEvent } from "../../lib/voice-platforms/elevenlabs/sample-events";
+import { giveDispatchReason, openDashboard, tilesOffline } from "./dashboard-helpers";
 
 /**
  * A critical webhook call that has waited longer than any other open one (other tests' sample
@@ -41,14 +41,16 @@ test.describe("incident notes and the keyboard", () => {
     await expect(first.locator(".queue-title")).toBeFocused();
     await page.keyboard.press("Enter");
     const detail = page.locator(`.incident-detail[data-incident-id="${incidentId}"]`);
-    await expect(detail).toBeVisible();
+    // Loaded: its status actions are there for the key to press.
+    await expect(detail.getByRole("group", { name: /Move incident/ })).toBeVisible();
     await page.keyboard.press("d");
+    await giveDispatchReason(page);
     // Dispatched, the row moves to the second section once the server confirms: the first waiting row is then another.
     await expect(page.locator(`.section-dispatched .queue-item[data-incident-id="${incidentId}"] .status`)).toHaveText("Dispatched");
 
     const note = detail.getByLabel("Add a note");
     await expect(note).toBeVisible();
-    await page.keyboard.press("n");
+    await page.keyboard.press("w");
     await expect(note).toBeFocused();
     await page.keyboard.type("Engine 12 and Medic 4 sent; caller told to stay outside");
     await page.keyboard.press("Control+Enter");

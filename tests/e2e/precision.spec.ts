@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
-import { specCallEvent } from "@/lib/webhook/sample-events";
+import { specCallEvent } from "@/lib/voice-platforms/elevenlabs/sample-events";
 import { openDashboard, queuedIncident, saveScreenshot, tilesOffline } from "./dashboard-helpers";
 
 /**

@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
-import { elevenLabsCallEvent } from "@/lib/webhook/sample-events";
-import { incidentOf, openDashboard, tilesOffline } from "./dashboard-helpers";
+import { elevenLabsCallEvent } from "@/lib/voice-platforms/elevenlabs/sample-events";
+import { incidentOf, openDashboard, openDrawer, tilesOffline } from "./dashboard-helpers";
 
 /** The full transcript in the call detail, `q=` from the history, and the dispatch intervals page (issue 28). */
 
@@ -26,6 +26,7 @@ test.describe("transcript and dispatch intervals", () => {
 
     await tilesOffline(page);
     await openDashboard(page);
+    await openDrawer(page, "history");
     const filters = page.getByRole("form", { name: "History filters" });
     await filters.getByLabel("Words said").fill(`${id} bakery oven`);
     await filters.getByRole("button", { name: "Apply filters" }).click();

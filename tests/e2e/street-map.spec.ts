@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
-import { specCallEvent } from "@/lib/webhook/sample-events";
+import { specCallEvent } from "@/lib/voice-platforms/elevenlabs/sample-events";
 import { E2E_STREET_MAP_PATH } from "../../playwright.config";
 import { STREET_MAP_TILE, tileOf } from "../support/street-map-archive";
 import { openDashboard, queuedIncident } from "./dashboard-helpers";

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as auditRoute } from "@/app/api/audit/route";
 import { GET as getCallRoute, PATCH as patchCallRoute } from "@/app/api/calls/[id]/route";
+import { POST as takeCallRoute } from "@/app/api/calls/route";
 import { POST as instructionRoute } from "@/app/api/calls/[id]/instruction/route";
 import { POST as transferRoute } from "@/app/api/calls/[id]/transfer/route";
 import { GET as recordingRoute } from "@/app/api/calls/[id]/recording/route";
@@ -15,6 +16,7 @@ import { POST as addNoteRoute } from "@/app/api/incidents/[id]/notes/route";
 import { POST as mergeRoute } from "@/app/api/incidents/[id]/merge/route";
 import { PATCH as patchIncidentRoute } from "@/app/api/incidents/[id]/route";
 import { POST as splitRoute } from "@/app/api/incidents/[id]/split/route";
+import { POST as undoStatusRoute } from "@/app/api/incidents/[id]/undo-status/route";
 import { DELETE as revokeKeyRoute } from "@/app/api/keys/[id]/route";
 import { POST as createKeyRoute } from "@/app/api/keys/route";
 import { DELETE as signOutRoute, POST as signInRoute } from "@/app/api/session/route";
@@ -26,18 +28,22 @@ import { POST as createSubscriptionRoute } from "@/app/api/subscriptions/route";
 import { POST as createUserRoute } from "@/app/api/users/route";
 import { POST as assignUnitsRoute } from "@/app/api/incidents/[id]/units/route";
 import { POST as importUnitsRoute } from "@/app/api/units/import/route";
+import { PUT as setResponsePlanRoute } from "@/app/api/response-plans/[emergency_type]/[severity]/route";
 import { PATCH as patchUnitRoute } from "@/app/api/units/[id]/route";
+import { POST as unitStateRoute } from "@/app/api/units/[id]/state/route";
+import { POST as undoUnitStateRoute } from "@/app/api/units/[id]/undo-state/route";
 import { POST as createUnitRoute } from "@/app/api/units/route";
 import { POST as webhookRoute } from "@/app/api/voiceagent-webhook/route";
 import { POST as gisImportRoute } from "@/app/api/gis/route";
 import { AUDIT_ACTIONS, type AuditEventView, type AuditPage } from "@/lib/audit/schema";
 import { NOTHING_REPORTED, storeLiveCall } from "@/lib/calls/write/live";
 import { getDb } from "@/lib/db/client";
-import { specCallEvent } from "@/lib/webhook/sample-events";
+import { specCallEvent } from "@/lib/voice-platforms/elevenlabs/sample-events";
 import { TEST_API_KEY } from "@/tests/support/auth";
 import { type SignedInPerson, signedIn, TEST_PASSWORD } from "@/tests/support/people";
 import { webhookRequest } from "@/tests/support/webhook-request";
 import { withWebhookSecret } from "@/tests/support/webhook-secret";
+import { withMoveDetails } from "../support/incident-moves";
 
 /**
  * Every kind of change, and a person's reading, is one audit row naming who did it, written in the
@@ -87,7 +93,7 @@ beforeAll(async () => {
 });
 
 describe("the audit trail", () => {
-  it("records each of the 37 actions exactly once, naming the person; the call's history names them too", async () => {
+  it("records each of the 40 actions exactly once, naming the person; the call's history names them too", async () => {
     const before = await count();
     const startedAt = new Date().toISOString();
 
@@ -98,6 +104,11 @@ describe("the audit trail", () => {
     expect((await webhookRoute(webhookRequest(audio, { secret: SECRET }), undefined)).status).toBe(200);
     const simulated = await send(simulateRoute, "POST", "/api/simulate", trainer, { scenario: "la_wildfire", num_calls: 3, table_name: "calls", seed: 4 });
     expect(simulated.status).toBe(200);
+
+    // A call the dispatcher took (docs/calls.md, "A call a person takes").
+    const took = await send(takeCallRoute, "POST", "/api/calls", dispatcher, { location: "Harbor City, Los Angeles", emergency_type: "gas_leak", severity: "high" });
+    expect(took.status).toBe(201);
+    expect(((await took.json()).history as { changed_by: string }[])[0].changed_by).toBe("Dana Ruiz");
 
     expect((await send(getCallRoute, "GET", `/api/calls/${conversationId}`, dispatcher, undefined, conversationId)).status).toBe(200);
     const played = await send(recordingRoute, "GET", `/api/calls/${conversationId}/recording`, dispatcher, undefined, conversationId);
@@ -122,7 +133,10 @@ describe("the audit trail", () => {
     expect(first.incident_id).not.toBe(second.incident_id);
     expect((await send(mergeRoute, "POST", `/api/incidents/${first.incident_id}/merge`, dispatcher, { other_id: second.incident_id }, first.incident_id)).status).toBe(200);
     expect((await send(splitRoute, "POST", `/api/incidents/${first.incident_id}/split`, dispatcher, { call_id: "conv_audit_2" }, first.incident_id)).status).toBe(200);
-    expect((await send(patchIncidentRoute, "PATCH", `/api/incidents/${first.incident_id}`, dispatcher, { status: "enroute" }, first.incident_id)).status).toBe(200);
+    const enroute = await send(patchIncidentRoute, "PATCH", `/api/incidents/${first.incident_id}`, dispatcher, withMoveDetails("enroute"), first.incident_id);
+    expect(enroute.status).toBe(200);
+    const { status_change: move } = await enroute.json();
+    expect((await send(undoStatusRoute, "POST", `/api/incidents/${first.incident_id}/undo-status`, dispatcher, { change_id: move.id }, first.incident_id)).status).toBe(200);
     expect((await send(addNoteRoute, "POST", `/api/incidents/${first.incident_id}/notes`, dispatcher, { text: "Engine 12 sent" }, first.incident_id)).status).toBe(201);
     expect((await send(acknowledgeRoute, "POST", `/api/incidents/${first.incident_id}/acknowledge`, dispatcher, undefined, first.incident_id)).status).toBe(201);
     // A possible duplicate (as grouping marks two incidents of a person close together), dismissed.
@@ -137,7 +151,19 @@ describe("the audit trail", () => {
     const unitId = (await unit.json()).id as string;
     expect((await send(patchUnitRoute, "PATCH", `/api/units/${unitId}`, admin, { name: "Engine 12" }, unitId)).status).toBe(200);
     expect((await send(importUnitsRoute, "POST", "/api/units/import", admin, { csv: "call_sign,type\nM3,ambulance\n" })).status).toBe(201);
+    // A response plan (docs/units.md): what the recommendation fills for a structure fire.
+    const plan = new Request("http://localhost/api/response-plans/structure_fire/critical", {
+      method: "PUT",
+      headers: { cookie: admin.cookie, "sec-fetch-site": "same-origin", "content-type": "application/json" },
+      body: JSON.stringify({ slots: [{ type: "engine", count: 2 }] }),
+    });
+    expect((await setResponsePlanRoute(plan, { params: Promise.resolve({ emergency_type: "structure_fire", severity: "critical" }) })).status).toBe(200);
     expect((await send(assignUnitsRoute, "POST", `/api/incidents/${first.incident_id}/units`, dispatcher, { unit_ids: [unitId] }, first.incident_id)).status).toBe(201);
+    // The crew's en route, entered by the dispatcher by mistake and undone.
+    const enRoute = await send(unitStateRoute, "POST", `/api/units/${unitId}/state`, dispatcher, { state: "en_route" }, unitId);
+    expect(enRoute.status).toBe(200);
+    const { state_change_id: unitMove } = await enRoute.json();
+    expect((await send(undoUnitStateRoute, "POST", `/api/units/${unitId}/undo-state`, dispatcher, { change_id: unitMove }, unitId)).status).toBe(200);
     // Corrections of what the agent heard: one call's severity, then the incident's type.
     const corrected = await send(patchCallRoute, "PATCH", `/api/calls/conv_audit_2`, dispatcher, { severity: "moderate" }, "conv_audit_2");
     expect(corrected.status).toBe(200);
@@ -191,8 +217,11 @@ describe("the audit trail", () => {
     for (const event of events) byAction.set(event.action, [...(byAction.get(event.action) ?? []), event]);
     expect([...byAction.keys()].sort()).toEqual([...AUDIT_ACTIONS].sort());
     // Each once, but the acknowledgement: moving the incident on acknowledged its alert with the work
-    // (docs/dashboard.md, "Alerts"), before the dispatcher's own acknowledgement.
-    for (const action of AUDIT_ACTIONS) expect(byAction.get(action), action).toHaveLength(action === "incident.acknowledged" ? 2 : 1);
+    // (docs/dashboard.md, "Alerts"), before the dispatcher's own acknowledgement; and the status move:
+    // the dispatcher's, undone, then the unit sent to it moved it again; and the unit's state: sent,
+    // then en route (undone).
+    const twice = ["incident.acknowledged", "incident.status_changed", "unit.state_changed"];
+    for (const action of AUDIT_ACTIONS) expect(byAction.get(action), action).toHaveLength(twice.includes(action) ? 2 : 1);
     expect(byAction.get("incident.acknowledged")!.map((event) => (event.after as { with?: string } | null)?.with ?? "by hand")).toEqual(["dispatched", "by hand"]);
 
     const one = (action: string) => byAction.get(action)![0];
@@ -238,9 +267,10 @@ describe("the audit trail", () => {
     // Filters: by actor, by action, by target.
     expect((await trail(`&actor=${dispatcher.user.id}&from=${encodeURIComponent(startedAt)}`)).map((event) => event.action).sort()).toEqual(
       [
-        "call.corrected", "call.instruction_delivered", "call.instruction_written", "call.recording_played", "call.status_changed", "call.transfer_requested", "call.viewed",
+        "call.corrected", "call.instruction_delivered", "call.instruction_written", "call.recording_played", "call.status_changed", "call.taken", "call.transfer_requested", "call.viewed",
         "incident.acknowledged", "incident.acknowledged", "incident.corrected", "incident.duplicate_dismissed", "incident.merged",
-        "incident.note_added", "incident.split", "incident.status_changed", "incident.units_assigned", "unit.state_changed",
+        "incident.note_added", "incident.split", "incident.status_changed", "incident.status_changed", "incident.status_undone", "incident.units_assigned", "unit.state_changed",
+        "unit.state_changed", "unit.state_undone",
       ],
     );
     expect((await trail(`&target_id=${conversationId}`)).map((event) => event.action).sort()).toEqual(["call.instruction_delivered", "call.instruction_written", "call.recording_played", "call.status_changed", "call.viewed"]);

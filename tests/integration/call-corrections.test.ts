@@ -8,12 +8,13 @@ import { callDetailSchema, type CallDetail, EMERGENCY_TYPES, SEVERITIES } from "
 import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { incidentDetailSchema } from "@/lib/incidents/schema";
-import { specCallEvent } from "@/lib/webhook/sample-events";
+import { specCallEvent } from "@/lib/voice-platforms/elevenlabs/sample-events";
 import { apiRequest } from "../support/auth";
 import { setEnv, withoutEnv } from "../support/env";
 import { signedIn, type SignedInPerson } from "../support/people";
 import { startStandInServer } from "../support/stand-in-server";
 import { webhookRequest } from "../support/webhook-request";
+import { withMoveDetails } from "../support/incident-moves";
 
 /**
  * Corrections (docs/calls.md, "Corrections"; docs/incidents.md, "Corrections"): PATCH
@@ -331,7 +332,7 @@ describe("PATCH /api/incidents/{id} corrections", () => {
     const id = (await call(first)).incident_id;
     const response = await patchIncidentWith(
       id,
-      { emergency_type: "gas_leak", severity: "high", status: "dispatched" },
+      { emergency_type: "gas_leak", severity: "high", ...withMoveDetails("dispatched") },
       fromDashboard(dispatcher.cookie),
     );
     expect(response.status).toBe(200);
@@ -392,7 +393,7 @@ describe("1,000 concurrent corrections and status changes on 100 calls", () => {
       if (randomInt(3) === 0) Object.assign(body, { location: pick(places).text, confirm_lower_precision: true });
       if (randomInt(3) === 0) body.severity = pick(SEVERITIES);
       if (randomInt(4) === 0) body.emergency_type = pick(types);
-      if (Object.keys(body).length === 0 || randomInt(3) === 0) body.status = pick(statuses);
+      if (Object.keys(body).length === 0 || randomInt(3) === 0) Object.assign(body, withMoveDetails(pick(statuses)));
       return { id: ids[index % ids.length], body };
     });
 

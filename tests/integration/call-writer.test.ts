@@ -3,10 +3,12 @@ import { describe, expect, it } from "vitest";
 import { POST as webhook } from "@/app/api/voiceagent-webhook/route";
 import { getDb } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
-import { callPayloadKey } from "@/lib/intake/receive-webhook";
-import { prepareCall, storeEach } from "@/lib/intake/store-prepared-calls";
-import { parseEvent, toWebhookCall } from "@/lib/webhook/payload";
-import { specCallEvent } from "@/lib/webhook/sample-events";
+import { callPayloadKey } from "@/lib/intake/receive";
+import { locateCall } from "@/lib/intake/locate";
+import { storeEach } from "@/lib/intake/write";
+import { elevenLabsCall } from "@/lib/voice-platforms/elevenlabs/adapter";
+import { parseEvent } from "@/lib/voice-platforms/elevenlabs/payload";
+import { specCallEvent } from "@/lib/voice-platforms/elevenlabs/sample-events";
 import { webhookRequest } from "../support/webhook-request";
 import { withWebhookSecret } from "../support/webhook-secret";
 
@@ -18,7 +20,7 @@ const runId = randomInt(1_000_000);
 async function prepared(conversationId: string) {
   const parsed = parseEvent(specCallEvent(conversationId));
   if (parsed.kind !== "call") throw new Error("not a call event");
-  return prepareCall(toWebhookCall(parsed.event), callPayloadKey(conversationId, parsed.event.event_timestamp));
+  return locateCall(elevenLabsCall(parsed.event), callPayloadKey(conversationId, parsed.event.event_timestamp));
 }
 
 describe("webhook calls stored together (group commit)", () => {

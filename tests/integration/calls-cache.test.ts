@@ -5,7 +5,7 @@ import { promisify } from "node:util";
 import { createClient } from "redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET } from "@/app/api/calls/route";
-import { bumpCallsVersion } from "@/lib/calls/write/own-writes";
+import { markOwnWrite } from "@/lib/feed";
 import { getConfig, resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { closeRedis, getRedis } from "@/lib/redis";
@@ -62,7 +62,7 @@ async function expectKeyedByTheFeed(): Promise<void> {
   await changeOutsideTheFeed(before.conversation_id, summary);
   expect(await newest()).toEqual(before);
   const id = await writeWithoutBump();
-  await bumpCallsVersion();
+  markOwnWrite();
   expect(await newestId()).toBe(id);
   const response = await GET(apiRequest("http://localhost/api/calls?limit=2"), undefined);
   expect((await response.json()).calls[1]).toMatchObject({ conversation_id: before.conversation_id, summary });
@@ -153,7 +153,7 @@ describe("calls cache, shared through Redis", () => {
       const before = await total();
       await writeWithoutBump();
       expect(await total()).toBe(before + 1);
-      await bumpCallsVersion();
+      markOwnWrite();
     } finally {
       await closeRedis();
       process.env.REDIS_URL = REDIS_URL;
@@ -198,7 +198,7 @@ describe("calls cache while Redis is stopped or hung (a redis-server of the test
     await breakRedis();
     try {
       await writeWithoutBump();
-      await bumpCallsVersion();
+      markOwnWrite();
       const reads = [];
       for (let i = 0; i < 6; i++) reads.push(await timedTotal());
       expect(reads).toEqual(Array(6).fill({ total: cached + 1, prompt: true }));

@@ -5,7 +5,7 @@ import { GET as listRoute } from "@/app/api/calls/route";
 import { POST } from "@/app/api/voiceagent-webhook/route";
 import { callDetailSchema, type CallList } from "@/lib/calls/schema";
 import { getDb } from "@/lib/db/client";
-import { elevenLabsCallEvent, specCallEvent } from "@/lib/webhook/sample-events";
+import { elevenLabsCallEvent, specCallEvent } from "@/lib/voice-platforms/elevenlabs/sample-events";
 import { webhookRequest } from "../support/webhook-request";
 import { withWebhookSecret } from "../support/webhook-secret";
 

@@ -7,7 +7,7 @@ import { importGisLayer } from "@/lib/geocoding/centre/import";
 import { forgetCentreIndex, getCentreIndex } from "@/lib/geocoding/centre/loaded";
 import { GeocoderUnavailableError, getGeocoder } from "@/lib/geocoding/geocoder";
 import { log } from "@/lib/log";
-import { specCallEvent } from "@/lib/webhook/sample-events";
+import { specCallEvent } from "@/lib/voice-platforms/elevenlabs/sample-events";
 import { setDatabaseReachable } from "../support/database-reachable";
 import { webhookRequest } from "../support/webhook-request";
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { PATCH as patchCall } from "@/app/api/calls/[id]/route";
 import { POST as webhook } from "@/app/api/voiceagent-webhook/route";
 import { getDb } from "@/lib/db/client";
-import { specCallEvent } from "@/lib/webhook/sample-events";
+import { specCallEvent } from "@/lib/voice-platforms/elevenlabs/sample-events";
 import { apiRequest } from "../support/auth";
 import { withoutEnv } from "../support/env";
 import { webhookRequest } from "../support/webhook-request";

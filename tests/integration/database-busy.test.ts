@@ -6,14 +6,14 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { POST as webhookPost } from "@/app/api/voiceagent-webhook/route";
 import { POST as stateRoute } from "@/app/api/units/[id]/state/route";
 import { POST as createRoute } from "@/app/api/units/route";
-import { CHANGE_FEED_LOCK } from "@/lib/calls/write/lock";
+import { CHANGE_FEED_LOCK } from "@/lib/feed";
 import { getConfig, resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { countPending, reconcilePending } from "@/lib/reconcile/start-reconciler";
 import { setObjectStoreForTests } from "@/lib/storage/get-object-store";
 import { LocalObjectStore } from "@/lib/storage/local";
 import { unitSchema } from "@/lib/units/schema";
-import { specCallEvent } from "@/lib/webhook/sample-events";
+import { specCallEvent } from "@/lib/voice-platforms/elevenlabs/sample-events";
 import { apiRequest } from "../support/auth";
 import { webhookRequest } from "../support/webhook-request";
 

@@ -12,10 +12,12 @@ import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { answerBeforeNext } from "@/lib/http/direct-answers";
 import { appendPeer } from "@/lib/http/client-address";
-import { signatureHeader } from "@/lib/webhook/signature";
-import { retellSignatureHeader } from "@/lib/intake/platforms/retell";
-import { vapiHmacHeaders } from "@/lib/intake/platforms/vapi";
-import { retellCallEvent, specCallEvent, vapiEndOfCallReport } from "@/lib/webhook/sample-events";
+import { signatureHeader } from "@/lib/voice-platforms/elevenlabs/signature";
+import { retellSignatureHeader } from "@/lib/voice-platforms/retell/signature";
+import { vapiHmacHeaders } from "@/lib/voice-platforms/vapi/signature";
+import { specCallEvent } from "@/lib/voice-platforms/elevenlabs/sample-events";
+import { retellCallEvent } from "@/lib/voice-platforms/retell/sample-events";
+import { vapiEndOfCallReport } from "@/lib/voice-platforms/vapi/sample-events";
 import { withWebhookSecret } from "../support/webhook-secret";
 import { webhookRequest } from "../support/webhook-request";
 

@@ -10,11 +10,11 @@ import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { callStateOf, type Eido } from "@/lib/eido/build";
 import { APCO_INCIDENT_TYPES, incidentTypeCode } from "@/lib/eido/registry";
-import { currentCursor } from "@/lib/live/feed";
+import { readFeedHead } from "@/lib/feed";
 import { groupNow } from "@/lib/incidents/grouper";
 import { readWindow } from "@/lib/subscriptions/events";
 import { EMERGENCY_TYPES } from "@/lib/vocabulary";
-import { elevenLabsCallEvent, specCallEvent } from "@/lib/webhook/sample-events";
+import { elevenLabsCallEvent, specCallEvent } from "@/lib/voice-platforms/elevenlabs/sample-events";
 import { apiRequest } from "../support/auth";
 import { danglingReferences, validateEido, validateNenaEido } from "../support/eido-schema";
 import { nenaRegistries } from "../support/nena-registries";
@@ -111,7 +111,7 @@ describe("the handoff while the caller talks", () => {
   it("keeps a live call answered, its agents described, joins it by tracking_id, and sends each change as call.updated in order", async () => {
     const db = await getDb();
     const conversationId = `conv_handoff_${runId}`;
-    const before = await currentCursor(db);
+    const before = await readFeedHead(db);
 
     await report(conversationId, { emergency_type: "fire", severity: "high" });
     let call = await apiCall(conversationId);

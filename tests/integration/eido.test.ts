@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { GET as callRoute } from "@/app/api/calls/[id]/route";
 import { GET as eidoRoute } from "@/app/api/incidents/[id]/eido/route";
 import { POST as webhookRoute } from "@/app/api/voiceagent-webhook/route";
 import { callTrackingId } from "@/lib/calls/tracking-id";
@@ -8,7 +9,7 @@ import { getDb } from "@/lib/db/client";
 import type { Eido } from "@/lib/eido/build";
 import { groupNow } from "@/lib/incidents/grouper";
 import { SCENARIO_IDS } from "@/lib/scenarios/scenario-list";
-import { specCallEvent } from "@/lib/webhook/sample-events";
+import { specCallEvent } from "@/lib/voice-platforms/elevenlabs/sample-events";
 import { updateCall } from "@/lib/calls/update";
 import { regroupCorrectedCall } from "@/lib/incidents/regroup";
 import { mergeIncidents } from "@/lib/incidents/merge";
@@ -125,6 +126,9 @@ describe("GET /api/incidents/{id}/eido", () => {
     for (const [index, row] of rows.entries()) {
       const call = body.callComponent[index];
       expect(call.$id).toBe(callTrackingId(row.conversationId));
+      // The documented key (docs/integrations.md): the API's record of the call carries the same tracking_id.
+      const record = await callRoute(apiRequest(`http://localhost/api/calls/${row.conversationId}`), { params: Promise.resolve({ id: row.conversationId }) });
+      expect(((await record.json()) as { tracking_id: string }).tracking_id).toBe(call.$id);
       expect(call.callStateRegistryText).toBe("callEnd");
       expect(call.callStartTimestamp).toBe(row.occurredAt.toISOString());
       expect(call).toMatchObject({ direction: "incoming", standardPrimaryCallType: "emergency", localCallType: "voice-agent", priorityIdentifier: "highest" });
@@ -159,7 +163,7 @@ describe("GET /api/incidents/{id}/eido", () => {
     const gone = await post("conv_eido_merge_c", "900 Church St, Nashville, TN", at + 3 * 3600, "6155550199");
     await mergeIncidents(kept, gone, testAdmin);
     const split = await splitCall(kept, "conv_eido_merge_b", testAdmin);
-    await addNote(kept, "Ladder 3 on scene", testAdmin);
+    await addNote(kept, { text: "Ladder 3 on scene", unitId: null }, testAdmin);
     await updateCall("conv_eido_merge_a", { location: "Mission District, San Francisco" }, testAdmin, regroupCorrectedCall);
 
     const track = (id: string) => `urn:emergency:uid:incidentid:${id.replace(/-/g, "")}:mayday.invalid`;

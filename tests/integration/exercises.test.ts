@@ -20,9 +20,9 @@ import { type CreateExerciseRequest, debriefSchema, exerciseSchema, parseCreateE
 import { releaseDueCalls, startExerciseScheduler } from "@/lib/exercises/scheduler";
 import { surgeCurve } from "@/lib/exercises/shapes";
 import { stopExercise } from "@/lib/exercises/stop";
-import { boardSchema, hourlySeriesSchema, mapViewSchema, queuePageSchema } from "@/lib/live/schema";
+import { boardSchema, hourlySeriesSchema, mapViewSchema, queuePageSchema } from "@/lib/board/schema";
 import type { SimulatedCall } from "@/lib/vocabulary";
-import { specCallEvent } from "@/lib/webhook/sample-events";
+import { specCallEvent } from "@/lib/voice-platforms/elevenlabs/sample-events";
 import { manualClock, runFor, secondInstance } from "../support/exercise-clock";
 import { isTemplateSummary } from "../support/simulated-calls";
 import { MANY_REQUESTS_TIMEOUT_MS } from "../support/timeouts";

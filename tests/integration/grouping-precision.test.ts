@@ -10,7 +10,7 @@ import { apiRequest } from "../support/auth";
 import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { groupNow } from "@/lib/incidents/grouper";
-import { specCallEvent } from "@/lib/webhook/sample-events";
+import { specCallEvent } from "@/lib/voice-platforms/elevenlabs/sample-events";
 import { webhookRequest } from "../support/webhook-request";
 
 /**

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { GET } from "@/app/api/health/route";
-import { openCallsCache } from "@/lib/live/listing-cache";
+import { openCallsCache } from "@/lib/board/listing-cache";
 import { resetConfigForTests } from "@/lib/config";
 import { resetHealthForTests } from "@/lib/health/check-readiness";
 import { markPending } from "@/lib/intake/pending";

@@ -5,7 +5,7 @@ import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { proxy } from "@/proxy";
 import { resetConfigForTests } from "@/lib/config";
-import { retellSignatureHeader } from "@/lib/intake/platforms/retell";
+import { retellSignatureHeader } from "@/lib/voice-platforms/retell/signature";
 import type { Endpoint } from "@/lib/contract/endpoint";
 import { allowedMethods, declaredMethods, endpoints } from "@/lib/http/endpoints";
 import { setRateLimiterForTests } from "@/lib/rate-limit/get-rate-limiter";

@@ -13,11 +13,12 @@ import { getDb } from "@/lib/db/client";
 import { groupNow } from "@/lib/incidents/grouper";
 import { groupPendingCalls } from "@/lib/incidents/group-waiting";
 import { incidentDetailSchema, incidentListSchema } from "@/lib/incidents/schema";
-import { specCallEvent } from "@/lib/webhook/sample-events";
+import { specCallEvent } from "@/lib/voice-platforms/elevenlabs/sample-events";
 import { makeCalls } from "../support/calls";
 import { secondInstance } from "../support/exercise-clock";
 import { postSimulate } from "../support/simulate-request";
 import { webhookRequest } from "../support/webhook-request";
+import { withMoveDetails } from "../support/incident-moves";
 
 const originalSecret = process.env.VOICEAGENT_WEBHOOK_SECRET;
 beforeAll(() => {
@@ -81,7 +82,7 @@ async function storeWaitingCall(name: string, { emergencyType, lat, lon, at }: {
   const [fixture] = makeCalls(1, runId);
   return (await getDb()).call.create({
     data: {
-      ...fixture, simulatedRecord: undefined, callId: null, conversationId: `conv_${name}_${runId}`, simulation: false, exerciseId: null,
+      ...fixture, simulatedRecord: undefined, locationCivic: undefined, callId: null, conversationId: `conv_${name}_${runId}`, simulation: false, exerciseId: null,
       status: "active", emergencyType, latitude: lat, longitude: lon, occurredAt: new Date(at * 1000), groupingPending: true,
       locationSource: "platform", locationPrecision: "address_point",
       // Each its own caller: the same callback number within the window joins its incident.
@@ -229,7 +230,7 @@ describe("automatic grouping", () => {
     const event = `conv_two_groupers_${runId}`;
     await db.call.createMany({
       data: makeCalls(50, runId + 1).map((fixture, index) => ({
-        ...fixture, simulatedRecord: undefined, callId: null, conversationId: `${event}_${index}`, simulation: false, exerciseId: null,
+        ...fixture, simulatedRecord: undefined, locationCivic: undefined, callId: null, conversationId: `${event}_${index}`, simulation: false, exerciseId: null,
         status: "active", emergencyType: "structure_fire", latitude: lat + (index % 5) * 0.0002, longitude: lon,
         occurredAt: new Date((START + index * 10) * 1000), groupingPending: true,
         locationSource: "platform", locationPrecision: "address_point",
@@ -342,7 +343,7 @@ describe("dispatcher actions", () => {
       expect((await patchCall(jsonRequest(`http://localhost/api/calls/${id}`, "PATCH", { status }), context(id))).status).toBe(200);
     }
     const patch = (status: string) =>
-      patchIncident(jsonRequest(`http://localhost/api/incidents/${incident}`, "PATCH", { status }), context(incident));
+      patchIncident(jsonRequest(`http://localhost/api/incidents/${incident}`, "PATCH", withMoveDetails(status)), context(incident));
 
     expect((await patch("dispatched")).status).toBe(200);
     const after = await patch("resolved");

@@ -15,14 +15,16 @@ import { POST as vapiPost } from "@/app/api/voiceagent-webhook/vapi/route";
 import { endIdleLiveCalls } from "@/lib/calls/write/live";
 import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
-import { retellSignatureHeader } from "@/lib/intake/platforms/retell";
-import { vapiHmacHeaders } from "@/lib/intake/platforms/vapi";
-import type { LiveStatus } from "@/lib/live-calls/status";
-import { VAPI_TOOL_CALLS_MAX } from "@/lib/live-calls/tools";
+import { retellSignatureHeader } from "@/lib/voice-platforms/retell/signature";
+import { vapiHmacHeaders } from "@/lib/voice-platforms/vapi/signature";
+import type { LiveStatus } from "@/lib/on-the-line/incident-status";
+import { VAPI_TOOL_CALLS_MAX } from "@/lib/voice-platforms/vapi/schema";
 import { type ObjectStore, setObjectStoreForTests } from "@/lib/storage/get-object-store";
 import { LocalObjectStore } from "@/lib/storage/local";
-import { normaliseEmergencyType, normaliseSeverity } from "@/lib/webhook/payload";
-import { elevenLabsCallEvent, retellCallEvent, vapiEndOfCallReport } from "@/lib/webhook/sample-events";
+import { normaliseEmergencyType, normaliseSeverity } from "@/lib/calls/handed-over";
+import { elevenLabsCallEvent } from "@/lib/voice-platforms/elevenlabs/sample-events";
+import { retellCallEvent } from "@/lib/voice-platforms/retell/sample-events";
+import { vapiEndOfCallReport } from "@/lib/voice-platforms/vapi/sample-events";
 import { apiRequest } from "@/tests/support/auth";
 import { webhookRequest } from "@/tests/support/webhook-request";
 
@@ -202,7 +204,7 @@ async function postLive(platform: LivePlatform, callId: string, state: LiveState
 const storedTurns = async (conversationId: string) =>
   ((await getCall(conversationId)).transcript as { speaker: string; text: string }[]).map((turn) => turn.text);
 
-/** The analysis each sample post-call event carries (lib/webhook/sample-events.ts), as stored. */
+/** The analysis each sample post-call event carries (each platform's sample-events.ts in lib/voice-platforms), as stored. */
 const ANALYSIS: Record<Platform, { type: string; severity: string }> = {
   vapi: { type: normaliseEmergencyType("structure fire"), severity: normaliseSeverity("critical") },
   retell: { type: normaliseEmergencyType("Structure Fire"), severity: normaliseSeverity("Critical") },
@@ -378,6 +380,22 @@ describe("live tools: one call record whatever the order of events", () => {
     await callTool("retell", callId, "report_emergency", { emergency_type: "flooding", location: "elsewhere" });
     const [after] = (await stored(conversationId)).calls;
     expect(after).toMatchObject({ emergencyType: ANALYSIS.retell.type, location });
+  });
+
+  it("a location said in a later report is the call's location, on every platform", async () => {
+    for (const platform of ["vapi", "retell", "elevenlabs"] as const) {
+      const callId = nextId(`locatedlater_${platform}`);
+      const conversationId = conversationOf(platform, callId);
+      await callTool(platform, callId, "report_emergency", { emergency_type: "structure_fire", severity: "moderate", details: "smoke from the roof" });
+      expect((await stored(conversationId)).calls[0]).toMatchObject({ onLine: true, location: "" });
+      const location = `e2e live call, ${counter} Ferryman Row`;
+      await callTool(platform, callId, "report_emergency", { location });
+      const [call] = (await stored(conversationId)).calls;
+      expect(call).toMatchObject({ onLine: true, location, emergencyType: "structure_fire" });
+      // The incident says it too: its queue row and marker read the incident's location.
+      const incident = await (await getDb()).incident.findUniqueOrThrow({ where: { id: call.incidentId } });
+      expect(incident.location).toBe(location);
+    }
   });
 
   it("live events put the call on the line with its transcript so far; ended takes it off for good; the post-call transcript replaces the live one", async () => {

@@ -7,9 +7,9 @@ import { POST as vapiToolPost } from "@/app/api/live-calls/vapi/route";
 import { POST as vapiPost } from "@/app/api/voiceagent-webhook/vapi/route";
 import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
-import { retellSignatureHeader } from "@/lib/intake/platforms/retell";
-import { vapiHmacHeaders } from "@/lib/intake/platforms/vapi";
-import { DISPATCHER_PREFIX } from "@/lib/live-calls/control";
+import { retellSignatureHeader } from "@/lib/voice-platforms/retell/signature";
+import { vapiHmacHeaders } from "@/lib/voice-platforms/vapi/signature";
+import { DISPATCHER_PREFIX } from "@/lib/voice-platforms/control";
 import { apiRequest } from "@/tests/support/auth";
 import { type ControlStandIn, localCertificate, startControlStandIn } from "@/tests/support/control-stand-in";
 

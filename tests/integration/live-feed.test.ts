@@ -11,10 +11,10 @@ import { POST as webhook } from "@/app/api/voiceagent-webhook/route";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { uuid7 } from "@/lib/db/uuid7";
-import { readChanges } from "@/lib/live/feed";
-import { boardSchema, changePageSchema, hourlySeriesSchema, isCallChange, mapViewSchema, queuePageSchema, type ChangePage } from "@/lib/live/schema";
+import { readChanges } from "@/lib/board/feed-pages";
+import { boardSchema, changePageSchema, hourlySeriesSchema, isCallChange, mapViewSchema, queuePageSchema, type ChangePage } from "@/lib/board/schema";
 import { closeRedis } from "@/lib/redis";
-import { specCallEvent } from "@/lib/webhook/sample-events";
+import { specCallEvent } from "@/lib/voice-platforms/elevenlabs/sample-events";
 import { insertCalls, makeCalls, random } from "../support/calls";
 import { webhookRequest } from "../support/webhook-request";
 

@@ -8,7 +8,7 @@ import { POST as merge } from "@/app/api/incidents/[id]/merge/route";
 import { getDb } from "@/lib/db/client";
 import { groupNow } from "@/lib/incidents/grouper";
 import { EXERCISE_TABLE_NAME } from "@/lib/vocabulary";
-import { boardSchema, incidentMapViewSchema, incidentQueuePageSchema, type LiveIncident, mapViewSchema } from "@/lib/live/schema";
+import { boardSchema, incidentMapViewSchema, incidentQueuePageSchema, type LiveIncident, mapViewSchema } from "@/lib/board/schema";
 import { closeRedis } from "@/lib/redis";
 import { insertCalls, makeCalls } from "../support/calls";
 import { postSimulate } from "../support/simulate-request";
@@ -34,17 +34,17 @@ async function wholeQueue(query: string, limit = 13): Promise<LiveIncident[]> {
   return rows;
 }
 
-/** The open incidents in queue order as SQL states it, with their calls counted from the calls. */
+/** The open incidents in queue order as SQL states it (every real one before any training one), with their calls counted from the calls. */
 async function expectedQueue(hideExercises: boolean) {
-  return (await getDb()).$queryRaw<{ id: string; calls: number; latest: string; summary: string }[]>`
-    SELECT i.id, (SELECT count(*)::int FROM calls c WHERE c.incident_id = i.id) AS calls,
+  return (await getDb()).$queryRaw<{ id: string; training: boolean; calls: number; latest: string; summary: string }[]>`
+    SELECT i.id, i.simulation AS training, (SELECT count(*)::int FROM calls c WHERE c.incident_id = i.id) AS calls,
       (SELECT conversation_id FROM calls c WHERE c.incident_id = i.id ORDER BY occurred_at DESC, id DESC LIMIT 1) AS latest,
       (SELECT summary FROM calls c WHERE c.incident_id = i.id ORDER BY occurred_at DESC, id DESC LIMIT 1) AS summary
     FROM incidents i
     WHERE i.status = ANY(${OPEN}::text[])
       AND (NOT ${hideExercises} OR NOT EXISTS (
         SELECT 1 FROM calls c WHERE c.incident_id = i.id AND c.simulation AND c.table_name = ${EXERCISE_TABLE_NAME}))
-    ORDER BY CASE i.severity WHEN 'critical' THEN 0 WHEN 'high' THEN 1 ELSE 2 END, i.queued_at, i.id`;
+    ORDER BY i.simulation, CASE i.severity WHEN 'critical' THEN 0 WHEN 'high' THEN 1 ELSE 2 END, i.queued_at, i.id`;
 }
 
 describe("live incidents: queue, board count and map", () => {
@@ -88,10 +88,62 @@ describe("live incidents: queue, board count and map", () => {
     expect(queue.map((row) => row.call_count)).toEqual(expected.map((row) => row.calls));
     expect(queue.map((row) => row.latest_call.conversation_id)).toEqual(expected.map((row) => row.latest));
     expect(queue.map((row) => row.latest_call.summary)).toEqual(expected.map((row) => row.summary));
-    const ranks = queue.map((row) => ["critical", "high"].indexOf(row.severity) >>> 0);
+    // Real before training, then critical, high, moderate.
+    const ranks = queue.map((row) => (row.training ? 3 : 0) + ["critical", "high", "moderate"].indexOf(row.severity));
     expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
+    expect(queue.some((row) => row.training) && queue.some((row) => !row.training)).toBe(true);
     // One page of 500 is the same list.
     expect((await wholeQueue("", 500)).map((row) => row.id)).toEqual(expected.map((row) => row.id));
+  });
+
+  it("lists each kind apart in the same order, real before training by time received too, and reads each branch from its index", async () => {
+    const expected = await expectedQueue(false);
+    for (const kind of ["real", "training"] as const) {
+      const queue = await wholeQueue(`&kind=${kind}`);
+      expect(queue.map((row) => row.id)).toEqual(expected.filter((row) => row.training === (kind === "training")).map((row) => row.id));
+      const first = incidentQueuePageSchema.parse((await get(incidentQueueRoute, `/api/live/incidents?limit=1&kind=${kind}`)).body);
+      expect(first.total).toBe(queue.length);
+    }
+    const received = await wholeQueue("&sort=received&section=waiting");
+    const kinds = received.map((row) => row.training);
+    expect(kinds).toEqual([...kinds].sort((a, b) => Number(a) - Number(b)));
+    for (const training of [false, true]) {
+      const times = received.filter((row) => row.training === training).map((row) => Date.parse(row.queued_at));
+      expect(times).toEqual([...times].sort((a, b) => b - a));
+    }
+    expect(received.length).toBe(incidentQueuePageSchema.parse((await get(incidentQueueRoute, "/api/live/incidents?limit=1&section=waiting")).body).total);
+    // A branch of the queue reads its own index, however many incidents of the other kind are open.
+    const db = await getDb();
+    await db.$executeRawUnsafe("ANALYZE incidents");
+    const plans = await db.$transaction(async (tx) => {
+      // Ordered from an index, not sorted: the cheapest such index is the one whose equalities leave nothing to filter.
+      await tx.$executeRawUnsafe("SET LOCAL enable_seqscan = off");
+      await tx.$executeRawUnsafe("SET LOCAL enable_sort = off");
+      return Promise.all([
+        "SELECT id FROM incidents WHERE simulation = false AND severity = 'high' AND status = 'active' ORDER BY queued_at, id LIMIT 51",
+        "SELECT id FROM incidents WHERE simulation = true AND status = 'active' ORDER BY queued_at DESC, id DESC LIMIT 51",
+      ].map((query) => tx.$queryRawUnsafe<Record<string, string>[]>(`EXPLAIN ${query}`)));
+    });
+    const [byPriority, byReceipt] = plans.map((plan) => plan.map((row) => Object.values(row)[0]).join("\n"));
+    expect(byPriority).toContain("incidents_simulation_severity_status_queued_at_id_idx");
+    expect(byPriority).not.toContain("Filter");
+    expect(byReceipt).toContain("incidents_simulation_status_queued_at_id_idx");
+    expect(byReceipt).not.toContain("Filter");
+  });
+
+  it("says since when an incident has a caller on the line, from its earliest call still on it", async () => {
+    const db = await getDb();
+    const [row] = (await wholeQueue("&kind=real")).filter((incident) => incident.call_count >= 2);
+    expect(row.on_line_since).toBeNull();
+    const calls = await db.call.findMany({ where: { incidentId: row.id }, orderBy: { occurredAt: "asc" } });
+    // The later one on the line, then both: the earliest still on the line sets the time.
+    await db.$executeRaw`UPDATE calls SET on_line = true WHERE id = ${calls[1].id}`;
+    const since = async () => (await wholeQueue("&kind=real")).find((incident) => incident.id === row.id)!.on_line_since;
+    expect(await since()).toBe(Math.floor(calls[1].occurredAt.getTime() / 1000));
+    await db.$executeRaw`UPDATE calls SET on_line = true WHERE id = ${calls[0].id}`;
+    expect(await since()).toBe(Math.floor(calls[0].occurredAt.getTime() / 1000));
+    await db.$executeRaw`UPDATE calls SET on_line = false WHERE incident_id = ${row.id}`;
+    expect(await since()).toBeNull();
   });
 
   it("counts open incidents exactly beside open calls on the board, and hides exercise incidents with exercises=hide", async () => {
@@ -165,6 +217,7 @@ describe("live incidents: queue, board count and map", () => {
     expect((await get(incidentQueueRoute, "/api/live/incidents?limit=0")).status).toBe(400);
     expect((await get(incidentQueueRoute, "/api/live/incidents?after=nonsense")).status).toBe(400);
     expect((await get(incidentQueueRoute, "/api/live/incidents?exercises=maybe")).status).toBe(400);
+    expect((await get(incidentQueueRoute, "/api/live/incidents?kind=exercise")).status).toBe(400);
     expect((await get(incidentMapRoute, "/api/live/incident-map?west=-125&south=30&east=-110&zoom=3")).status).toBe(400);
     expect((await get(incidentMapRoute, "/api/live/incident-map?west=-180&south=-85&east=180&north=85&zoom=14")).status).toBe(400);
   });

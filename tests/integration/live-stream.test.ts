@@ -10,12 +10,12 @@ import { POST as webhook } from "@/app/api/voiceagent-webhook/route";
 import type { CallRecord } from "@/lib/calls/schema";
 import { getConfig, resetConfigForTests } from "@/lib/config";
 import { closeDb, getDb } from "@/lib/db/client";
-import { currentCursor } from "@/lib/live/feed";
-import { changePageSchema, callChangeSchema, isCallChange } from "@/lib/live/schema";
-import { openChangeStream } from "@/lib/live/stream";
-import { getChangeTail, stopChangeTail } from "@/lib/live/tail";
+import { readFeedHead } from "@/lib/feed";
+import { changePageSchema, callChangeSchema, isCallChange } from "@/lib/board/schema";
+import { openChangeStream } from "@/lib/board/change-stream";
+import { getChangeTail, stopChangeTail } from "@/lib/board/change-tail";
 import { closeRedis } from "@/lib/redis";
-import { specCallEvent } from "@/lib/webhook/sample-events";
+import { specCallEvent } from "@/lib/voice-platforms/elevenlabs/sample-events";
 import { readEvents } from "../support/sse";
 import { webhookRequest } from "../support/webhook-request";
 
@@ -63,7 +63,7 @@ function picture(changes: { call: CallRecord }[], into = new Map<string, CallRec
   return into;
 }
 
-const startCursor = async () => currentCursor(await getDb());
+const startCursor = async () => readFeedHead(await getDb());
 
 describe("change stream", () => {
   afterEach(() => {

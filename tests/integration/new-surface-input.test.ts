@@ -284,7 +284,9 @@ describe("a JSON body whose bytes are not UTF-8", () => {
         setRateLimiterForTests(new MemoryRateLimiter());
         const [head, tail] = JSON.stringify({ [field]: `${before}${HOLE}${after}` }).split(HOLE);
         const body = Buffer.concat([Buffer.from(head), Buffer.from(bad), Buffer.from(tail)]);
-        const params = Object.fromEntries(Object.keys(c.endpoint.params?.shape ?? {}).map((name) => [name, name === "id" && c.endpoint.path.startsWith("/api/units") ? unitId : incidentId]));
+        // Each path parameter a value its endpoint takes, so the body is what is refused.
+        const known: Record<string, string> = { emergency_type: "structure_fire", severity: "critical" };
+        const params = Object.fromEntries(Object.keys(c.endpoint.params?.shape ?? {}).map((name) => [name, known[name] ?? (name === "id" && c.endpoint.path.startsWith("/api/units") ? unitId : incidentId)]));
         const url = `http://localhost${c.endpoint.path.replace(/:(\w+)/g, (__, name: string) => params[name])}`;
         const stored = await storeState();
         const response = await route(apiRequest(url, { method: c.method, headers: { "content-type": "application/json" }, body }), { params: Promise.resolve(params) });

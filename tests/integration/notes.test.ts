@@ -1,4 +1,4 @@
-import { apiRequest } from "@/tests/support/auth";
+import { apiRequest, testAdmin } from "@/tests/support/auth";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { GET as changesRoute } from "@/app/api/calls/changes/route";
 import { GET as streamRoute } from "@/app/api/calls/stream/route";
@@ -8,11 +8,12 @@ import { GET as listNotesRoute, POST as addNoteRoute } from "@/app/api/incidents
 import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { groupNow } from "@/lib/incidents/grouper";
-import { currentCursor } from "@/lib/live/feed";
-import { changePageSchema, feedChangeSchema } from "@/lib/live/schema";
-import { stopChangeTail } from "@/lib/live/tail";
+import { readFeedHead } from "@/lib/feed";
+import { changePageSchema, feedChangeSchema } from "@/lib/board/schema";
+import { stopChangeTail } from "@/lib/board/change-tail";
 import { NOTE_MAX_CHARACTERS, noteSchema, notesPageSchema } from "@/lib/notes/schema";
 import { closeRedis } from "@/lib/redis";
+import { createUnit } from "@/lib/units/roster";
 import pg from "pg";
 import { insertCalls, makeCalls } from "../support/calls";
 import { signedIn } from "../support/people";
@@ -81,6 +82,20 @@ describe("incident notes", () => {
     ]);
   });
 
+  it("keeps a unit's radio report naming the unit, and refuses an unknown unit writing nothing", async () => {
+    const unit = await createUnit({ call_sign: "Engine 4", name: "Engine 4", type: "engine", station: null, in_service: true }, testAdmin);
+    const response = await postNote(incident, { text: "Fire showing at Oak and 3rd", unit_id: unit.id });
+    expect(response.status).toBe(201);
+    expect(noteSchema.parse(await response.json())).toMatchObject({ text: "Fire showing at Oak and 3rd", unit: { id: unit.id, call_sign: "Engine 4" } });
+    expect((await notesOf(incident)).notes[0].unit).toEqual({ id: unit.id, call_sign: "Engine 4" });
+    const audit = await (await getDb()).auditEvent.findFirstOrThrow({ where: { action: "incident.note_added", targetId: incident }, orderBy: { at: "desc" } });
+    expect(audit.after).toMatchObject({ unit_id: unit.id, unit_call_sign: "Engine 4" });
+    const before = await storedNotes(incident);
+    const unknown = await postNote(incident, { text: "Who is this?", unit_id: "no-such-unit" });
+    expect(unknown.status).toBe(404);
+    expect(await storedNotes(incident)).toBe(before);
+  });
+
   it("keeps 50 notes sent at once, each once, numbered in the order their times say", async () => {
     const target = await newIncident(false);
     const texts = Array.from({ length: 50 }, (_, index) => `parallel note ${index}`);
@@ -132,9 +147,9 @@ describe("incident notes", () => {
 
   it("is carried in the change feed, in number order with the calls", async () => {
     const target = await newIncident(false);
-    const start = await currentCursor(await getDb());
+    const start = await readFeedHead(await getDb());
     const kept = noteSchema.parse(await (await postNote(target, { text: "feed note" })).json());
-    expect(await currentCursor(await getDb())).toBeGreaterThan(start);
+    expect(await readFeedHead(await getDb())).toBeGreaterThan(start);
     const response = await changesRoute(apiRequest(`http://localhost/api/calls/changes?after=${start}`), undefined);
     const page = changePageSchema.parse(await response.json());
     expect(page.changes).toEqual([{ change: page.cursor, note: kept }]);
@@ -181,7 +196,7 @@ describe("incident notes", () => {
     const call = (name: string, offset: number, groupingPending: boolean) =>
       db.call.create({
         data: {
-          ...fixture, id: crypto.randomUUID(), simulatedRecord: undefined, callId: null, conversationId: `conv_notes_${name}_${at}`,
+          ...fixture, id: crypto.randomUUID(), simulatedRecord: undefined, locationCivic: undefined, callId: null, conversationId: `conv_notes_${name}_${at}`,
           simulation: false, scenario: null, scenarioName: null, tableName: "calls", exerciseId: null, status: "active",
           emergencyType: "fire", latitude: -45.1234 + offset * 0.0001, longitude: -160.4321, occurredAt: new Date(at + offset * 60_000), groupingPending,
         },

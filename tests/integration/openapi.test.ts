@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { GET as getCall } from "@/app/api/calls/[id]/route";
 import { GET as listCalls } from "@/app/api/calls/route";
 import { GET as health } from "@/app/api/health/route";
+import { GET as locations } from "@/app/api/locations/route";
 import { GET as mapStreets } from "@/app/api/map/streets/route";
 import { GET } from "@/app/api/openapi.json/route";
 import { POST as replaySubscription } from "@/app/api/subscriptions/[id]/replay/route";
@@ -16,7 +17,7 @@ import { listQueryParameters } from "@/lib/calls/schema";
 import { errorBody } from "@/lib/http/respond";
 import { ApiError } from "@/lib/http/api-error";
 import { errorBodySchemas } from "@/lib/http/error-schemas";
-import { elevenLabsCallEvent } from "@/lib/webhook/sample-events";
+import { elevenLabsCallEvent } from "@/lib/voice-platforms/elevenlabs/sample-events";
 
 // The parsed document is inspected freely here; its shape is what the validator checks.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -107,7 +108,13 @@ describe("GET /api/openapi.json", () => {
           (operation.parameters ?? []).filter((parameter) => parameter.in === "query" && parameter.required).map((parameter) => `${method} ${path} ${parameter.name}`),
         ),
       );
-    expect(required).toEqual(["get /api/map/streets bbox", "get /api/map/streets zoom", "post /api/subscriptions/{id}/replay after"]);
+    expect(required).toEqual([
+      "get /api/locations q", "get /api/locations/duplicates latitude", "get /api/locations/duplicates longitude", "get /api/locations/duplicates emergency_type",
+      "get /api/map/streets bbox", "get /api/map/streets zoom", "post /api/subscriptions/{id}/replay after",
+    ]);
+    const withoutQ = await locations(apiRequest("http://localhost/api/locations"), undefined);
+    expect(withoutQ.status).toBe(400);
+    expect(await withoutQ.json()).toMatchObject({ error_code: "INVALID_PARAMETER", message: expect.stringMatching(/^q is required/) });
     for (const [query, message] of [["zoom=16", /^bbox is required/], ["bbox=-89.65,39.78,-89.64,39.79", /^zoom is required/]] as const) {
       const streets = await mapStreets(apiRequest(`http://localhost/api/map/streets?${query}`), undefined);
       expect(streets.status).toBe(400);

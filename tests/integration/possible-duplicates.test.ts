@@ -13,8 +13,8 @@ import { getDb } from "@/lib/db/client";
 import { importGisLayer } from "@/lib/geocoding/centre/import";
 import { metresBetween } from "@/lib/incidents/grouping";
 import { incidentDetailSchema, incidentListSchema } from "@/lib/incidents/schema";
-import { readChanges } from "@/lib/live/feed";
-import { specCallEvent } from "@/lib/webhook/sample-events";
+import { readChanges } from "@/lib/board/feed-pages";
+import { specCallEvent } from "@/lib/voice-platforms/elevenlabs/sample-events";
 import { apiRequest } from "../support/auth";
 import { webhookRequest } from "../support/webhook-request";
 

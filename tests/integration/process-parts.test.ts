@@ -6,7 +6,7 @@ import { getConfig } from "@/lib/config";
 import { existingPart, stopProcessParts } from "@/lib/process-parts";
 import { postSimulate } from "../support/simulate-request";
 import { POST as postWebhook } from "@/app/api/voiceagent-webhook/route";
-import { specCallEvent } from "@/lib/webhook/sample-events";
+import { specCallEvent } from "@/lib/voice-platforms/elevenlabs/sample-events";
 import { webhookRequest } from "../support/webhook-request";
 
 /**

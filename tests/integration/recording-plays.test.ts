@@ -4,7 +4,7 @@ import { GET as recordingRoute } from "@/app/api/calls/[id]/recording/route";
 import { POST as webhookRoute } from "@/app/api/voiceagent-webhook/route";
 import { getDb } from "@/lib/db/client";
 import { uuid7 } from "@/lib/db/uuid7";
-import { specCallEvent } from "@/lib/webhook/sample-events";
+import { specCallEvent } from "@/lib/voice-platforms/elevenlabs/sample-events";
 import { type SignedInPerson, signedIn } from "@/tests/support/people";
 import { webhookRequest } from "@/tests/support/webhook-request";
 import { withWebhookSecret } from "@/tests/support/webhook-secret";

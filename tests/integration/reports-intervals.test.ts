@@ -73,11 +73,13 @@ describe("GET /api/reports/intervals", () => {
       expect(status).toBe(200);
       intervalsReportSchema.parse(body);
       const db = await getDb();
-      const expected = await db.$queryRawUnsafe<IndependentFigures[]>(
-        independentIntervalsSql(INDEPENDENT_SCOPES[calls](EXERCISE)),
-        FROM,
-        TO,
-      );
+      // The reference computation is the test's, a plain scan with no index of the product's: the
+      // app's statement timeout (DB_STATEMENT_TIMEOUT_MS) is not its bound, and on a loaded two-core
+      // machine it ran past it.
+      const expected = await db.$transaction(async (tx) => {
+        await tx.$executeRawUnsafe("SET LOCAL statement_timeout = 0");
+        return tx.$queryRawUnsafe<IndependentFigures[]>(independentIntervalsSql(INDEPENDENT_SCOPES[calls](EXERCISE)), FROM, TO);
+      }, { timeout: 120_000 });
       expect(expected.length).toBe(18); // six types x three severities, each with calls
       const sorted = [...body.by_type_and_severity].sort((a, b) =>
         a.emergency_type === b.emergency_type ? a.severity.localeCompare(b.severity) : a.emergency_type.localeCompare(b.emergency_type),

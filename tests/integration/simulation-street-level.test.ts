@@ -9,7 +9,7 @@ import { parseCreateExercise } from "@/lib/exercises/schema";
 import { distanceMeters } from "@/lib/geocoding/centre/geometry";
 import { groupNow } from "@/lib/incidents/grouper";
 import { findScenario } from "@/lib/scenarios/scenario-list";
-import { specCallEvent } from "@/lib/webhook/sample-events";
+import { specCallEvent } from "@/lib/voice-platforms/elevenlabs/sample-events";
 import { manualClock, runFor } from "../support/exercise-clock";
 import { postSimulate } from "../support/simulate-request";
 import { webhookRequest } from "../support/webhook-request";

@@ -14,14 +14,14 @@ import { mergeIncidents } from "@/lib/incidents/merge";
 import type { IncidentRecord } from "@/lib/incidents/schema";
 import { splitCall } from "@/lib/incidents/split";
 import { updateIncident } from "@/lib/incidents/update";
-import { currentCursor } from "@/lib/live/feed";
-import { stopChangeTail } from "@/lib/live/tail";
+import { readFeedHead } from "@/lib/feed";
+import { stopChangeTail } from "@/lib/board/change-tail";
 import { addNote } from "@/lib/notes/add";
 import { listNotes } from "@/lib/notes/list";
 import type { SubscriptionWithSecret } from "@/lib/subscriptions/schema";
 import { EVENT_TYPES } from "@/lib/subscriptions/event-types";
 import { startDeliveryWorker } from "@/lib/subscriptions/worker";
-import { specCallEvent } from "@/lib/webhook/sample-events";
+import { specCallEvent } from "@/lib/voice-platforms/elevenlabs/sample-events";
 import { apiRequest, testAdmin } from "../support/auth";
 import { webhookRequest } from "../support/webhook-request";
 
@@ -135,12 +135,12 @@ describe("a CAD built from the events alone", () => {
       const b = await postCall(MARINA, START + 30);
       const c = [await postCall(SUNSET, START + 40), await postCall(SUNSET, START + 50)];
       const [incidentA, incidentB, incidentC] = [await incidentOf(a[0]), await incidentOf(b), await incidentOf(c[0])];
-      await addNote(incidentA, "Engine 12 sent", testAdmin);
-      await addNote(incidentC, "Caller says smoke only", testAdmin);
+      await addNote(incidentA, { text: "Engine 12 sent", unitId: null }, testAdmin);
+      await addNote(incidentC, { text: "Caller says smoke only", unitId: null }, testAdmin);
 
       // A split (3 calls to 2, and a new incident), then a merge (incident C gone into B, its note with it).
       const split = await splitCall(incidentA, a[2], testAdmin);
-      await addNote(split.id, "Separate fire, second floor", testAdmin);
+      await addNote(split.id, { text: "Separate fire, second floor", unitId: null }, testAdmin);
       await mergeIncidents(incidentB, incidentC, testAdmin);
 
       // Three hours later: two callers at the Marina; one was really at the Mission (a correction that moves it out).
@@ -157,11 +157,11 @@ describe("a CAD built from the events alone", () => {
 
       // Each of B's calls dispatched by itself, then the incident: a status move that moves none of its calls.
       for (const id of [b, ...c]) await updateCall(id, { status: "dispatched" }, testAdmin, regroupCorrectedCall);
-      await updateIncident(incidentB, { status: "dispatched" }, testAdmin);
+      await updateIncident(incidentB, { status: "dispatched", dispatch_reason: "Units sent by radio" }, testAdmin);
       // D's calls resolved: D closes with them.
       for (const id of [d[0], e]) await updateCall(id, { status: "resolved" }, testAdmin, regroupCorrectedCall);
 
-      const head = await currentCursor(db);
+      const head = await readFeedHead(db);
       for (let round = 0; round < 400; round++) {
         worker.kick();
         await worker.idle();

@@ -9,9 +9,10 @@ import { GET as incidentQueue } from "@/app/api/live/incidents/route";
 import { getDb } from "@/lib/db/client";
 import { groupNow } from "@/lib/incidents/grouper";
 import { incidentDetailSchema } from "@/lib/incidents/schema";
-import { incidentQueuePageSchema } from "@/lib/live/schema";
+import { incidentQueuePageSchema } from "@/lib/board/schema";
 import { insertCalls, makeCalls } from "../support/calls";
 import { type SignedInPerson, signedIn } from "../support/people";
+import { withMoveDetails } from "../support/incident-moves";
 
 /**
  * Training and real calls never mix: a merge of the two kinds is refused, the grouper never puts
@@ -32,6 +33,9 @@ async function storeCall(simulated: boolean, extra: { at?: Date; latitude?: numb
     ...fixture, conversationId, callId: simulated ? conversationId : null, status: "active", emergencyType: "structure_fire", occurredAt: extra.at ?? fixture.occurredAt,
     // Points grouped on distance whatever the kind: this file is about kinds, not precision.
     locationPrecision: "address_point",
+    // A callback number of its own: the fixture's few simulated numbers would join calls of one
+    // kind by the callback-number rule across this file's spots, wherever they are.
+    callerPhone: `+1555${String(seed).padStart(7, "0")}`,
   };
   await insertCalls(db, [{ ...call, latitude: extra.latitude ?? call.latitude, longitude: extra.longitude ?? call.longitude }]);
   if (extra.groupingPending) await db.$executeRaw`UPDATE calls SET grouping_pending = true WHERE id = ${call.id}`;
@@ -103,7 +107,7 @@ describe("a trainer's action is judged by every call it touches", () => {
     expect(await db.incident.findUniqueOrThrow({ where: { id: incidentId } })).toMatchObject({ status: "active" });
     expect(await db.incidentNote.count({ where: { incidentId } })).toBe(0);
     // A dispatcher may.
-    expect((await patchIncident(asPerson(dispatcher, url, "PATCH", { status: "dispatched" }), context(incidentId))).status).toBe(200);
+    expect((await patchIncident(asPerson(dispatcher, url, "PATCH", withMoveDetails("dispatched")), context(incidentId))).status).toBe(200);
   });
 
   it("lets a trainer move, correct and write on a training-only incident and its calls, and never a real call", async () => {
@@ -112,7 +116,7 @@ describe("a trainer's action is judged by every call it touches", () => {
     const incidentId = training.incidentId;
     expect((await merge(asPerson(dispatcher, `http://localhost/api/incidents/${incidentId}/merge`, "POST", { other_id: other.incidentId }), context(incidentId))).status).toBe(200);
     const url = `http://localhost/api/incidents/${incidentId}`;
-    expect((await patchIncident(asPerson(trainer, url, "PATCH", { status: "dispatched", severity: "high" }), context(incidentId))).status).toBe(200);
+    expect((await patchIncident(asPerson(trainer, url, "PATCH", { ...withMoveDetails("dispatched"), severity: "high" }), context(incidentId))).status).toBe(200);
     expect((await addNote(asPerson(trainer, `${url}/notes`, "POST", { text: "drill note" }), context(incidentId))).status).toBe(201);
     const callUrl = `http://localhost/api/calls/${training.conversationId}`;
     expect((await patchCall(asPerson(trainer, callUrl, "PATCH", { status: "enroute" }), context(training.conversationId))).status).toBe(200);

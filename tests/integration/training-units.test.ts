@@ -11,9 +11,10 @@ import { getDb } from "@/lib/db/client";
 import { createExercise } from "@/lib/exercises/create";
 import { parseCreateExercise } from "@/lib/exercises/schema";
 import { recommendationSchema, type Unit, unitSchema } from "@/lib/units/schema";
-import { apiRequest, testAdmin } from "../support/auth";
+import { testAdmin } from "../support/auth";
 import { insertCalls, makeCalls } from "../support/calls";
 import { signedIn } from "../support/people";
+import { type Credentials, requestAs, routeContext } from "../support/requester";
 
 /**
  * The training boundary holds for units (lib/units/training.ts, docs/units.md "Training and real
@@ -24,16 +25,8 @@ import { signedIn } from "../support/people";
 
 const runId = randomInt(1_000_000);
 let seed = runId;
-const context = (id: string) => ({ params: Promise.resolve({ id }) });
-
-/** How each kind of requester authenticates: a person's session as the dashboard sends it, or a key. */
-type Credentials = Record<string, string>;
-const request = (credentials: Credentials, url: string, method: string, body?: unknown) =>
-  apiRequest(`http://localhost${url}`, {
-    method,
-    headers: { ...credentials, "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+const context = routeContext;
+const request = requestAs;
 
 const admin: Credentials = {};
 let trainer: Credentials;
@@ -124,10 +117,11 @@ describe("a training incident takes no real unit", () => {
             expect(response.status, label).toBe(409);
             const body = await response.json();
             expect(body.error_code, label).toBe("TRAINING_MIX");
-            const why = serving[unit.id] === null ? "" : ` serving incident ${serving[unit.id]}`;
-            expect(body.message, label).toContain(
-              `${unit.call_sign} is a real unit${why}: a training incident takes only its own exercise's simulated units, so an exercise never takes a real unit`,
-            );
+            // What it is doing, in words (its state and the incident's type and address), never an id.
+            const why = serving[unit.id] === null ? "" : `, ${unit.id === dispatched.id ? "dispatched to" : "available on scene at"} a `;
+            expect(body.message, label).toContain(`${unit.call_sign} is a real unit${why}`);
+            expect(body.message, label).toContain(": a training incident takes only its own exercise's simulated units, so an exercise never takes a real unit");
+            if (serving[unit.id] !== null) expect(body.message, label).not.toContain(serving[unit.id]);
           }
         }
       }

@@ -72,6 +72,8 @@ const EARLY_ASSIGNMENT = assignment(-6, E1, [["en_route", 10], ["on_scene", 20]]
 
 const figures = (assignments: number, turnout: UnitInterval, travel: UnitInterval, response: UnitInterval): UnitIntervalFigures => ({
   assignments,
+  // The fixture's assignments are all dispatched ones (unit-initiated ones: call-taking.test.ts).
+  unit_initiated: 0,
   turnout,
   travel,
   response,

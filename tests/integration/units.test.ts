@@ -11,10 +11,10 @@ import { GET as listRoute, POST as createRoute } from "@/app/api/units/route";
 import { POST as subscribeRoute } from "@/app/api/subscriptions/route";
 import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
-import { currentCursor } from "@/lib/live/feed";
-import { changePageSchema } from "@/lib/live/schema";
+import { readFeedHead } from "@/lib/feed";
+import { changePageSchema } from "@/lib/board/schema";
 import { GET as changesRoute } from "@/app/api/calls/changes/route";
-import { stopChangeTail } from "@/lib/live/tail";
+import { stopChangeTail } from "@/lib/board/change-tail";
 import { startDeliveryWorker } from "@/lib/subscriptions/worker";
 import { type Unit, unitListSchema, unitSchema } from "@/lib/units/schema";
 import { apiRequest } from "../support/auth";
@@ -52,6 +52,11 @@ async function newIncidents(count: number): Promise<string[]> {
 const assign = (incidentId: string, body: unknown, headers: Record<string, string> = {}) =>
   assignRoute(post(`/api/incidents/${incidentId}/units`, body, headers), context(incidentId));
 const moveTo = (unitId: string, body: unknown) => stateRoute(post(`/api/units/${unitId}/state`, body), context(unitId));
+/** The incident in words as a refusal names it: its type and address, never its id. */
+const inWords = async (id: string) => {
+  const incident = await (await getDb()).incident.findUniqueOrThrow({ where: { id } });
+  return `a ${incident.emergencyType.replaceAll("_", " ")} at ${incident.locationMatched ?? incident.location}`;
+};
 const incidentStatus = async (id: string) => (await (await getDb()).incident.findUniqueOrThrow({ where: { id } })).status;
 const unitOf = async (id: string) => unitSchema.parse(await (await unitRoute(apiRequest(`http://localhost/api/units/${id}`), context(id))).json());
 
@@ -151,7 +156,8 @@ describe("states and dispatch", () => {
     expect(refused.status).toBe(409);
     const body = await refused.json();
     expect(body.error_code).toBe("UNIT_UNAVAILABLE");
-    expect(body.units).toEqual([{ id: busy.id, call_sign: busy.call_sign, state: "dispatched", incident_id: first, reason: `dispatched on incident ${first}` }]);
+    expect(body.units).toEqual([{ id: busy.id, call_sign: busy.call_sign, state: "dispatched", incident_id: first, reason: `dispatched to ${await inWords(first)}` }]);
+    expect(body.message).not.toContain(first);
     expect(body.message).toContain("confirm: true");
     expect(await db.unitAssignment.count()).toBe(assignmentsBefore);
     expect((await unitOf(free.id)).state).toBe("available");
@@ -220,14 +226,14 @@ describe("states and dispatch", () => {
 
   it("moves the change feed's head with every unit change", async () => {
     const db = await getDb();
-    const before = await currentCursor(db);
+    const before = await readFeedHead(db);
     const unit = await createUnit();
-    const afterCreate = await currentCursor(db);
+    const afterCreate = await readFeedHead(db);
     expect(afterCreate).toBeGreaterThan(before);
     const [incident] = await newIncidents(1);
-    const afterCalls = await currentCursor(db);
+    const afterCalls = await readFeedHead(db);
     expect((await assign(incident, { unit_ids: [unit.id] })).status).toBe(201);
-    expect(await currentCursor(db)).toBeGreaterThan(afterCalls);
+    expect(await readFeedHead(db)).toBeGreaterThan(afterCalls);
     // The feed carries the unit once, at its latest state.
     const page = changePageSchema.parse(await (await changesRoute(apiRequest(`http://localhost/api/calls/changes?after=${before}`), undefined)).json());
     const units = page.changes.flatMap((change) => ("unit" in change ? [change.unit] : []));
@@ -253,7 +259,8 @@ describe("positions and recommendation", () => {
   it("ranks available units by straight-line distance from a fresh position or the home station, saying why; a stale position is flagged and passed over", async () => {
     const db = await getDb();
     const [incident] = await newIncidents(1);
-    await db.$executeRaw`UPDATE incidents SET latitude = 40.0, longitude = -75.0 WHERE id = ${incident}`;
+    // A shelter question's plan sends no unit: the ranking is by travel time alone (plans: tests/integration/response-plans.test.ts).
+    await db.$executeRaw`UPDATE incidents SET latitude = 40.0, longitude = -75.0, emergency_type = 'shelter_information' WHERE id = ${incident}`;
     const tag = `R${Date.now().toString(36)}`;
     // Station 11.1 km north; a patrol reporting 2.2 km away; an ambulance whose fix near the incident is stale.
     const far = await createUnit({ call_sign: `${tag}-E`, type: "engine", station: "Station 9", station_latitude: 40.1, station_longitude: -75.0 });

@@ -6,11 +6,11 @@ import { POST } from "@/app/api/voiceagent-webhook/route";
 import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { resetHealthForTests } from "@/lib/health/check-readiness";
-import { callPayloadKey } from "@/lib/intake/receive-webhook";
+import { callPayloadKey } from "@/lib/intake/receive";
 import { getObjectStore, setObjectStoreForTests } from "@/lib/storage/get-object-store";
 import { VercelBlobObjectStore } from "@/lib/storage/vercel-blob";
 import { sendJson, startStandInServer, type StandInServer } from "../support/stand-in-server";
-import { specCallEvent } from "@/lib/webhook/sample-events";
+import { specCallEvent } from "@/lib/voice-platforms/elevenlabs/sample-events";
 import { webhookRequest } from "../support/webhook-request";
 
 const BLOB_WEBHOOK_SECRET = "wsec_blob_store";

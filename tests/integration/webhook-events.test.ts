@@ -7,10 +7,10 @@ import { GET as listCallsRoute } from "@/app/api/calls/route";
 import { POST } from "@/app/api/voiceagent-webhook/route";
 import type { CallDetail, CallList } from "@/lib/calls/schema";
 import { getDb } from "@/lib/db/client";
-import { recordingKey } from "@/lib/intake/receive-webhook";
+import { recordingKey } from "@/lib/intake/receive";
 import { getObjectStore } from "@/lib/storage/get-object-store";
-import { elevenLabsCallEvent, specCallEvent } from "@/lib/webhook/sample-events";
-import { signatureHeader } from "@/lib/webhook/signature";
+import { elevenLabsCallEvent, specCallEvent } from "@/lib/voice-platforms/elevenlabs/sample-events";
+import { signatureHeader } from "@/lib/voice-platforms/elevenlabs/signature";
 import { webhookRequest } from "../support/webhook-request";
 import { withWebhookSecret } from "../support/webhook-secret";
 

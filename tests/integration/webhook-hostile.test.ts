@@ -3,10 +3,10 @@ import { describe, expect, it } from "vitest";
 import { GET as listCallsRoute } from "@/app/api/calls/route";
 import { POST } from "@/app/api/voiceagent-webhook/route";
 import { getDb } from "@/lib/db/client";
-import { callPayloadKey } from "@/lib/intake/receive-webhook";
+import { callPayloadKey } from "@/lib/intake/receive";
 import { getObjectStore } from "@/lib/storage/get-object-store";
-import { TEXT_LIMITS } from "@/lib/webhook/sanitise";
-import { elevenLabsCallEvent, specCallEvent } from "@/lib/webhook/sample-events";
+import { TEXT_LIMITS } from "@/lib/calls/sanitise";
+import { elevenLabsCallEvent, specCallEvent } from "@/lib/voice-platforms/elevenlabs/sample-events";
 import { webhookRequest } from "../support/webhook-request";
 import { withWebhookSecret } from "../support/webhook-secret";
 

@@ -9,12 +9,13 @@ import { POST as retellPost } from "@/app/api/voiceagent-webhook/retell/route";
 import { POST as vapiPost } from "@/app/api/voiceagent-webhook/vapi/route";
 import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
-import { platformAdapters } from "@/lib/intake/platforms/platform-adapters";
-import { retellSignatureHeader } from "@/lib/intake/platforms/retell";
-import { vapiHmacHeaders } from "@/lib/intake/platforms/vapi";
+import { platformAdapters } from "@/lib/voice-platforms/adapters";
+import { retellSignatureHeader } from "@/lib/voice-platforms/retell/signature";
+import { vapiHmacHeaders } from "@/lib/voice-platforms/vapi/signature";
 import { type ObjectStore, setObjectStoreForTests } from "@/lib/storage/get-object-store";
 import { LocalObjectStore } from "@/lib/storage/local";
-import { retellCallEvent, vapiEndOfCallReport } from "@/lib/webhook/sample-events";
+import { retellCallEvent } from "@/lib/voice-platforms/retell/sample-events";
+import { vapiEndOfCallReport } from "@/lib/voice-platforms/vapi/sample-events";
 import { apiRequest } from "@/tests/support/auth";
 import { MANY_REQUESTS_TIMEOUT_MS } from "../support/timeouts";
 
@@ -86,6 +87,20 @@ async function storedCalls(conversationId: string) {
 /** Where the adapter archives these bytes. */
 const archiveKey = (platform: Platform, raw: string) =>
   platformAdapters[platform].read(JSON.parse(raw), Buffer.from(raw)).payloadKey;
+
+/**
+ * Whether these exact bytes are archived in the folder the adapter names for them. The folder, not
+ * the key: an event without a time of its own is named by the second it arrived, which may have
+ * passed by the time the test asks.
+ */
+async function isArchived(platform: Platform, raw: string): Promise<boolean> {
+  const key = archiveKey(platform, raw);
+  const folder = key.slice(0, key.lastIndexOf("/"));
+  for (const stored of await store.list(folder)) {
+    if ((await store.get(stored))?.equals(Buffer.from(raw))) return true;
+  }
+  return false;
+}
 
 // ---- Generators: the documented shapes, varied --------------------------------------------------
 
@@ -206,7 +221,7 @@ describe.each([
         expect(calls).toHaveLength(1);
         expect(creations).toBe(1);
         expect(calls[0].platform).toBe(platform);
-        expect((await store.get(archiveKey(platform, raw)))?.equals(Buffer.from(raw))).toBe(true);
+        expect(await isArchived(platform, raw)).toBe(true);
       }),
       { numRuns: RUNS },
     );
@@ -237,7 +252,7 @@ describe.each([
         expect(answer.status).toBe(401);
         expect(answer.body).toMatchObject({ status: "error", error_code: "INVALID_SIGNATURE" });
         expect((await storedCalls(id)).calls).toHaveLength(0);
-        expect(await store.get(archiveKey(platform, raw))).toBeUndefined();
+        expect(await isArchived(platform, raw)).toBe(false);
         refused++;
       }),
       { numRuns: 300 },
@@ -301,7 +316,7 @@ describe("vapi specifics", () => {
   it("acknowledges other message types without a record (status-update and final transcripts are live events: live-calls.test.ts)", async () => {
     const raw = JSON.stringify({ message: { type: "speech-update", status: "started", role: "user", call: { id: nextId("vapi-speech") } } });
     expect(await post("vapi", raw)).toEqual({ status: 200, body: { status: "success", message: "Event ignored" } });
-    expect((await store.get(archiveKey("vapi", raw)))?.toString()).toBe(raw);
+    expect(await isArchived("vapi", raw)).toBe(true);
   });
 
   it("400 MISSING_FIELDS for a report without a call id", async () => {
@@ -343,7 +358,7 @@ describe("retell specifics", () => {
           // Both events' bytes are kept, each under its own key.
           for (const event of ["call_ended", "call_analyzed"] as const) {
             const raw = JSON.stringify(retellCallEvent(event, id));
-            expect((await store.get(archiveKey("retell", raw)))?.toString()).toBe(raw);
+            expect(await isArchived("retell", raw)).toBe(true);
           }
         },
       ),

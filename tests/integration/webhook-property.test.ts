@@ -6,7 +6,7 @@ import { POST } from "@/app/api/voiceagent-webhook/route";
 import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { getObjectStore, type ObjectStore, setObjectStoreForTests } from "@/lib/storage/get-object-store";
-import { elevenLabsCallEvent, specCallEvent } from "@/lib/webhook/sample-events";
+import { elevenLabsCallEvent, specCallEvent } from "@/lib/voice-platforms/elevenlabs/sample-events";
 import { webhookRequest } from "../support/webhook-request";
 import { MANY_REQUESTS_TIMEOUT_MS } from "../support/timeouts";
 

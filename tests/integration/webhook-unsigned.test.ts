@@ -6,10 +6,10 @@ import { GET as listCallsRoute } from "@/app/api/calls/route";
 import { POST } from "@/app/api/voiceagent-webhook/route";
 import type { CallDetail, CallList } from "@/lib/calls/schema";
 import { getDb } from "@/lib/db/client";
-import { callPayloadKey, readArchived, recordArchived, recordingKey } from "@/lib/intake/receive-webhook";
-import { arrivedSigned } from "@/lib/intake/keys";
+import { callPayloadKey, readArchived, recordArchived, recordingKey } from "@/lib/intake/receive";
+import { arrivedSigned } from "@/lib/voice-platforms/payload-keys";
 import { getObjectStore } from "@/lib/storage/get-object-store";
-import { elevenLabsCallEvent, specCallEvent } from "@/lib/webhook/sample-events";
+import { elevenLabsCallEvent, specCallEvent } from "@/lib/voice-platforms/elevenlabs/sample-events";
 import { webhookRequest } from "../support/webhook-request";
 import { withWebhookSecret } from "../support/webhook-secret";
 

@@ -13,7 +13,7 @@ import { type Permission, PERMISSIONS, satisfies } from "@/lib/access/roles";
 import type { CallList } from "@/lib/calls/schema";
 import type { Endpoint, Method, Operation } from "@/lib/contract/endpoint";
 import { endpoints } from "@/lib/http/endpoints";
-import { specCallEvent } from "@/lib/webhook/sample-events";
+import { specCallEvent } from "@/lib/voice-platforms/elevenlabs/sample-events";
 import { apiRequest } from "../support/auth";
 import { webhookRequest } from "../support/webhook-request";
 import { withWebhookSecret } from "../support/webhook-secret";

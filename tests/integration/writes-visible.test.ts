@@ -4,7 +4,7 @@ import { GET as listCalls } from "@/app/api/calls/route";
 import { POST as simulate } from "@/app/api/simulate/route";
 import { POST as webhook } from "@/app/api/voiceagent-webhook/route";
 import { closeRedis } from "@/lib/redis";
-import { specCallEvent } from "@/lib/webhook/sample-events";
+import { specCallEvent } from "@/lib/voice-platforms/elevenlabs/sample-events";
 
 // The listing is cached; a write through either writer must show on the very next read.
 const total = async (query = "") => {

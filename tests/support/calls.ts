@@ -59,7 +59,8 @@ export function makeCalls(count: number, seed = 1): CallInput[] {
     const location = pick(FIXTURE_LOCATIONS);
     const status = pick(STATUSES);
     const id = randomUUID();
-    const callId = simulated ? `LA_WILDFIRE-${Math.floor(occurredMs / 1000)}-${index}` : null;
+    // The seed is part of the id: tests draw one call from each of many seeds into one database.
+    const callId = simulated ? `LA_WILDFIRE-${Math.floor(occurredMs / 1000)}-${seed}-${index}` : null;
     calls.push({
       id,
       conversationId: callId ?? `conv_${index}_${id.slice(0, 8)}`,
@@ -77,6 +78,7 @@ export function makeCalls(count: number, seed = 1): CallInput[] {
       locationPrecision: simulated ? "locality" : "address_point",
       locationUncertaintyM: simulated ? 3000 : 10,
       locationMatched: null,
+      locationCivic: null,
       severity: pick(SEVERITIES),
       status,
       simulation: simulated,
@@ -86,6 +88,7 @@ export function makeCalls(count: number, seed = 1): CallInput[] {
       callId,
       area: simulated ? (location.split(", ")[1] ?? "Santa Monica Mountains") : null,
       callerPhone: simulated ? `+1310${2_000_000 + index}` : null,
+      callerName: null,
       description: simulated ? "Smoke visible from the road" : null,
       simulatedRecord: simulated ? { call_id: callId, location: { address: location } } : null,
       payloadKey: simulated ? null : `calls/conv_${index}/payload.json`,
@@ -103,7 +106,7 @@ export function makeCalls(count: number, seed = 1): CallInput[] {
 /** Inserts the calls with their creation entry in the status history, as the writers do. */
 export async function insertCalls(db: Db, calls: CallInput[]): Promise<void> {
   await db.call.createMany({
-    data: calls.map((call) => ({ ...call, simulatedRecord: call.simulatedRecord ?? undefined })),
+    data: calls.map((call) => ({ ...call, simulatedRecord: call.simulatedRecord ?? undefined, locationCivic: undefined })),
   });
   await db.callStatusChange.createMany({
     data: calls.map((call) => ({

@@ -312,3 +312,55 @@ export function crossingsOf(lines: Centreline[], options: TownOptions): { line: 
     return crossing ? [{ line, crossing }] : [];
   });
 }
+
+/**
+ * A river town beside the county (docs/units.md, "Travel time on the roads"): a grid of streets 150 m
+ * apart cut north-south by a river between x = 750 m and x = 1,250 m, crossed by vehicles only on the
+ * bridge at the north edge (y = 1,800 m) and by a footbridge (RoadClass Walkway, no vehicles) at
+ * y = 0; the streets at x = 450 m (northbound) and x = 300 m (southbound) are a one-way pair. Every
+ * street is Local at a posted 30 mph, the bridge Secondary at 30 mph. Positions are metres east and
+ * north of RIVER_TOWN.origin.
+ */
+export const RIVER_TOWN = {
+  origin: { lon: -89.65, lat: 39.6 },
+  blockMetres: 150,
+  westColumns: Array.from({ length: 16 }, (_, c) => -1500 + 150 * c),
+  eastColumns: [1250, 1400, 1550, 1700],
+  rows: Array.from({ length: 13 }, (_, r) => 150 * r),
+  bridgeY: 1800,
+  northbound: 450,
+  southbound: 300,
+  speedMph: 30,
+} as const;
+
+/** A point of the river town, `east` and `north` metres from its origin. */
+export const riverTownPoint = (east: number, north: number): LonLat => fromLocal(RIVER_TOWN.origin, east, north);
+
+/** The river town's centrelines as GeoJSON features with NENA fields, RoadClass, SpeedLimit and OneWay among them. */
+export function riverTownFeatures(): { type: "Feature"; properties: Record<string, string | number>; geometry: { type: "LineString"; coordinates: [number, number][] } }[] {
+  const at = (east: number, north: number): [number, number] => metres(RIVER_TOWN.origin, east, north);
+  const place = { PostComm_L: "Riverton", PostComm_R: "Riverton", PostCode_L: "62799", PostCode_R: "62799", State_L: "IL", State_R: "IL" };
+  const feature = (name: string, type: string, from: [number, number], to: [number, number], road: Record<string, string | number>) => ({
+    type: "Feature" as const,
+    properties: { St_Name: name, St_PosTyp: type, ...place, RoadClass: "Local", SpeedLimit: RIVER_TOWN.speedMph, ...road },
+    geometry: { type: "LineString" as const, coordinates: [from, to] },
+  });
+  const features = [];
+  for (const bank of [RIVER_TOWN.westColumns, RIVER_TOWN.eastColumns]) {
+    for (const [r, y] of RIVER_TOWN.rows.entries()) {
+      for (let c = 1; c < bank.length; c++) features.push(feature(STREET_NAMES[r], "Ave", at(bank[c - 1], y), at(bank[c], y), {}));
+    }
+    for (const x of bank) {
+      // Digitised south to north: FT is northbound, TF southbound.
+      const oneWay = x === RIVER_TOWN.northbound ? "FT" : x === RIVER_TOWN.southbound ? "TF" : "B";
+      for (let r = 1; r < RIVER_TOWN.rows.length; r++) {
+        features.push(feature(ordinal(Math.round((x + 1650) / 150)), "St", at(x, RIVER_TOWN.rows[r - 1]), at(x, RIVER_TOWN.rows[r]), { OneWay: oneWay }));
+      }
+    }
+  }
+  const westEdge = RIVER_TOWN.westColumns.at(-1)!;
+  const eastEdge = RIVER_TOWN.eastColumns[0];
+  features.push(feature("River", "Brg", at(westEdge, RIVER_TOWN.bridgeY), at(eastEdge, RIVER_TOWN.bridgeY), { RoadClass: "Secondary" }));
+  features.push(feature("Mill", "Walk", at(westEdge, 0), at(eastEdge, 0), { RoadClass: "Walkway", SpeedLimit: "" }));
+  return features;
+}

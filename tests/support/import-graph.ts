@@ -16,7 +16,8 @@ export interface Import {
 
 const SOURCE = /\.(?:ts|tsx|mts)$/;
 
-function filesUnder(root: string, relative: string, skipped: readonly string[]): string[] {
+/** The source files under `relative` (a folder or one file), but those under a skipped prefix. */
+export function filesUnder(root: string, relative: string, skipped: readonly string[]): string[] {
   const absolute = path.join(root, relative);
   if (!existsSync(absolute)) return [];
   if (statSync(absolute).isFile()) return SOURCE.test(relative) ? [relative] : [];

@@ -5,7 +5,7 @@
  */
 import { POST } from "@/app/api/voiceagent-webhook/route";
 import { closeDb } from "@/lib/db/client";
-import { specCallEvent } from "@/lib/webhook/sample-events";
+import { specCallEvent } from "@/lib/voice-platforms/elevenlabs/sample-events";
 import { webhookRequest } from "./webhook-request";
 
 async function main(conversationId: string, eventTimestamp?: number): Promise<void> {

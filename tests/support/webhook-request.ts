@@ -1,4 +1,4 @@
-import { signatureHeader } from "@/lib/webhook/signature";
+import { signatureHeader } from "@/lib/voice-platforms/elevenlabs/signature";
 
 export interface PostOptions {
   secret?: string;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { request } from "@/components/api";
+import { request } from "@/components/shared/api";
 import { buildOpenApiDocument } from "@/lib/http/openapi";
 
 /** A stand-in for the API: answers `body` with `etag`, or 304 when If-None-Match names it. */

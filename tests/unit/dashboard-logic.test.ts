@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { isOpen, severityOf, statusOptions } from "@/components/call-status";
-import { normaliseSeverity } from "@/lib/webhook/payload";
-import { formatWaiting } from "@/components/format";
-import { formatCoordinates, precisionLabel, uncertaintyCircle } from "@/components/precision";
-import { unitTimer } from "@/components/UnitBoard";
+import { isOpen, severityOf, statusOptions } from "@/components/shared/call-status";
+import { normaliseSeverity } from "@/lib/calls/handed-over";
+import { formatWaiting } from "@/components/shared/format";
+import { formatCoordinates, precisionLabel, uncertaintyCircle } from "@/components/shared/precision";
+import { unitTimer } from "@/components/console/UnitBoard";
 
 describe("the status buttons the dashboard offers", () => {
   it("offers every later status and failed for an open call", () => {

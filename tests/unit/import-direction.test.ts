@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   checkImportDirection, checkUnitOrder, type Drawing, flowchartSubgraph, type Import, type ImportDirection, type Layers, loadedBy, readImports,
-  specifiersOf,
+  specifiersOf, unitOf,
 } from "../support/import-graph";
 
 /**
@@ -11,19 +11,22 @@ import {
  * lib/'s top, app/, components/, proxy.ts, instrumentation.ts) imports only units of its own layer
  * or lower ones, and no units import each other round a cycle, type-only imports included. Inside
  * the domain layer, imports follow the arrows the diagram draws. A new folder takes its place here
- * and in the diagram. An endpoint's declaration (lib/<concern>/endpoints.ts) loads no database
- * module, so the registry, and proxy.ts with it, stay free of the database client.
+ * and in the diagram. An endpoint's declaration (lib/<concern>/endpoints.ts) loads no operation
+ * (nothing that runs on the database, the configuration, a store, a transport or an I/O package),
+ * so the registry, and proxy.ts with it, stay free of them. The change feed
+ * (lib/feed) is entered by its door, lib/feed/index.ts: its lock and write turns are taken only
+ * through a feed transaction.
  */
 
 const ROOT = path.resolve(__dirname, "../..");
 
 const LAYERS: Layers = [
   // Pure data and rules every layer speaks: no configuration, no I/O.
-  { name: "vocabulary", units: ["lib/vocabulary", "lib/domain-error", "lib/storable-text", "lib/query-parameters", "lib/scenarios"] },
+  { name: "vocabulary", units: ["lib/vocabulary", "lib/lookup-table", "lib/domain-error", "lib/storable-text", "lib/query-parameters", "lib/scenarios"] },
   // The environment, the log and the process's parts.
   { name: "process", units: ["lib/config", "lib/log", "lib/process-parts", "lib/circuit-breaker", "lib/drain-loop", "lib/redis"] },
   // Stores and transports, free of any domain.
-  { name: "infrastructure", units: ["lib/db", "lib/storage", "lib/net", "lib/rate-limit", "lib/webhook"] },
+  { name: "infrastructure", units: ["lib/db", "lib/storage", "lib/net", "lib/rate-limit", "lib/request-body"] },
   // What an endpoint's declaration is made of (its types, permissions, error codes, rate-limit
   // policies): each domain declares its endpoints with it, and lib/http composes them from above.
   { name: "contract", units: ["lib/contract"] },
@@ -31,8 +34,8 @@ const LAYERS: Layers = [
   {
     name: "domain",
     units: [
-      "lib/access", "lib/audit", "lib/geocoding", "lib/calls", "lib/notes", "lib/acknowledgements", "lib/incidents", "lib/units", "lib/live", "lib/reports",
-      "lib/simulation", "lib/exercises", "lib/eido", "lib/subscriptions", "lib/intake", "lib/live-calls", "lib/reconcile", "lib/health",
+      "lib/access", "lib/audit", "lib/geocoding", "lib/feed", "lib/calls", "lib/notes", "lib/acknowledgements", "lib/incidents", "lib/units", "lib/board", "lib/reports",
+      "lib/simulation", "lib/exercises", "lib/eido", "lib/subscriptions", "lib/intake", "lib/voice-platforms", "lib/on-the-line", "lib/reconcile", "lib/health", "lib/call-taking",
     ],
   },
   // The HTTP layer (registry, protection, errors as HTTP, the OpenAPI document) and the dashboard's UI.
@@ -47,8 +50,16 @@ const SKIPPED = ["lib/db/generated/", "lib/geocoding/generated/"];
 let projectImports: Import[] | undefined;
 const imports = () => (projectImports ??= readImports(ROOT, SCANNED, SKIPPED));
 
-/** The database client and Prisma's generated client. */
-const isDatabaseModule = (file: string) => file === "lib/db/client.ts" || file.startsWith("lib/db/generated/");
+/**
+ * What an operation runs on and a declaration never loads: the process's parts (configuration,
+ * log, Redis...), the stores and transports (the database client and Prisma's among them), and the
+ * packages that open a connection or a file.
+ */
+const OPERATION_UNITS = [...LAYERS.find((layer) => layer.name === "process")!.units, "lib/db", "lib/storage", "lib/net", "lib/rate-limit"];
+const isOperationModule = (file: string) => unitOf(file, OPERATION_UNITS) !== undefined;
+const IO_PACKAGE = /^(?:node:)?(?:http|https|http2|net|tls|dns|fs|fs\/promises|child_process)$|^pg$|^@prisma\/|^@electric-sql\/|^redis$|^@upstash\/|^@vercel\/blob$/;
+const ioPackagesOf = (file: string) =>
+  specifiersOf(file, readFileSync(path.join(ROOT, file), "utf8")).filter(({ specifier, typeOnly }) => !typeOnly && IO_PACKAGE.test(specifier)).map(({ specifier }) => specifier);
 
 /** The domain layer's order as docs/architecture.md draws it ("Layers"), each node standing for its folder of lib/. */
 function drawnDomainOrder(): Drawing {
@@ -56,6 +67,13 @@ function drawnDomainOrder(): Drawing {
   const folder = (name: string) => `lib/${name}`;
   return { nodes: nodes.map(folder), arrows: arrows.map(({ from, to }) => ({ from: folder(from), to: folder(to) })) };
 }
+
+/** The change feed's door: the one file of lib/feed that other folders import. */
+const FEED_DOOR = "lib/feed/index.ts";
+
+/** Imports from outside `folder` of one of its files other than `door`. */
+const pastTheDoor = (imports: readonly Import[], folder: string, door: string) =>
+  imports.filter(({ from, to }) => to.startsWith(`${folder}/`) && !from.startsWith(`${folder}/`) && to !== door);
 
 const show = ({ from, to, typeOnly }: Import) => `${from} -> ${to}${typeOnly ? " (type)" : ""}`;
 
@@ -182,15 +200,44 @@ describe("import direction", () => {
     });
   });
 
-  it("endpoint declarations (lib/*/endpoints.ts, the composed registry among them) load no database module", () => {
+  it("tells an operation's module from a declaration's", () => {
+    for (const file of ["lib/config.ts", "lib/log.ts", "lib/db/client.ts", "lib/db/generated/client.ts", "lib/storage/local.ts", "lib/net/address.ts"]) {
+      expect(isOperationModule(file), file).toBe(true);
+    }
+    for (const file of ["lib/calls/schema.ts", "lib/contract/endpoint.ts", "lib/vocabulary.ts", "lib/voice-platforms/elevenlabs/payload.ts"]) expect(isOperationModule(file), file).toBe(false);
+    for (const specifier of ["node:http", "https", "node:fs/promises", "pg", "@prisma/client", "@vercel/blob"]) expect(IO_PACKAGE.test(specifier), specifier).toBe(true);
+    for (const specifier of ["zod", "node:crypto", "node:path"]) expect(IO_PACKAGE.test(specifier), specifier).toBe(false);
+  });
+
+  it("endpoint declarations (lib/*/endpoints.ts, the composed registry among them) load no operation: no database, configuration, store, transport or I/O package", () => {
     const declarations = readdirSync(path.join(ROOT, "lib"))
       .map((folder) => `lib/${folder}/endpoints.ts`)
       .filter((file) => existsSync(path.join(ROOT, file)));
     expect(declarations.length).toBeGreaterThan(10);
     expect(declarations).toContain("lib/http/endpoints.ts");
     const reached = declarations.flatMap((file) =>
-      [...loadedBy(imports(), file)].filter(([loaded]) => isDatabaseModule(loaded)).map(([, chain]) => chain.join(" -> ")),
+      [...loadedBy(imports(), file)].flatMap(([loaded, chain]) => [
+        ...(isOperationModule(loaded) ? [chain.join(" -> ")] : []),
+        ...ioPackagesOf(loaded).map((specifier) => `${chain.join(" -> ")} -> ${specifier}`),
+      ]),
     );
     expect(reached).toEqual([]);
+  });
+
+
+  it("finds an import of a folder's file past its door, from outside the folder only", () => {
+    const imports: Import[] = [
+      { from: "lib/notes/add.ts", to: "lib/feed/index.ts", typeOnly: false },
+      { from: "lib/notes/add.ts", to: "lib/feed/lock.ts", typeOnly: false },
+      { from: "lib/board/x.ts", to: "lib/feed/turns.ts", typeOnly: true },
+      { from: "lib/feed/index.ts", to: "lib/feed/lock.ts", typeOnly: false },
+      { from: "lib/feedback/x.ts", to: "lib/feedback/y.ts", typeOnly: false },
+    ];
+    expect(pastTheDoor(imports, "lib/feed", FEED_DOOR)).toEqual([imports[1], imports[2]]);
+  });
+
+  it("no folder outside lib/feed imports the feed's own files: only its door, lib/feed/index.ts", () => {
+    expect(imports().filter(({ from, to }) => to === FEED_DOOR && !from.startsWith("lib/feed/")).length).toBeGreaterThan(3);
+    expect(pastTheDoor(imports(), "lib/feed", FEED_DOOR).map(show)).toEqual([]);
   });
 });

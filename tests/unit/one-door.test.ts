@@ -71,7 +71,7 @@ describe("one door for writing calls", () => {
     expect(writers.filter((file) => !file.startsWith(DOOR))).toEqual([]);
     // The scan reaches the door itself: every file of it that writes is found.
     expect(writers.filter((file) => file.startsWith(DOOR)).sort()).toEqual(
-      [`${DOOR}incident.ts`, `${DOOR}live.ts`, `${DOOR}received.ts`, `${DOOR}simulated.ts`, `${DOOR}write-corrections.ts`, `${DOOR}write-status.ts`].sort(),
+      [`${DOOR}incident.ts`, `${DOOR}live.ts`, `${DOOR}received.ts`, `${DOOR}simulated.ts`, `${DOOR}taken.ts`, `${DOOR}write-corrections.ts`, `${DOOR}write-status.ts`].sort(),
     );
   });
 });

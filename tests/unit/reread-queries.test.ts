@@ -1,6 +1,6 @@
 import { QueryClient, QueryObserver } from "@tanstack/react-query";
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { rereadQueries } from "@/components/reread";
+import { rereadQueries } from "@/components/shared/reread";
 
 /** A view whose reads the test answers one by one, each with what the server held when it was asked. */
 function heldView(client: QueryClient, key: string[]) {

@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { CHANGE_FEED_LOCK } from "@/lib/calls/write/write-calls";
+import { CHANGE_FEED_LOCK } from "@/lib/feed";
+import { FEED_TABLES } from "@/lib/feed/head";
 import { CLOSED_STATUSES, OPEN_STATUSES } from "@/lib/calls/workflow";
 import { PRECISIONS, STREET_LEVEL } from "@/lib/geocoding/types";
 import { METRES_PER_DEGREE } from "@/lib/incidents/grouping";
@@ -47,6 +48,15 @@ describe("the database's functions as source", () => {
     const keys = [...allSql.matchAll(/pg_advisory_xact_lock\((\d+)\)/g)].map((match) => Number(match[1]));
     expect(keys.length).toBeGreaterThanOrEqual(2);
     expect(new Set(keys)).toEqual(new Set([CHANGE_FEED_LOCK]));
+  });
+
+  it("counts in the feed's head every table the schema numbers from the feed (a change_number column)", () => {
+    const schema = readFileSync(path.join(ROOT, "prisma/schema.prisma"), "utf8");
+    const numbered = [...schema.matchAll(/^model \w+ \{([\s\S]*?)^\}/gm)]
+      .filter(([, body]) => /@map\("change_number"\)/.test(body))
+      .map(([, body]) => /@@map\("(\w+)"\)/.exec(body)?.[1]);
+    expect(numbered.length).toBeGreaterThanOrEqual(9);
+    expect(new Set(numbered)).toEqual(new Set(FEED_TABLES));
   });
 
   it("measures distance with grouping's metres per degree", () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { PMTiles, type Source } from "pmtiles";
 import { labelRules, type Feature, PmtilesSource } from "protomaps-leaflet";
 import { namedFlavor } from "@protomaps/basemaps";
-import { allowedLabelRules, streetMapLabelAllowed } from "@/components/street-map-labels";
+import { allowedLabelRules, streetMapLabelAllowed } from "@/components/map/street-map-labels";
 import { contentSecurityPolicy } from "@/lib/http/security-headers";
 import { STREET_MAP_TILE, streetMapArchive, tileOf } from "../support/street-map-archive";
 

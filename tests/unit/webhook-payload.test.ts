@@ -1,12 +1,15 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { normaliseIdentifier, normaliseSeverity, parseEvent, toWebhookCall } from "@/lib/webhook/payload";
-import { elevenLabsCallEvent, specCallEvent } from "@/lib/webhook/sample-events";
+import { normaliseSeverity } from "@/lib/calls/handed-over";
+import { elevenLabsCall } from "@/lib/voice-platforms/elevenlabs/adapter";
+import { normaliseIdentifier } from "@/lib/calls/sanitise";
+import { parseEvent } from "@/lib/voice-platforms/elevenlabs/payload";
+import { elevenLabsCallEvent, specCallEvent } from "@/lib/voice-platforms/elevenlabs/sample-events";
 
 const callOf = (body: unknown) => {
   const parsed = parseEvent(body);
   if (parsed.kind !== "call") throw new Error("not a call event");
-  return toWebhookCall(parsed.event);
+  return elevenLabsCall(parsed.event);
 };
 
 describe("webhook payload", () => {

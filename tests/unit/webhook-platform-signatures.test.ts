@@ -2,8 +2,10 @@ import fc from "fast-check";
 import { sign as retellSign, verify as retellVerify } from "retell-sdk";
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "@/lib/config";
-import { retell, retellSignatureHeader } from "@/lib/intake/platforms/retell";
-import { vapi, vapiHmacHeaders } from "@/lib/intake/platforms/vapi";
+import { retell } from "@/lib/voice-platforms/retell/adapter";
+import { retellSignatureHeader } from "@/lib/voice-platforms/retell/signature";
+import { vapi } from "@/lib/voice-platforms/vapi/adapter";
+import { vapiHmacHeaders } from "@/lib/voice-platforms/vapi/signature";
 
 /**
  * The platforms' signatures as their own code makes them: Retell's against retell-sdk's

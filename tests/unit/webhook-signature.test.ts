@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { ConfigError, parseConfig } from "@/lib/config";
-import { signatureHeaderOf, verifySignature } from "@/lib/webhook/signature";
+import { signatureHeaderOf, verifySignature } from "@/lib/voice-platforms/elevenlabs/signature";
 
 const secret = "wsec_unit";
 const body = Buffer.from('{"type":"post_call_transcription","caf\u00e9":true}');

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { readWebhookBody } from "@/lib/webhook/spool";
+import { readRequestBody } from "@/lib/request-body/read";
 
 /** The body cut into chunks of the given sizes (cycled), as a network would deliver it. */
 function* chunked(body: Buffer, sizes: number[]): Generator<Uint8Array> {
@@ -16,11 +16,11 @@ function* chunked(body: Buffer, sizes: number[]): Generator<Uint8Array> {
 
 const limits = { memoryBytes: 4_096, maxBytes: 1 << 20 };
 
-describe("readWebhookBody", () => {
+describe("readRequestBody", () => {
   it("keeps a body under the memory limit whole, and hands every byte to the signature", async () => {
     const body = Buffer.from('{"type":"x"}');
     const seen: Buffer[] = [];
-    const result = await readWebhookBody(chunked(body, [3]), limits, (chunk) => seen.push(Buffer.from(chunk)));
+    const result = await readRequestBody(chunked(body, [3]), limits, (chunk) => seen.push(Buffer.from(chunk)));
     expect(result).toEqual({ kind: "memory", bytes: body });
     expect(Buffer.concat(seen).equals(body)).toBe(true);
   });
@@ -38,7 +38,7 @@ describe("readWebhookBody", () => {
           let json = JSON.stringify({ type: "post_call_audio", data: { conversation_id: "c\"1", full_audio: base64, note: "é\\" } });
           if (escapeSlashes) json = json.replaceAll("/", "\\/");
           const raw = Buffer.from(json);
-          const result = await readWebhookBody(chunked(raw, sizes), limits, () => undefined);
+          const result = await readRequestBody(chunked(raw, sizes), limits, () => undefined);
           if (result.kind !== "spooled") throw new Error("expected a spooled body");
           try {
             expect((await readFile(result.rawPath)).equals(raw)).toBe(true);
@@ -62,12 +62,12 @@ describe("readWebhookBody", () => {
     function* spaces() {
       for (; pulled < 100; pulled++) yield Buffer.alloc(1_000, 0x20);
     }
-    await expect(readWebhookBody(spaces(), limits, () => undefined)).rejects.toMatchObject({ code: "PAYLOAD_TOO_LARGE" });
+    await expect(readRequestBody(spaces(), limits, () => undefined)).rejects.toMatchObject({ code: "PAYLOAD_TOO_LARGE" });
     expect(pulled).toBeLessThan(10);
   });
 
   it("refuses a body over the hard limit", async () => {
     const body = Buffer.alloc(limits.maxBytes + 1, 0x41);
-    await expect(readWebhookBody(chunked(body, [65_536]), limits, () => undefined)).rejects.toMatchObject({ code: "PAYLOAD_TOO_LARGE" });
+    await expect(readRequestBody(chunked(body, [65_536]), limits, () => undefined)).rejects.toMatchObject({ code: "PAYLOAD_TOO_LARGE" });
   });
 });

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { AuditView } from "@/components/AuditView";
+import { AuditView } from "@/components/admin/AuditView";
 import { personForPage } from "../../page-gate";
 
 export const metadata: Metadata = { title: "Audit trail · Mayday dispatch" };

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { GisDataView } from "@/components/GisDataView";
+import { GisDataView } from "@/components/admin/GisDataView";
 import { personForPage } from "../../page-gate";
 
 export const metadata: Metadata = { title: "GIS data · Mayday dispatch" };

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { SubscriptionsView } from "@/components/SubscriptionsView";
+import { SubscriptionsView } from "@/components/admin/SubscriptionsView";
 import { personForPage } from "../../page-gate";
 
 export const metadata: Metadata = { title: "Webhooks · Mayday dispatch" };

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { UnitRosterView } from "@/components/UnitRosterView";
+import { UnitRosterView } from "@/components/admin/UnitRosterView";
 import { personForPage } from "../../page-gate";
 
 export const metadata: Metadata = { title: "Units · Mayday dispatch" };

@@ -1,7 +1,7 @@
 import { bodyChunks } from "@/lib/http/body";
 import { apiRoute, json } from "@/lib/http/respond";
 import { acceptWebhook } from "@/lib/http/webhook";
-import { WEBHOOK_MAX_AUDIO_BODY_BYTES } from "@/lib/intake/receive-webhook";
+import { WEBHOOK_MAX_AUDIO_BODY_BYTES } from "@/lib/intake/receive";
 
 export const dynamic = "force-dynamic";
 

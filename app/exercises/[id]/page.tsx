@@ -1,4 +1,4 @@
-import { DebriefView } from "@/components/DebriefView";
+import { DebriefView } from "@/components/training/DebriefView";
 import { personForPage } from "../../page-gate";
 
 export const dynamic = "force-dynamic";

@@ -2,17 +2,15 @@ import type { Db } from "../../db/client";
 import { Prisma } from "../../db/generated/client";
 import { uuid7 } from "../../db/uuid7";
 import { EXERCISE_TABLE_NAME, SEVERITY_FALLBACK, type Platform, type Severity, type SimulatedCall } from "../../vocabulary";
-import type { TranscriptTurn } from "../../webhook/payload";
-import { withCallStore } from "../with-call-store";
+import type { TranscriptTurn } from "../handed-over";
+import { withDatabase } from "../../db/with-database";
 import { mergeTextIndexesSoon } from "../text-index-upkeep";
-import { lockChangeFeed } from "./lock";
-import { bumpCallsVersion } from "./own-writes";
-import { type LocatedPoint, type Placement, SEARCHED_TRANSCRIPT_LIMIT, transcriptText } from "./received";
-import { inTurn } from "./turns";
+import { markOwnWrite, withFeedLock } from "../../feed";
+import { civicColumn, type LocatedPoint, type Placement, SEARCHED_TRANSCRIPT_LIMIT, transcriptText } from "./received";
 
 /**
  * What the voice agent reported while the caller is on the line (its `report_emergency` tool,
- * lib/live-calls): each field it said this time; null when it did not (the stored value stays).
+ * lib/on-the-line): each field it said this time; null when it did not (the stored value stays).
  */
 export interface LiveReport {
   conversationId: string;
@@ -31,7 +29,7 @@ export interface LiveReport {
   geocoderFailed: boolean;
   /** The platform said the call ended (Vapi's status-update `ended`): off the line, and it stays off. */
   ended?: boolean;
-  /** The conversation so far, when the platform sent it live (a live event, lib/intake/event.ts). */
+  /** The conversation so far, when the platform sent it live (a live event, lib/voice-platforms/event.ts). */
   transcript?: LiveTranscript | null;
   /** When it happened: now unless given (an exercise's scheduler passes its clock's time). */
   at?: Date;
@@ -102,7 +100,7 @@ export async function upsertLiveCall(db: Pick<Db, "$queryRaw">, report: LiveRepo
       ${report.location}::text AS location, ${report.details}::text AS details, ${report.callerPhone}::text AS phone,
       ${point?.latitude ?? null}::float8 AS lat, ${point?.longitude ?? null}::float8 AS lon, ${point?.source ?? null}::text AS source,
       ${point?.precision ?? null}::text AS precision, ${point?.uncertaintyMeters ?? null}::float8 AS uncertainty,
-      ${point?.matched ?? null}::text AS matched, ${report.geocoderFailed}::boolean AS geocoder_failed, ${report.ended ?? false}::boolean AS ended,
+      ${point?.matched ?? null}::text AS matched, ${civicColumn(point)}::jsonb AS civic, ${report.geocoderFailed}::boolean AS geocoder_failed, ${report.ended ?? false}::boolean AS ended,
       COALESCE(${report.at ?? null}::timestamptz, now()) AS at, ${training?.exerciseId ?? null}::text AS exercise_id,
       ${training ? JSON.stringify(training.call) : null}::jsonb AS record
   )`;
@@ -110,11 +108,11 @@ export async function upsertLiveCall(db: Pick<Db, "$queryRaw">, report: LiveRepo
   const write = Prisma.sql`upserted AS (
       INSERT INTO calls (id, conversation_id, occurred_at, agent_id, summary, call_successful, duration_secs, transcript_length,
                          emergency_type, location, latitude, longitude, location_source, location_precision, location_uncertainty_m,
-                         location_matched, severity, status, simulation, table_name, caller_phone, platform, awaiting_analysis, incident_id,
+                         location_matched, location_civic, severity, status, simulation, table_name, caller_phone, platform, awaiting_analysis, incident_id,
                          grouped_at, grouping_pending, verified, on_line, live_at, live_seen_at, live_ended_at, live_located_at,
                          exercise_id, call_id, scenario, scenario_name, area, description, simulated_record)
       SELECT id, conversation_id, at, agent_id, COALESCE(details, ''), false, 0, 0, COALESCE(type, 'unknown'), COALESCE(location, ''),
-        lat, lon, source, precision, uncertainty, matched, COALESCE(severity, ${SEVERITY_FALLBACK}), 'active', exercise_id IS NOT NULL,
+        lat, lon, source, precision, uncertainty, matched, civic, COALESCE(severity, ${SEVERITY_FALLBACK}), 'active', exercise_id IS NOT NULL,
         CASE WHEN exercise_id IS NULL THEN 'calls' ELSE ${EXERCISE_TABLE_NAME} END, phone, platform,
         location IS NULL,
         ${grouping ? Prisma.sql`(SELECT p.incident_id FROM placed p WHERE p.id = input.id)` : Prisma.sql`NULL`},
@@ -126,12 +124,12 @@ export async function upsertLiveCall(db: Pick<Db, "$queryRaw">, report: LiveRepo
       FROM input
       ON CONFLICT (conversation_id) DO UPDATE SET
         (emergency_type, original_emergency_type, severity, original_severity, location, original_location,
-         latitude, longitude, location_source, location_precision, location_uncertainty_m, location_matched, summary, caller_phone,
+         latitude, longitude, location_source, location_precision, location_uncertainty_m, location_matched, location_civic, summary, caller_phone,
          awaiting_analysis, grouping_pending) = (
           SELECT ${reported("emergency_type", "type")}, ${reported("severity", "severity")}, ${reported("location", "location")},
             ${pointColumn("latitude", "lat")}, ${pointColumn("longitude", "lon")}, ${pointColumn("location_source", "source")},
             ${pointColumn("location_precision", "precision")}, ${pointColumn("location_uncertainty_m", "uncertainty")},
-            ${pointColumn("location_matched", "matched")}, COALESCE(i.details, calls.summary), COALESCE(calls.caller_phone, i.phone),
+            ${pointColumn("location_matched", "matched")}, ${pointColumn("location_civic", "civic")}, COALESCE(i.details, calls.summary), COALESCE(calls.caller_phone, i.phone),
             calls.awaiting_analysis AND i.location IS NULL,
             -- The location arrived for a call not yet placed: the grouper places it now.
             calls.grouping_pending OR (${grouping} AND calls.awaiting_analysis AND i.location IS NOT NULL)
@@ -188,8 +186,8 @@ function transcriptWrite(transcript: LiveTranscript | null): Prisma.Sql {
 
 /** A live report through the door: the statement, then what follows a commit that wrote calls. */
 export async function storeLiveCall(report: LiveReport, placement: Placement | undefined): Promise<LiveWrite | undefined> {
-  const written = await withCallStore((db) => upsertLiveCall(db, report, placement));
-  if (written) await afterLiveWrite();
+  const written = await withDatabase((db) => upsertLiveCall(db, report, placement));
+  if (written) afterLiveWrite();
   return written;
 }
 
@@ -198,19 +196,14 @@ export async function storeLiveCall(report: LiveReport, placement: Placement | u
  * the line); they stay listed, and a late post-call event still completes them. Answers how many.
  */
 export async function endIdleLiveCalls(idleSeconds: number): Promise<number> {
-  const ended = await inTurn(() => withCallStore((db) =>
-    db.$transaction(async (tx) => {
-      await lockChangeFeed(tx);
-      return tx.$executeRaw`
-        UPDATE calls SET on_line = false, updated_at = CURRENT_TIMESTAMP
-        WHERE on_line AND live_seen_at < now() - make_interval(secs => ${idleSeconds})`;
-    }),
-  ));
-  if (ended > 0) await afterLiveWrite();
+  const ended = await withFeedLock((tx) => tx.$executeRaw`
+    UPDATE calls SET on_line = false, updated_at = CURRENT_TIMESTAMP
+    WHERE on_line AND live_seen_at < now() - make_interval(secs => ${idleSeconds})`);
+  if (ended > 0) afterLiveWrite();
   return ended;
 }
 
-async function afterLiveWrite(): Promise<void> {
+function afterLiveWrite(): void {
   mergeTextIndexesSoon();
-  await bumpCallsVersion();
+  markOwnWrite();
 }

@@ -1,22 +1,27 @@
 import type { Db } from "../../db/client";
 import { Prisma } from "../../db/generated/client";
 import { prepared } from "../../db/prepared";
-import type { GeocodeResult } from "../../geocoding/types";
+import type { CivicAddress, GeocodeResult } from "../../geocoding/types";
 import { uuid7 } from "../../db/uuid7";
-import type { TranscriptTurn, WebhookCall } from "../../webhook/payload";
-import { cleanText } from "../../webhook/sanitise";
+import type { HandedOverCall, TranscriptTurn } from "../handed-over";
+import { cleanText } from "../sanitise";
 import type { CorrectedField } from "../schema";
 
 /**
  * Where a call is, how exact that is and who said so (docs/geocoding.md), and the address the
- * centre's GIS matched, in its standard form (null: another source placed it).
+ * centre's GIS matched, in its standard form, with the record's civic address elements (null:
+ * another source placed it).
  */
-export type LocatedPoint = Omit<GeocodeResult, "label"> & { matched: string | null };
+export type LocatedPoint = Omit<GeocodeResult, "label" | "civic"> & { matched: string | null; civic: CivicAddress | null };
 
-/** A geocode as a call stores it: the label only when the centre's GIS matched the address (docs/incidents.md, "One address"). */
-export function locatedPoint({ label, ...point }: GeocodeResult): LocatedPoint {
-  return { ...point, matched: point.source === "centre_gis" ? label : null };
+/** A geocode as a call stores it: the label and record only when the centre's GIS matched the address (docs/incidents.md, "One address"). */
+export function locatedPoint({ label, civic, ...point }: GeocodeResult): LocatedPoint {
+  const matched = point.source === "centre_gis";
+  return { ...point, matched: matched ? label : null, civic: matched ? (civic ?? null) : null };
 }
+
+/** The matched record as its column stores it (JSON text for a `jsonb` cast). */
+export const civicColumn = (point: LocatedPoint | null | undefined): string | null => (point?.civic ? JSON.stringify(point.civic) : null);
 
 /**
  * The grouping rule as a statement (lib/incidents/grouping.ts placementQuery): given a query of
@@ -27,7 +32,7 @@ export type Placement = (calls: Prisma.Sql, around: { before: Prisma.Sql; then: 
 
 /** A call the voice platform handed over, ready to store. */
 export interface ReceivedCall {
-  call: WebhookCall;
+  call: HandedOverCall;
   /** Where the raw payload is kept; null for an exercise's call, which has none. */
   payloadKey: string | null;
   /** Where it is: reported by the agent, or geocoded from its text; null when unknown. */
@@ -109,6 +114,7 @@ export async function upsertReceivedCalls(
       ${column(({ point }) => point?.latitude ?? null)}::float8[], ${column(({ point }) => point?.longitude ?? null)}::float8[],
       ${column(({ point }) => point?.source ?? null)}::text[], ${column(({ point }) => point?.precision ?? null)}::text[],
       ${column(({ point }) => point?.uncertaintyMeters ?? null)}::float8[], ${column(({ point }) => point?.matched ?? null)}::text[],
+      ${column(({ point }) => civicColumn(point))}::text[],
       ${column(({ call }) => call.severity)}::text[], ${column(({ call }) => call.status)}::text[],
       ${column(({ payloadKey }) => payloadKey)}::text[], ${column(({ call }) => call.callerPhone)}::text[],
       ${column(({ call }) => call.failureReason)}::text[], ${column(({ geocoderFailed }) => geocoderFailed)}::boolean[],
@@ -118,19 +124,19 @@ export async function upsertReceivedCalls(
       ${column(({ call }) => transcriptText(call.transcript))}::text[], ${column(({ verified }) => verified)}::boolean[]
     ) WITH ORDINALITY AS t(id, conversation_id, occurred_at, agent_id, summary, call_successful, duration_secs,
            transcript_length, emergency_type, location, latitude, longitude, location_source, location_precision,
-           location_uncertainty_m, location_matched, severity, status, payload_key, caller_phone, failure_reason, geocoder_failed, platform, recording_url, has_analysis,
+           location_uncertainty_m, location_matched, location_civic, severity, status, payload_key, caller_phone, failure_reason, geocoder_failed, platform, recording_url, has_analysis,
            turns, transcript_text, verified, seq)
   )`;
   const grouping = placement !== undefined;
   const write = Prisma.sql`upserted AS (
       INSERT INTO calls (id, conversation_id, occurred_at, agent_id, summary, call_successful, duration_secs,
                          transcript_length, emergency_type, location, latitude, longitude, location_source,
-                         location_precision, location_uncertainty_m, location_matched, severity, status, simulation, table_name, payload_key, caller_phone, failure_reason,
+                         location_precision, location_uncertainty_m, location_matched, location_civic, severity, status, simulation, table_name, payload_key, caller_phone, failure_reason,
                          platform, recording_url, awaiting_analysis, incident_id, grouped_at, grouping_pending, verified,
                          post_call_at)
       SELECT id, conversation_id, occurred_at, agent_id, summary, call_successful, duration_secs, transcript_length,
         emergency_type, location, latitude, longitude, location_source, location_precision, location_uncertainty_m, location_matched,
-        severity, status, false, 'calls', payload_key,
+        location_civic::jsonb, severity, status, false, 'calls', payload_key,
         caller_phone, failure_reason, platform, recording_url, NOT has_analysis,
         ${grouping ? Prisma.sql`(SELECT p.incident_id FROM placed p WHERE p.id = input.id)` : Prisma.sql`NULL`},
         CASE WHEN ${grouping} AND NOT geocoder_failed AND has_analysis THEN now() END,
@@ -145,7 +151,7 @@ export async function upsertReceivedCalls(
         failure_reason = COALESCE(calls.failure_reason, EXCLUDED.failure_reason),
         (summary, call_successful, emergency_type, original_emergency_type, severity, original_severity, location,
          original_location, latitude, longitude, location_source, location_precision, location_uncertainty_m, location_matched,
-         awaiting_analysis, grouping_pending) = (
+         location_civic, awaiting_analysis, grouping_pending) = (
           SELECT
             CASE WHEN i.has_analysis THEN EXCLUDED.summary ELSE calls.summary END,
             CASE WHEN i.has_analysis THEN EXCLUDED.call_successful ELSE calls.call_successful END,
@@ -156,6 +162,7 @@ export async function upsertReceivedCalls(
             CASE WHEN i.geocoder_failed OR NOT ${saysWhere} OR calls.original_location IS NOT NULL THEN calls.location_precision ELSE EXCLUDED.location_precision END,
             CASE WHEN i.geocoder_failed OR NOT ${saysWhere} OR calls.original_location IS NOT NULL THEN calls.location_uncertainty_m ELSE EXCLUDED.location_uncertainty_m END,
             CASE WHEN i.geocoder_failed OR NOT ${saysWhere} OR calls.original_location IS NOT NULL THEN calls.location_matched ELSE EXCLUDED.location_matched END,
+            CASE WHEN i.geocoder_failed OR NOT ${saysWhere} OR calls.original_location IS NOT NULL THEN calls.location_civic ELSE EXCLUDED.location_civic END,
             calls.awaiting_analysis AND NOT i.has_analysis,
             -- The analysis arrived for a call stored without it: the grouper places it now.
             calls.grouping_pending OR (${grouping} AND calls.awaiting_analysis AND i.has_analysis)
@@ -198,7 +205,7 @@ export async function upsertReceivedCalls(
  * already stored (a transcription arrived) adds its reason and number and changes nothing else,
  * and an unverified one (unsigned) not even that.
  */
-export async function upsertFailedCall(db: Pick<Db, "$executeRaw">, call: WebhookCall, payloadKey: string, verified: boolean): Promise<void> {
+export async function upsertFailedCall(db: Pick<Db, "$executeRaw">, call: HandedOverCall, payloadKey: string, verified: boolean): Promise<void> {
   await db.$executeRaw`
     WITH upserted AS (
       INSERT INTO calls (id, conversation_id, occurred_at, agent_id, summary, call_successful, duration_secs,

@@ -4,18 +4,17 @@ import { Prisma } from "../../db/generated/client";
 import type { Precision } from "../../geocoding/types";
 import type { CallStatus } from "../../vocabulary";
 import { mergeTextIndexesSoon } from "../text-index-upkeep";
-import { withCallStore } from "../with-call-store";
+import { withDatabase } from "../../db/with-database";
 import { type CallCorrection, correctCalls, type CorrectedValue } from "./write-corrections";
 import { moveCall, moveIncidentCalls, placeCalls } from "./incident";
-import { lockChangeFeed } from "./lock";
 import { type Placement, type ReceivedCall, upsertFailedCall, upsertReceivedCalls } from "./received";
 import { insertSimulatedRows, type SimulatedRow } from "./simulated";
 import { type LiveReport, type LiveWrite, upsertLiveCall } from "./live";
+import { insertTakenCall, type TakenCall, type TakenWrite } from "./taken";
 import { OPEN_STATUSES } from "../workflow";
 import { closeExerciseCalls, setCallStatus, setIncidentCallsStatus } from "./write-status";
-import { bumpCallsVersion } from "./own-writes";
-import { inTurn } from "./turns";
-import type { WebhookCall } from "../../webhook/payload";
+import { type FeedTransactionOptions, type FeedTx, inFeedTransaction, markOwnWrite } from "../../feed";
+import type { HandedOverCall } from "../handed-over";
 
 /**
  * The one door for writing calls (docs/architecture.md, "Writing calls"): every INSERT and UPDATE
@@ -29,8 +28,8 @@ import type { WebhookCall } from "../../webhook/payload";
 export type { LocatedPoint, Placement, ReceivedCall } from "./received";
 export { locatedPoint } from "./received";
 export type { SimulatedRow } from "./simulated";
+export type { TakenCall, TakenWrite } from "./taken";
 export type { CallCorrection, CorrectedValue } from "./write-corrections";
-export { CHANGE_FEED_LOCK } from "./lock";
 export { EXERCISE_END } from "./write-status";
 
 /** What a transaction of writeCalls may do to calls, the feed's lock taken before the first write. */
@@ -45,7 +44,7 @@ export interface LockedCall {
 
 export interface CallWrites {
   /** The transaction itself: for reads and for the caller's own tables (incidents, audit, exercises), never for calls. */
-  readonly tx: Pick<Db, "$queryRaw" | "$executeRaw">;
+  readonly tx: FeedTx;
   /** Takes the change feed's lock (once): before locking rows the transaction then writes calls under. */
   lockChangeFeed(): Promise<void>;
   /** The call, locked for the rest of the transaction; undefined when there is none. */
@@ -68,72 +67,58 @@ export interface CallWrites {
   upsertLiveCall(report: LiveReport, placement: Placement | undefined): Promise<LiveWrite | undefined>;
   /** Post-call events (./received.ts): an exercise's live call completed by its analysis. */
   upsertReceivedCalls(received: readonly ReceivedCall[], placement: Placement | undefined): Promise<void>;
-}
-
-export interface WriteOptions {
-  /** The database (a second instance's in tests); the process-wide one, its failures as DATABASE_ERROR, by default. */
-  db?: Db;
-  /** The transaction's time limit in milliseconds. */
-  timeout?: number;
+  /** A call a person took (./taken.ts), taken by `actor`: in its chosen incident, else placed by `placement`. */
+  insertTakenCall(call: TakenCall, actor: Actor, placement: Placement | undefined): Promise<TakenWrite>;
 }
 
 /**
  * Runs `work` in one transaction whose calls writes go through `writes`, when its turn comes
- * (turns.ts: a few such transactions per process at once); once it commits having written, this
+ * (lib/feed/transaction.ts: a few such transactions per process at once); once it commits having written, this
  * instance's listing shows the writes on its next read.
  */
-export async function writeCalls<T>(work: (writes: CallWrites) => Promise<T>, options: WriteOptions = {}): Promise<T> {
+export async function writeCalls<T>(work: (writes: CallWrites) => Promise<T>, options: FeedTransactionOptions = {}): Promise<T> {
   let wrote = false;
-  const run = (db: Db) =>
-    db.$transaction(
-      async (tx) => {
-        let locked = false;
-        const lock = async () => {
-          if (!locked) await lockChangeFeed(tx);
-          locked = true;
-        };
-        const writing = async <R>(write: () => Promise<R>): Promise<R> => {
-          await lock();
-          wrote = true;
-          return write();
-        };
-        return work({
-          tx,
-          lockChangeFeed: lock,
-          lockCall: async (conversationId) => {
-            await lock();
-            const [call] = await tx.$queryRaw<LockedCall[]>`
-              SELECT id, status, simulation, incident_id, location_precision FROM calls
-              WHERE conversation_id = ${conversationId} FOR UPDATE`;
-            return call;
-          },
-          setCallStatus: (call, status, actor) => writing(() => setCallStatus(tx, call, status, actor)),
-          setIncidentCallsStatus: (id, from, status, actor) => writing(() => setIncidentCallsStatus(tx, id, from, status, actor)),
-          closeExerciseCalls: (exerciseId) => writing(() => closeExerciseCalls(tx, exerciseId, OPEN_STATUSES)),
-          correctCall: (callId, correction, actor) =>
-            writing(() => correctCalls(tx, Prisma.sql`id = ${callId}`, correction, actor)),
-          correctIncidentCalls: (incidentId, correction, actor) =>
-            writing(() => correctCalls(tx, Prisma.sql`incident_id = ${incidentId}`, correction, actor)),
-          moveIncidentCalls: (from, to) => writing(() => moveIncidentCalls(tx, from, to)),
-          moveCall: (callId, incidentId) => writing(() => moveCall(tx, callId, incidentId)),
-          placeCalls: (placed) => writing(() => placeCalls(tx, placed)),
-          insertSimulatedRows: (tableName, rows, exerciseId, waitForGrouper) =>
-            writing(() => insertSimulatedRows(tx, tableName, rows, exerciseId, waitForGrouper)),
-          upsertLiveCall: (report, placement) => writing(() => upsertLiveCall(tx, report, placement)),
-          upsertReceivedCalls: (received, placement) => writing(() => upsertReceivedCalls(tx, received, placement)),
-        });
+  const result = await inFeedTransaction(async (tx, lock) => {
+    const writing = async <R>(write: () => Promise<R>): Promise<R> => {
+      await lock();
+      wrote = true;
+      return write();
+    };
+    return work({
+      tx,
+      lockChangeFeed: lock,
+      lockCall: async (conversationId) => {
+        await lock();
+        const [call] = await tx.$queryRaw<LockedCall[]>`
+          SELECT id, status, simulation, incident_id, location_precision FROM calls
+          WHERE conversation_id = ${conversationId} FOR UPDATE`;
+        return call;
       },
-      options.timeout === undefined ? undefined : { timeout: options.timeout },
-    );
-  const result = await inTurn(() => (options.db ? run(options.db) : withCallStore(run)));
-  if (wrote) await afterWrite();
+      setCallStatus: (call, status, actor) => writing(() => setCallStatus(tx, call, status, actor)),
+      setIncidentCallsStatus: (id, from, status, actor) => writing(() => setIncidentCallsStatus(tx, id, from, status, actor)),
+      closeExerciseCalls: (exerciseId) => writing(() => closeExerciseCalls(tx, exerciseId, OPEN_STATUSES)),
+      correctCall: (callId, correction, actor) =>
+        writing(() => correctCalls(tx, Prisma.sql`id = ${callId}`, correction, actor)),
+      correctIncidentCalls: (incidentId, correction, actor) =>
+        writing(() => correctCalls(tx, Prisma.sql`incident_id = ${incidentId}`, correction, actor)),
+      moveIncidentCalls: (from, to) => writing(() => moveIncidentCalls(tx, from, to)),
+      moveCall: (callId, incidentId) => writing(() => moveCall(tx, callId, incidentId)),
+      placeCalls: (placed) => writing(() => placeCalls(tx, placed)),
+      insertSimulatedRows: (tableName, rows, exerciseId, waitForGrouper) =>
+        writing(() => insertSimulatedRows(tx, tableName, rows, exerciseId, waitForGrouper)),
+      upsertLiveCall: (report, placement) => writing(() => upsertLiveCall(tx, report, placement)),
+      upsertReceivedCalls: (received, placement) => writing(() => upsertReceivedCalls(tx, received, placement)),
+      insertTakenCall: (call, actor, placement) => writing(() => insertTakenCall(tx, call, actor, placement)),
+    });
+  }, options);
+  if (wrote) afterWrite();
   return result;
 }
 
 /** What follows a commit that wrote calls: this instance's listing reads anew; their text's index entries are merged soon. */
-async function afterWrite(): Promise<void> {
+function afterWrite(): void {
   mergeTextIndexesSoon();
-  await bumpCallsVersion();
+  markOwnWrite();
 }
 
 /**
@@ -142,14 +127,14 @@ async function afterWrite(): Promise<void> {
  */
 export async function storeReceivedCalls(received: readonly ReceivedCall[], placement: Placement | undefined): Promise<void> {
   if (received.length === 0) return;
-  await withCallStore((db) => upsertReceivedCalls(db, received, placement));
-  await afterWrite();
+  await withDatabase((db) => upsertReceivedCalls(db, received, placement));
+  afterWrite();
 }
 
 /** A call that never connected (lib/calls/write/received.ts). */
-export async function storeFailedCall(call: WebhookCall, payloadKey: string, verified: boolean): Promise<void> {
-  await withCallStore((db) => upsertFailedCall(db, call, payloadKey, verified));
-  await afterWrite();
+export async function storeFailedCall(call: HandedOverCall, payloadKey: string, verified: boolean): Promise<void> {
+  await withDatabase((db) => upsertFailedCall(db, call, payloadKey, verified));
+  afterWrite();
 }
 
 /** Simulated calls in one statement, on `db` (the simulator answers its own database failures). */
@@ -160,6 +145,6 @@ export async function storeSimulatedRows(
   waitForGrouper: boolean,
 ): Promise<Map<string, string>> {
   const inserted = await insertSimulatedRows(db, tableName, rows, null, waitForGrouper);
-  if (inserted.size > 0) await afterWrite();
+  if (inserted.size > 0) afterWrite();
   return inserted;
 }

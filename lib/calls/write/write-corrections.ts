@@ -2,7 +2,7 @@ import { type Actor, actorRef } from "../../access/actor";
 import type { Db } from "../../db/client";
 import { Prisma } from "../../db/generated/client";
 import type { CorrectedField } from "../schema";
-import type { LocatedPoint } from "./received";
+import { civicColumn, type LocatedPoint } from "./received";
 
 type Tx = Pick<Db, "$queryRaw">;
 
@@ -66,6 +66,7 @@ export async function correctCalls(tx: Tx, where: Prisma.Sql, correction: CallCo
         location_precision = CASE WHEN ${moved} THEN ${location?.precision ?? null}::text ELSE c.location_precision END,
         location_uncertainty_m = CASE WHEN ${moved} THEN ${location?.uncertaintyMeters ?? null}::float8 ELSE c.location_uncertainty_m END,
         location_matched = CASE WHEN ${moved} THEN ${location?.matched ?? null}::text ELSE c.location_matched END,
+        location_civic = CASE WHEN ${moved} THEN ${civicColumn(location)}::jsonb ELSE c.location_civic END,
         location = coalesce(${text}::text, c.location),
         updated_at = CURRENT_TIMESTAMP
       WHERE c.id IN (SELECT call_id FROM changes)

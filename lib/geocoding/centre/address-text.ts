@@ -1,5 +1,6 @@
 import { normalise, STATE_NAMES } from "../text";
 import { endsWithRoadType, isUnitDesignator } from "./usps";
+import { lookupTable } from "../../lookup-table";
 
 /**
  * An address as people say and write it, read into what the centre's index matches on
@@ -93,11 +94,11 @@ function tails(tokens: string[], isStateCode: (code: string) => boolean): { toke
   return found;
 }
 
-const SMALL_NUMBERS: Record<string, number> = {
+const SMALL_NUMBERS: Record<string, number> = lookupTable({
   zero: 0, oh: 0, o: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11,
   twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19,
-};
-const TENS: Record<string, number> = { twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90 };
+});
+const TENS: Record<string, number> = lookupTable({ twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90 });
 const ZEROS = new Set(["zero", "oh", "o"]);
 const isNumberWord = (word: string) => word in SMALL_NUMBERS || word in TENS || word === "hundred" || word === "thousand" || word === "and";
 

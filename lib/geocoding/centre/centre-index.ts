@@ -1,12 +1,25 @@
 import { normalise } from "../text";
 import { editDistance } from "./edit-distance";
-import type { AddressPointRow, CentrelineRow } from "./fields";
+import type { AddressPointRow, CentrelineRow, StreetFields } from "./fields";
 import { distanceMeters, endpointKeys, type LonLat, pointAlong } from "./geometry";
 import { standardStreet, type StreetName, streetLabel, unitKey } from "./usps";
+
+/** Where a feature is: its community, ZIP code and state as the data writes them. */
+export type FeaturePlace = Pick<StreetFields, "community" | "postCode" | "state">;
+
+/** A house number's parts and unit as the data writes them. */
+export interface WrittenNumber {
+  number: number;
+  prefix?: string;
+  suffix?: string;
+  unit?: string;
+}
 
 /** One street of one community: the address points and centrelines that carry its name. */
 export interface Street extends StreetName {
   community: string;
+  /** Its name fields and place as its first feature writes them (a later feature fills a ZIP or state the first lacks). */
+  written: Omit<StreetFields, "community" | "postCode" | "state"> & FeaturePlace;
   /** The ZIP code of its first feature that has one, for "1203 Oak Ave 62701" without a community. */
   postCode?: string;
   label: string;
@@ -43,6 +56,8 @@ const bitCount = (value: number) => {
 export class CentreIndex {
   readonly streets: Street[] = [];
   private readonly streetsByName = new Map<string, number[]>();
+  /** Distinct street names in order, for names typed so far (made at the first such lookup; the index never changes after its build). */
+  private sortedNames: string[] | undefined;
   /** Distinct street names by length, with a letter mask to skip most of them cheaply. */
   private readonly namesByLength = new Map<number, { name: string; mask: number }[]>();
   readonly communities = new Set<string>();
@@ -55,6 +70,12 @@ export class CentreIndex {
   private pointUnit: (string | undefined)[] = [];
   private pointNumberSuffix: (string | undefined)[] = [];
   private pointNumberPrefix: (string | undefined)[] = [];
+  /** Each point's community, ZIP and state, an index into `places` (few distinct ones: 4 bytes a point). */
+  private pointPlace = new Int32Array(0);
+  private readonly places: FeaturePlace[] = [];
+  private readonly placeIds = new Map<string, number>();
+  /** A point's number prefix, suffix and unit as written, only where it has one. */
+  private pointWritten: (Omit<WrittenNumber, "number"> | undefined)[] = [];
   private readonly lineRanges: Int32Array[] = [];
   private readonly lineParity: string[] = [];
   private readonly lineCoordinates: Float64Array[] = [];
@@ -89,6 +110,8 @@ export class CentreIndex {
     const unit: (string | undefined)[] = [];
     const suffix: (string | undefined)[] = [];
     const prefix: (string | undefined)[] = [];
+    const place = new Int32Array(pointCount);
+    const written: (Omit<WrittenNumber, "number"> | undefined)[] = [];
     let count = 0;
     for await (const row of points) {
       if (count === pointCount) break;
@@ -99,6 +122,10 @@ export class CentreIndex {
       if (row.unit) unit[count] = unitKey(row.unit) || undefined;
       if (row.addNumSuf) suffix[count] = normalise(row.addNumSuf) || undefined;
       if (row.addNumPre) prefix[count] = normalise(row.addNumPre).replace(/ /g, "") || undefined;
+      place[count] = this.placeOf(row);
+      if (row.addNumPre || row.addNumSuf || row.unit) {
+        written[count] = { prefix: row.addNumPre ?? undefined, suffix: row.addNumSuf ?? undefined, unit: row.unit ?? undefined };
+      }
       count++;
     }
     const order = Int32Array.from({ length: count }, (_, i) => i).sort((a, b) => pointStreet[a] - pointStreet[b] || number[a] - number[b]);
@@ -109,6 +136,8 @@ export class CentreIndex {
     this.pointNumberSuffix = Array.from(order, (i) => suffix[i]);
     // Most data has no number prefixes: no array of a million empty slots then.
     this.pointNumberPrefix = prefix.length > 0 ? Array.from(order, (i) => prefix[i]) : [];
+    this.pointPlace = Int32Array.from(order, (i) => place[i]);
+    this.pointWritten = written.length > 0 ? Array.from(order, (i) => written[i]) : [];
     for (let k = 0; k < count; k++) {
       const street = this.streets[pointStreet[order[k]]];
       if (street.pointEnd === 0) street.pointStart = k;
@@ -132,6 +161,17 @@ export class CentreIndex {
     return this.lineCoordinates.length;
   }
 
+  private placeOf(row: FeaturePlace): number {
+    const key = `${row.community ?? ""}|${row.postCode ?? ""}|${row.state ?? ""}`;
+    let id = this.placeIds.get(key);
+    if (id === undefined) {
+      id = this.places.length;
+      this.places.push({ community: row.community, postCode: row.postCode, state: row.state });
+      this.placeIds.set(key, id);
+    }
+    return id;
+  }
+
   private streetOf(row: AddressPointRow | CentrelineRow): number {
     const name = standardStreet({ preDir: row.stPreDir, preType: row.stPreTyp, name: row.stName, postType: row.stPosTyp, postDir: row.stPosDir });
     const community = normalise(row.community ?? "");
@@ -141,7 +181,8 @@ export class CentreIndex {
       id = this.streets.length;
       this.streetIds.set(key, id);
       const label = streetLabel(name) + (row.community ? `, ${row.community}` : "");
-      this.streets.push({ ...name, community, label, pointStart: 0, pointEnd: 0, lines: [] });
+      const written = { stPreDir: row.stPreDir, stPreTyp: row.stPreTyp, stName: row.stName, stPosTyp: row.stPosTyp, stPosDir: row.stPosDir, community: row.community, postCode: row.postCode, state: row.state };
+      this.streets.push({ ...name, community, written, label, pointStart: 0, pointEnd: 0, lines: [] });
       const sameName = this.streetsByName.get(name.name);
       if (sameName) sameName.push(id);
       else {
@@ -151,7 +192,10 @@ export class CentreIndex {
         this.namesByLength.set(name.name.length, bucket);
       }
     }
-    this.streets[id].postCode ??= row.postCode?.slice(0, 5) || undefined;
+    const street = this.streets[id];
+    street.postCode ??= row.postCode?.slice(0, 5) || undefined;
+    street.written.postCode ??= row.postCode;
+    street.written.state ??= row.state;
     if (community) this.communities.add(community);
     if (row.postCode) this.postCodes.add(row.postCode.slice(0, 5));
     if (row.state) this.states.add(row.state.toUpperCase());
@@ -182,6 +226,25 @@ export class CentreIndex {
     return found.sort((a, b) => a.typos - b.typos);
   }
 
+  /**
+   * Distinct street names that start with `prefix` ("oa" -> "oak", "oakland"), in order, at most
+   * `max`: a binary search of the sorted names, then the names it finds, never the address points.
+   */
+  streetNamesStartingWith(prefix: string, max: number): string[] {
+    this.sortedNames ??= [...this.streetsByName.keys()].sort();
+    const names = this.sortedNames;
+    let low = 0;
+    let high = names.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (names[middle] < prefix) low = middle + 1;
+      else high = middle;
+    }
+    const found: string[] = [];
+    for (let k = low; k < names.length && found.length < max && names[k].startsWith(prefix); k++) found.push(names[k]);
+    return found;
+  }
+
   /** Streets whose name is exactly `name` (a map lookup). */
   streetsNamedExactly(name: string): { street: number; typos: number }[] {
     return (this.streetsByName.get(name) ?? []).map((street) => ({ street, typos: 0 }));
@@ -192,7 +255,7 @@ export class CentreIndex {
    * its number suffix ("1/2", "B") and prefix ("94-") preferred as said; a point of another prefix
    * than the one said is another house.
    */
-  addressPoint(streetId: number, number: number, said: { unit?: string; numberSuffix?: string; numberPrefix?: string } = {}): LonLat | undefined {
+  addressPoint(streetId: number, number: number, said: { unit?: string; numberSuffix?: string; numberPrefix?: string } = {}): (LonLat & { point: number }) | undefined {
     const { unit, numberSuffix, numberPrefix } = said;
     const street = this.streets[streetId];
     let low = street.pointStart;
@@ -210,7 +273,12 @@ export class CentreIndex {
       const score = (this.pointUnit[k] === unit ? 2 : this.pointUnit[k] === undefined ? 1 : 0) + (this.pointNumberSuffix[k] === numberSuffix ? 4 : 0) + (prefix === numberPrefix ? 8 : 0);
       if (score > bestScore) [best, bestScore] = [k, score];
     }
-    return best === undefined ? undefined : { lon: this.pointLon[best], lat: this.pointLat[best] };
+    return best === undefined ? undefined : { lon: this.pointLon[best], lat: this.pointLat[best], point: best };
+  }
+
+  /** An address point's number as written and its place (`point` as `addressPoint` answers it). */
+  pointAddress(point: number): { number: WrittenNumber; place: FeaturePlace } {
+    return { number: { number: this.pointNumber[point], ...this.pointWritten[point] }, place: this.places[this.pointPlace[point]] };
   }
 
   /** `number` placed along the centreline whose range on one side holds it (parity agreeing). */

@@ -38,6 +38,23 @@ export interface CentrelineRow extends StreetFields {
   coordinates: number[];
 }
 
+/**
+ * A centreline's road attributes as NENA-STA-006 names them, for the road network
+ * (lib/geocoding/centre/road-network.ts): RoadClass as written, SpeedLimit in miles per hour as
+ * posted, OneWay B (both ways), FT (from the FromAddr end to the ToAddr end only) or TF (the other
+ * way only); null where the data leaves a field out.
+ */
+export interface RoadFields {
+  roadClass: string | null;
+  speedLimit: number | null;
+  oneWay: OneWay | null;
+}
+export const ONE_WAYS = ["B", "FT", "TF"] as const;
+export type OneWay = (typeof ONE_WAYS)[number];
+
+/** A centreline as the import stores it and the index's load reads it: its ranges, names and road attributes. */
+export type RoadCentrelineRow = CentrelineRow & RoadFields;
+
 /** A feature's attributes by lower-case field name, and where it sits in the file for errors. */
 export interface FeatureInput {
   /** "line 12" (CSV) or "feature 11" (GeoJSON, counted from 0). */
@@ -189,8 +206,20 @@ function parity(input: FeatureInput, name: string): string | null {
   return value;
 }
 
-export function centrelineRow(input: FeatureInput): CentrelineRow {
+/** The highest SpeedLimit taken (miles per hour): a larger number is a mistake in the data, not a road. */
+const MAX_SPEED_LIMIT_MPH = 100;
+
+function roadFields(input: FeatureInput): RoadFields {
+  const speed = wholeNumber(input, "SpeedLimit", false);
+  if (speed !== null && speed > MAX_SPEED_LIMIT_MPH) throw fail(input, "SpeedLimit", `${speed} is not a speed limit in miles per hour (0 to ${MAX_SPEED_LIMIT_MPH})`);
+  const oneWay = text(input, "OneWay")?.toUpperCase() ?? null;
+  if (oneWay !== null && !(ONE_WAYS as readonly string[]).includes(oneWay)) throw fail(input, "OneWay", `"${oneWay.slice(0, 10)}" is not B, FT or TF`);
+  return { roadClass: text(input, "RoadClass"), speedLimit: speed || null, oneWay: oneWay as OneWay | null };
+}
+
+export function centrelineRow(input: FeatureInput): RoadCentrelineRow {
   return {
+    ...roadFields(input),
     fromAddrL: wholeNumber(input, "FromAddr_L", false),
     toAddrL: wholeNumber(input, "ToAddr_L", false),
     fromAddrR: wholeNumber(input, "FromAddr_R", false),

@@ -1,10 +1,11 @@
 import { normalise, segmentsOf } from "../text";
-import type { GeocodeResult, Precision } from "../types";
+import type { CivicAddress, GeocodeResult, Precision } from "../types";
 import { UNCERTAINTY_METRES } from "../precision";
 import type { LonLat } from "./geometry";
 import type { CentreIndex, Street } from "./centre-index";
 import { type SaidAddress, saidAddresses } from "./address-text";
-import { directional, preTypeDistance, type StreetName, streetReadings } from "./usps";
+import { civicOfMatch, matchedAddressLabel } from "./civic-address";
+import { directional, preTypeDistance, spokenStreet, type StreetName, streetLabel, streetReadings } from "./usps";
 
 /** "I'm at", "we're on", "near": words before a crossing or a street named without a number. */
 const LEADING_WORDS = /^(?:(?:i am|i'?m|we are|we'?re|it'?s|this is)\s+)?(?:at|on|near|by)\s+/i;
@@ -17,14 +18,14 @@ const PLACE_WORDS = new Set(["in", "near", "at", "around", "by", "outside", "of"
 const MAX_UNKNOWN_PLACE_WORDS = 3;
 
 /** Where the caller says it is: the community or ZIP they named, if the GIS data knows them. */
-interface Context {
+export interface Context {
   community?: string;
   zip?: string;
   /** Only a street of a named community will do (the scenario street set: its names recur across areas). */
   requireCommunity?: boolean;
 }
 
-interface Candidate {
+export interface Candidate {
   id: number;
   street: Street;
   score: number;
@@ -54,7 +55,7 @@ function fit(said: StreetName, street: Street, typos: number): number {
  * `streetReadings`) looked up by name, the first also within its typing errors, the others exactly
  * and a little behind; then only the named community's, or the said ZIP's when it names streets.
  */
-function candidates(index: CentreIndex, words: string, context: Context): Candidate[] {
+export function candidates(index: CentreIndex, words: string, context: Context): Candidate[] {
   if (context.requireCommunity && !context.community) return [];
   const best = new Map<number, Candidate>();
   streetReadings(words).forEach((said, reading) => {
@@ -72,15 +73,22 @@ function candidates(index: CentreIndex, words: string, context: Context): Candid
   return found.sort((a, b) => a.score - b.score);
 }
 
-function located(point: LonLat, precision: Precision, label: string, uncertaintyMeters = UNCERTAINTY_METRES[precision]): GeocodeResult {
-  return { latitude: point.lat, longitude: point.lon, precision, uncertaintyMeters, source: "centre_gis", label };
+/** A point of the centre's GIS, with the record it matched; labelled in the record's standard form unless a crossing names two streets. */
+export function located(point: LonLat, precision: Precision, civic: CivicAddress, label = matchedAddressLabel(civic), uncertaintyMeters = UNCERTAINTY_METRES[precision]): GeocodeResult {
+  return { latitude: point.lat, longitude: point.lon, precision, uncertaintyMeters, source: "centre_gis", label, civic };
 }
 
 function streetOnly(index: CentreIndex, found: Candidate[]): GeocodeResult | null {
   const [best] = found;
-  const middle = best && index.streetMiddle(best.id);
+  return best ? streetMiddleOf(index, best) : null;
+}
+
+/** A street as a place: its middle, uncertain by half its length. */
+export function streetMiddleOf(index: CentreIndex, { id, street }: Pick<Candidate, "id" | "street">): GeocodeResult | null {
+  const middle = index.streetMiddle(id);
   if (!middle) return null;
-  return located(middle.point, "street", best.street.label, Math.max(MIN_STREET_UNCERTAINTY_M, Math.round(middle.halfLengthMeters)));
+  const civic = civicOfMatch(street, street.written);
+  return located(middle.point, "street", civic, undefined, Math.max(MIN_STREET_UNCERTAINTY_M, Math.round(middle.halfLengthMeters)));
 }
 
 /** One way to tell the street's words from the community's. */
@@ -152,26 +160,44 @@ function readingsOf(index: CentreIndex, said: SaidAddress): Reading[] {
  */
 function atNumber(index: CentreIndex, found: Candidate[], said: SaidAddress): { result: GeocodeResult; score: number } | undefined {
   let first: { result: GeocodeResult; score: number } | undefined;
-  const prefix = said.numberPrefix ? `${said.numberPrefix.toUpperCase()}${/\d$/.test(said.numberPrefix) ? "-" : ""}` : "";
-  const suffix = said.numberSuffix?.includes(" ") ? ` ${said.numberSuffix.replace(" ", "/")}` : (said.numberSuffix?.toUpperCase() ?? "");
-  const number = `${prefix}${said.number}${suffix}`;
-  for (const { id, street, score } of found) {
-    if (first && score > first.score) break;
-    const label = `${number} ${street.label}${said.unit ? ` (unit ${said.unit.toUpperCase()})` : ""}`;
-    const point = index.addressPoint(id, said.number, said);
-    const along = point ? undefined : index.interpolate(id, said.number);
-    const result = point ? located(point, "address_point", label) : along ? located(along, "interpolated", label) : undefined;
+  for (const candidate of found) {
+    if (first && candidate.score > first.score) break;
+    const result = houseOn(index, candidate, said);
     if (!result) continue;
     if (first) return undefined;
-    first = { result, score };
+    first = { result, score: candidate.score };
   }
   return first;
 }
 
+/** The said number on one street: its address point, else the number along a centreline; undefined when neither has it. */
+export function houseOn(index: CentreIndex, { id, street }: Pick<Candidate, "id" | "street">, said: Pick<SaidAddress, "number" | "numberPrefix" | "numberSuffix" | "unit">): GeocodeResult | undefined {
+  const point = index.addressPoint(id, said.number, said);
+  if (point) {
+    const record = index.pointAddress(point.point);
+    return located(point, "address_point", civicOfMatch(street, record.place, record.number));
+  }
+  const along = index.interpolate(id, said.number);
+  if (!along) return undefined;
+  // A number placed along a street is the one said ("525 1/2" said "525 1 2").
+  const saidNumber = {
+    number: said.number,
+    prefix: said.numberPrefix?.toUpperCase(),
+    suffix: said.numberSuffix?.replace(" ", "/").toUpperCase(),
+    unit: said.unit?.toUpperCase(),
+  };
+  return located(along, "interpolated", civicOfMatch(street, street.written, saidNumber));
+}
+
 /** The best answer for a text with a house number, and the street-level answer kept in case none is found. */
-function addressOf(index: CentreIndex, text: string, options: { requireCommunity?: boolean }): { best?: GeocodeResult; street: () => GeocodeResult | null } {
+/** Whether a two-letter word is a state's code: written in capitals, or a state the data holds. */
+function stateCodeReader(index: CentreIndex, text: string): (code: string) => boolean {
   const capitals = new Set((text.match(/\b[A-Z]{2}\b/g) ?? []).map((code) => code.toLowerCase()));
-  const isStateCode = (code: string) => capitals.has(code) || index.states.has(code.toUpperCase());
+  return (code) => capitals.has(code) || index.states.has(code.toUpperCase());
+}
+
+function addressOf(index: CentreIndex, text: string, options: { requireCommunity?: boolean }): { best?: GeocodeResult; street: () => GeocodeResult | null } {
+  const isStateCode = stateCodeReader(index, text);
   let best: { result: GeocodeResult; score: number } | undefined;
   // The street-level answer is worked out only if no reading finds the house (a street's middle reads all its points).
   let streetFound: Candidate[] | undefined;
@@ -190,6 +216,27 @@ function addressOf(index: CentreIndex, text: string, options: { requireCommunity
     if (best?.score === 0) break;
   }
   return { best: best?.result, street: () => (streetFound ? streetOnly(index, streetFound) : null) };
+}
+
+/**
+ * Every house a text with a house number may name, each with how well its street fits (lower is
+ * better): the readings addressOf weighs, every fitting street's house kept rather than the one
+ * best (GET /api/locations offers them all: "372 N 8th St" in each community that has one).
+ */
+export function housesNamed(index: CentreIndex, text: string): { result: GeocodeResult; score: number }[] {
+  const isStateCode = stateCodeReader(index, text);
+  const houses: { result: GeocodeResult; score: number }[] = [];
+  for (const said of saidAddresses(text, isStateCode)) {
+    if (said.state && index.states.size > 0 && !index.states.has(said.state)) continue;
+    for (const reading of readingsOf(index, said)) {
+      if (reading.street.length === 0 || reading.street.includes("and")) continue;
+      for (const candidate of candidates(index, reading.street.join(" "), { community: reading.community, zip: said.zip })) {
+        const result = houseOn(index, candidate, said);
+        if (result) houses.push({ result, score: candidate.score + reading.penalty });
+      }
+    }
+  }
+  return houses;
 }
 
 /**
@@ -235,7 +282,8 @@ function intersection(index: CentreIndex, first: string, second: string, context
     .sort((x, y) => x.score - y.score);
   for (const { a, b } of pairs) {
     const point = index.intersection(a.id, b.id);
-    if (point) return located(point, "intersection", `${a.street.label.split(",")[0]} & ${b.street.label}`);
+    // The crossing's civic address is its first street's, its words (LOC in the EIDO) name both.
+    if (point) return located(point, "intersection", civicOfMatch(a.street, a.street.written), `${a.street.label.split(",")[0]} & ${b.street.label}`);
   }
   return streetOnly(index, firstStreets);
 }
@@ -266,4 +314,46 @@ function crossingOrStreet(index: CentreIndex, text: string, options: { requireCo
 export function geocodeWithCentreIndex(index: CentreIndex, text: string, options: { requireCommunity?: boolean } = {}): GeocodeResult | null {
   const { best, street } = addressOf(index, text, options);
   return best ?? crossingOrStreet(index, text, options) ?? street();
+}
+
+/** Streets a location names that the centre's GIS does not have, in a community it covers. */
+export interface StreetsNotInData {
+  /** The community, as the data's index names it (lower case). */
+  community: string;
+  /** Each street not found there, in its standard form ("Main St"). */
+  streets: string[];
+}
+
+/**
+ * The streets a location names that the centre's GIS data does not have in the community it names,
+ * a community the data covers ("Main St and 5th St, Springfield" where Springfield has no Main
+ * St). For a correction (lib/calls/correct-call.ts), which a person confirms before such a place
+ * is taken. Undefined when the text names no community of the data, names no street (a house
+ * number and words, a crossing, or words with a street type: "downtown, Springfield" is a place,
+ * not a street), or only streets the data has there (typing errors allowed as in a lookup).
+ */
+export function streetsNotInCentreIndex(index: CentreIndex, text: string): StreetsNotInData | undefined {
+  const [first = "", ...rest] = text.split(/[,;\n]+/).map((part) => part.trim()).filter(Boolean);
+  const named = contextOf(index, rest);
+  if (!named) return undefined;
+  const streetPart = first.replace(LEADING_WORDS, "");
+  const crossing = INTERSECTION.exec(streetPart);
+  let community = named.community;
+  let said: string[];
+  if (crossing) {
+    const tail = trailingCommunity(index, normalise(crossing[2]).split(" "));
+    community ??= tail.community;
+    said = [normalise(crossing[1]), tail.words.join(" ")];
+  } else {
+    const tail = trailingCommunity(index, normalise(streetPart).split(" ").filter(Boolean));
+    community ??= tail.community;
+    const numbered = /^\d/.test(tail.words[0] ?? "");
+    const words = (numbered ? tail.words.slice(1) : tail.words).join(" ");
+    const street = spokenStreet(words);
+    if (!street.name || (!numbered && !street.postType && !street.preType)) return undefined;
+    said = [words];
+  }
+  if (!community || said.some((words) => !words)) return undefined;
+  const missing = said.filter((words) => candidates(index, words, { community }).length === 0);
+  return missing.length > 0 ? { community, streets: missing.map((words) => streetLabel(spokenStreet(words))) } : undefined;
 }

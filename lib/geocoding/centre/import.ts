@@ -2,7 +2,7 @@ import type { Actor } from "../../access/actor";
 import { recordAudit } from "../../audit/record-audit";
 import { invalidParameter } from "../../domain-error";
 import { getDb } from "../../db/client";
-import { type AddressPointRow, addressPointRow, type CentrelineRow, centrelineRow, type FeatureInput, type GisLayerName, layerOf } from "./fields";
+import { type AddressPointRow, addressPointRow, centrelineRow, type FeatureInput, type GisLayerName, layerOf, type RoadCentrelineRow } from "./fields";
 import { forgetCentreIndex } from "./loaded";
 import { type GisFormat, readFeatures } from "./read";
 import type { GisLayerView } from "./schema";
@@ -31,18 +31,19 @@ async function stageAddressPoints(tx: Tx, rows: AddressPointRow[]): Promise<void
       ${column(rows, (r) => r.state)}::text[], ${column(rows, (r) => r.longitude)}::float8[], ${column(rows, (r) => r.latitude)}::float8[])`;
 }
 
-async function stageCentrelines(tx: Tx, rows: CentrelineRow[]): Promise<void> {
+async function stageCentrelines(tx: Tx, rows: RoadCentrelineRow[]): Promise<void> {
   // A line's coordinates travel as one text cell each ("{...}"): unnest cannot take ragged arrays.
   await tx.$executeRaw`
     INSERT INTO gis_staging_centrelines
-    SELECT f_l, t_l, f_r, t_r, p_l, p_r, pre, pretyp, name, postyp, posdir, community, post_code, state, line::float8[]
+    SELECT f_l, t_l, f_r, t_r, p_l, p_r, pre, pretyp, name, postyp, posdir, community, post_code, state, line::float8[], road_class, speed_limit, one_way
     FROM unnest(${column(rows, (r) => r.fromAddrL)}::int[], ${column(rows, (r) => r.toAddrL)}::int[], ${column(rows, (r) => r.fromAddrR)}::int[],
       ${column(rows, (r) => r.toAddrR)}::int[], ${column(rows, (r) => r.parityL)}::text[], ${column(rows, (r) => r.parityR)}::text[],
       ${column(rows, (r) => r.stPreDir)}::text[], ${column(rows, (r) => r.stPreTyp)}::text[], ${column(rows, (r) => r.stName)}::text[],
       ${column(rows, (r) => r.stPosTyp)}::text[], ${column(rows, (r) => r.stPosDir)}::text[], ${column(rows, (r) => r.community)}::text[],
       ${column(rows, (r) => r.postCode)}::text[], ${column(rows, (r) => r.state)}::text[],
-      ${column(rows, (r) => `{${r.coordinates.join(",")}}`)}::text[])
-      AS s(f_l, t_l, f_r, t_r, p_l, p_r, pre, pretyp, name, postyp, posdir, community, post_code, state, line)`;
+      ${column(rows, (r) => `{${r.coordinates.join(",")}}`)}::text[], ${column(rows, (r) => r.roadClass)}::text[],
+      ${column(rows, (r) => r.speedLimit)}::int[], ${column(rows, (r) => r.oneWay)}::text[])
+      AS s(f_l, t_l, f_r, t_r, p_l, p_r, pre, pretyp, name, postyp, posdir, community, post_code, state, line, road_class, speed_limit, one_way)`;
 }
 
 const LAYER_TABLES = {
@@ -53,7 +54,7 @@ const LAYER_TABLES = {
   },
   centrelines: {
     table: "gis_centrelines",
-    columns: "fromaddr_l, toaddr_l, fromaddr_r, toaddr_r, parity_l, parity_r, st_predir, st_pretyp, st_name, st_postyp, st_posdir, community, post_code, state, coordinates",
+    columns: "fromaddr_l, toaddr_l, fromaddr_r, toaddr_r, parity_l, parity_r, st_predir, st_pretyp, st_name, st_postyp, st_posdir, community, post_code, state, coordinates, road_class, speed_limit, one_way",
     // Each line's bounding box, for the street map's GiST index (lib/geocoding/centre/street-map.ts).
     derived: {
       column: "bounds",

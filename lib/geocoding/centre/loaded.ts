@@ -2,9 +2,10 @@ import { type Db, getDb } from "../../db/client";
 import { log } from "../../log";
 import { existingPart, processPart } from "../../process-parts";
 import { type GeocodeResult, GeocoderUnavailableError } from "../types";
-import type { AddressPointRow, CentrelineRow } from "./fields";
-import { geocodeWithCentreIndex } from "./geocode";
+import type { AddressPointRow, RoadCentrelineRow } from "./fields";
+import { geocodeWithCentreIndex, type StreetsNotInData, streetsNotInCentreIndex } from "./geocode";
 import { CentreIndex } from "./centre-index";
+import { type RoadNetwork, RoadNetworkBuilder } from "./road-network";
 
 /** Another instance's import is noticed within this long (one small query per period, not per call). */
 const VERSION_CHECK_MS = 10_000;
@@ -16,6 +17,8 @@ const LOAD_TIMEOUT_MS = 10 * 60 * 1000;
 interface Loaded {
   version: string;
   index: CentreIndex | undefined;
+  /** The centrelines as a road network (travel times, docs/units.md); undefined without drivable centrelines. */
+  roads: RoadNetwork | undefined;
   checkedAt: number;
 }
 
@@ -40,6 +43,14 @@ export async function gisVersion(db: Reader): Promise<string> {
   return row.version ?? "";
 }
 
+/** The rows of `rows`, each handed to `see` on its way. */
+async function* passing<Row>(rows: AsyncIterable<Row>, see: (row: Row) => void): AsyncGenerator<Row> {
+  for await (const row of rows) {
+    see(row);
+    yield row;
+  }
+}
+
 async function* pages<Row extends { id: bigint }>(read: (after: bigint) => Promise<Row[]>): AsyncGenerator<Row> {
   let after = BigInt(0);
   for (;;) {
@@ -60,25 +71,32 @@ async function load(): Promise<Loaded> {
   const loaded = await db.$transaction(
     async (tx) => {
       const version = await gisVersion(tx);
-      if (!version) return { version, index: undefined, checkedAt: Date.now() };
+      if (!version) return { version, index: undefined, roads: undefined, checkedAt: Date.now() };
       const [{ count }] = await tx.$queryRaw<{ count: number }[]>`SELECT count(*)::int AS count FROM gis_address_points`;
       const points = pages<AddressPointRow & { id: bigint }>((after) => tx.$queryRaw`
         SELECT id, add_number AS "addNumber", addnum_pre AS "addNumPre", addnum_suf AS "addNumSuf", st_predir AS "stPreDir",
           st_pretyp AS "stPreTyp", st_name AS "stName", st_postyp AS "stPosTyp", st_posdir AS "stPosDir", unit, community,
           post_code AS "postCode", state, longitude, latitude
         FROM gis_address_points WHERE id > ${after} ORDER BY id LIMIT ${PAGE}`);
-      const lines = pages<CentrelineRow & { id: bigint }>((after) => tx.$queryRaw`
+      const lines = pages<RoadCentrelineRow & { id: bigint }>((after) => tx.$queryRaw`
         SELECT id, fromaddr_l AS "fromAddrL", toaddr_l AS "toAddrL", fromaddr_r AS "fromAddrR", toaddr_r AS "toAddrR",
           parity_l AS "parityL", parity_r AS "parityR", st_predir AS "stPreDir", st_pretyp AS "stPreTyp", st_name AS "stName",
-          st_postyp AS "stPosTyp", st_posdir AS "stPosDir", community, post_code AS "postCode", state, coordinates
+          st_postyp AS "stPosTyp", st_posdir AS "stPosDir", community, post_code AS "postCode", state, coordinates,
+          road_class AS "roadClass", speed_limit AS "speedLimit", one_way AS "oneWay"
         FROM gis_centrelines WHERE id > ${after} ORDER BY id LIMIT ${PAGE}`);
-      return { version, index: await CentreIndex.build(points, count, lines), checkedAt: Date.now() };
+      // One read of the centrelines feeds both the index and the road network.
+      const roads = new RoadNetworkBuilder();
+      const index = await CentreIndex.build(points, count, passing(lines, (line) => roads.add(line)));
+      return { version, index, roads: roads.build(), checkedAt: Date.now() };
     },
     { isolationLevel: "RepeatableRead", timeout: LOAD_TIMEOUT_MS, maxWait: LOAD_TIMEOUT_MS },
   );
   if (loaded.index) {
     const { index } = loaded;
-    log.info({ addressPoints: index.pointCount, centrelines: index.lineCount, streets: index.streets.length, ms: Date.now() - started }, "centre GIS data loaded");
+    log.info(
+      { addressPoints: index.pointCount, centrelines: index.lineCount, streets: index.streets.length, roadSegments: loaded.roads?.segmentCount ?? 0, ms: Date.now() - started },
+      "centre GIS data loaded",
+    );
   }
   return loaded;
 }
@@ -110,19 +128,38 @@ function build(current: CentreState): Promise<Loaded> {
  * and tried again at the next interval (docs/geocoding.md, "The centre's GIS data", "Lookup").
  */
 export async function getCentreIndex(): Promise<CentreIndex | undefined> {
+  return (await currentData()).index;
+}
+
+/**
+ * The centre's centrelines as a road network (docs/units.md, "Travel time on the roads"), built
+ * and rebuilt with the index (getCentreIndex); undefined without drivable centrelines, or while
+ * the database cannot be read before a first build (travel times then fall back to straight lines).
+ */
+export async function getRoadNetwork(): Promise<RoadNetwork | undefined> {
+  try {
+    return (await currentData()).roads;
+  } catch (error) {
+    if (!(error instanceof GeocoderUnavailableError)) throw error;
+    log.warn({ err: error.message }, "centre GIS data unreadable: travel times by straight line");
+    return undefined;
+  }
+}
+
+async function currentData(): Promise<Loaded> {
   const current = state();
   const held = current.held;
   if (!held) {
     try {
-      return (await (current.building ?? build(current))).index;
+      return await (current.building ?? build(current));
     } catch (error) {
       // Nothing held and the database could not be read: the next call tries again, and this one is worth a retry.
       throw new GeocoderUnavailableError(`Centre GIS data could not be read: ${(error as Error).message}`, { cause: error });
     }
   }
   // A rebuild under way: its data when it succeeds, else what is held.
-  if (current.building) return (await current.building.catch(() => held)).index;
-  if (Date.now() - held.checkedAt <= VERSION_CHECK_MS) return held.index;
+  if (current.building) return current.building.catch(() => held);
+  if (Date.now() - held.checkedAt <= VERSION_CHECK_MS) return held;
   held.checkedAt = Date.now();
   let answer = held;
   try {
@@ -132,11 +169,11 @@ export async function getCentreIndex(): Promise<CentreIndex | undefined> {
       log.warn({ err: (error as Error).message }, "centre GIS data could not be checked for a newer import: answering from the index held");
     }
     current.checkFailing = true;
-    return held.index;
+    return held;
   }
   if (current.checkFailing) log.info("centre GIS data readable again");
   current.checkFailing = false;
-  return answer.index;
+  return answer;
 }
 
 /** After an import in this process: the next geocode builds the index from the new data. */
@@ -151,6 +188,12 @@ export function forgetCentreIndex(): void {
 export async function geocodeWithCentreData(text: string): Promise<GeocodeResult | null> {
   const index = await getCentreIndex();
   return index ? geocodeWithCentreIndex(index, text) : null;
+}
+
+/** The streets a location names that the centre's GIS does not have, in a community it covers (undefined: none, or no GIS data). */
+export async function streetsNotInCentreData(text: string): Promise<StreetsNotInData | undefined> {
+  const index = await getCentreIndex();
+  return index ? streetsNotInCentreIndex(index, text) : undefined;
 }
 
 /**

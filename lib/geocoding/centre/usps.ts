@@ -1,5 +1,6 @@
 import { normalise } from "../text";
 import { editDistance } from "./edit-distance";
+import { lookupTable } from "../../lookup-table";
 
 /**
  * USPS Publication 28 (appendix B, C1 and C2): directionals, every street suffix with its
@@ -7,10 +8,10 @@ import { editDistance } from "./edit-distance";
  * (`St_PreTyp`: "US Highway", "State Road", "County Road"...). One table for the import (NENA
  * fields spelled either way) and for what callers say, so both sides meet on the same words.
  */
-const DIRECTIONALS: Record<string, string> = {
+const DIRECTIONALS: Record<string, string> = lookupTable({
   north: "n", n: "n", south: "s", s: "s", east: "e", e: "e", west: "w", w: "w",
   northeast: "ne", ne: "ne", northwest: "nw", nw: "nw", southeast: "se", se: "se", southwest: "sw", sw: "sw",
-};
+});
 
 /** Publication 28 appendix C1: each standard suffix abbreviation with the spellings it stands for. */
 const SUFFIXES: Record<string, string[]> = {
@@ -88,6 +89,10 @@ const UNIT_DESIGNATORS = new Set([
 const ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
   "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth"];
 const ORDINAL_OF = new Map(ORDINALS.map((word, index) => [word, ordinal(index + 1)]));
+
+/** The numbered streets a spoken ordinal typed so far may become ("eigh" -> 8th, 18th). */
+export const ordinalsStartingWith = (prefix: string): string[] =>
+  prefix.length < 2 ? [] : ORDINALS.flatMap((word, index) => (word.startsWith(prefix) ? [ordinal(index + 1)] : []));
 
 export function ordinal(n: number): string {
   const tens = n % 100;
@@ -236,7 +241,7 @@ export function unitKey(text: string): string {
     .join(" ");
 }
 
-const PRE_TYPE_LABELS: Record<string, string> = { "us hwy": "US Hwy", "state hwy": "State Hwy", "county rd": "County Rd", interstate: "Interstate", fm: "FM", rm: "RM" };
+const PRE_TYPE_LABELS: Record<string, string> = lookupTable({ "us hwy": "US Hwy", "state hwy": "State Hwy", "county rd": "County Rd", interstate: "Interstate", fm: "FM", rm: "RM" });
 
 /** "N Main St", "US Hwy 19", for labels. */
 export function streetLabel(street: StreetName): string {

@@ -1,5 +1,5 @@
 import { apiRoute, json } from "@/lib/http/respond";
-import { readChanges } from "@/lib/live/feed";
+import { readChanges } from "@/lib/board/feed-pages";
 
 export const dynamic = "force-dynamic";
 

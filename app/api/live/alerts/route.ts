@@ -1,4 +1,4 @@
-import { readAlerts } from "@/lib/live/alerts";
+import { readAlerts } from "@/lib/board/alerts";
 import { apiRoute, json } from "@/lib/http/respond";
 
 export const dynamic = "force-dynamic";

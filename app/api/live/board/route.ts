@@ -1,5 +1,5 @@
 import { apiRoute, json } from "@/lib/http/respond";
-import { readBoard } from "@/lib/live/board";
+import { readBoard } from "@/lib/board/counts";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 import { filterQueryFrom } from "@/lib/calls/filters";
 import { apiRoute, json } from "@/lib/http/respond";
-import { readHourly } from "@/lib/live/board";
+import { readHourly } from "@/lib/board/counts";
 
 export const dynamic = "force-dynamic";
 

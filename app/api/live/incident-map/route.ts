@@ -1,7 +1,7 @@
 import { getConfig } from "@/lib/config";
 import { apiRoute, json } from "@/lib/http/respond";
-import { readIncidentMap } from "@/lib/live/incident-map";
-import { mapRequestFrom } from "@/lib/live/map";
+import { readIncidentMap } from "@/lib/board/incident-map";
+import { mapRequestFrom } from "@/lib/board/call-map";
 
 export const dynamic = "force-dynamic";
 

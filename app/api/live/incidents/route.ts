@@ -1,5 +1,5 @@
 import { apiRoute, json } from "@/lib/http/respond";
-import { readIncidentQueue } from "@/lib/live/incidents";
+import { readIncidentQueue } from "@/lib/board/incident-queue";
 
 export const dynamic = "force-dynamic";
 
@@ -8,6 +8,7 @@ export const GET = apiRoute("liveIncidents", "GET", async ({ query }) =>
     await readIncidentQueue(query.after, query.limit!, {
       visibility: query.exercises,
       section: query.section,
+      kind: query.kind,
       sort: query.sort,
       scenario: query.scenario,
       area: query.area,

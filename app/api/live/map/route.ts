@@ -1,6 +1,6 @@
 import { getConfig } from "@/lib/config";
 import { apiRoute, json } from "@/lib/http/respond";
-import { mapRequestFrom, readMap } from "@/lib/live/map";
+import { mapRequestFrom, readMap } from "@/lib/board/call-map";
 
 export const dynamic = "force-dynamic";
 

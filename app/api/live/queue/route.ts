@@ -1,5 +1,5 @@
 import { apiRoute, json } from "@/lib/http/respond";
-import { readQueue } from "@/lib/live/queue";
+import { readQueue } from "@/lib/board/call-queue";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 import { writeAnswer } from "@/lib/access/write-answer";
 import { apiRoute, json } from "@/lib/http/respond";
-import { instructAgent } from "@/lib/live-calls/instruction";
+import { instructAgent } from "@/lib/on-the-line/instruction";
 
 export const dynamic = "force-dynamic";
 

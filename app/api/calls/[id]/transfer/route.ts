@@ -1,6 +1,6 @@
 import { writeAnswer } from "@/lib/access/write-answer";
 import { apiRoute, json } from "@/lib/http/respond";
-import { requestTransfer } from "@/lib/live-calls/transfer";
+import { requestTransfer } from "@/lib/on-the-line/transfer";
 
 export const dynamic = "force-dynamic";
 

@@ -8,5 +8,5 @@ export const dynamic = "force-dynamic";
 export const GET = apiRoute("incidentNotes", "GET", async ({ params, query }) => json(await listNotes(params.id, query)));
 
 export const POST = apiRoute("incidentNotes", "POST", async ({ params, body, actor }) =>
-  json(writeAnswer(actor, await addNote(params.id, body.text, actor), (note) => ({ id: note.id, changed: ["notes"] })), { status: 201 }),
+  json(writeAnswer(actor, await addNote(params.id, body, actor), (note) => ({ id: note.id, changed: ["notes"] })), { status: 201 }),
 );

@@ -1,5 +1,5 @@
 import { apiRoute, json } from "@/lib/http/respond";
-import { acknowledgeAllAlerts } from "@/lib/live/acknowledge-alerts";
+import { acknowledgeAllAlerts } from "@/lib/board/acknowledge-alerts";
 
 export const dynamic = "force-dynamic";
 
