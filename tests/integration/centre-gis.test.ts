@@ -259,13 +259,15 @@ describe("the centre's GIS data", () => {
 
     it("never answers 5xx for a NUL or odd characters in a CSV cell or a GeoJSON property: 200, or 400 naming the line or feature and field", async () => {
       const odd = fc.string({ unit: fc.constantFrom("\u0000", "\ud800", "\udfff", "\ufffd", "\u2028", "\u0001", "\u007f", "\ufeff", '"', ",", ";", "\n", "\r", "\t", " ", "a", "Z", "1", "é", "漢", "😀"), maxLength: 12 });
-      const unstorable = (text: string) => text.includes("\u0000") || !text.isWellFormed();
+      // A byte-order mark is dropped from every cell before it is read (lib/geocoding/centre/fields.ts).
+      const read = (text: string) => text.replaceAll("\ufeff", "");
+      const unstorable = (text: string) => read(text).includes("\u0000") || !read(text).isWellFormed();
       const cell = (text: string) => `"${text.replaceAll('"', '""')}"`;
       /** What the import must answer: the street (required) is read before the unit; text PostgreSQL refuses names its field. */
       const expectAnswer = async (response: Response, street: string, unit: string, where: "line" | "feature") => {
         const text = await response.text();
         expect(response.status, text).toBeLessThan(500);
-        const refusal = !street.trim()
+        const refusal = !read(street).trim()
           ? "field St_Name: missing"
           : unstorable(street)
             ? "field St_Name: contains a character that cannot be stored"
@@ -296,7 +298,8 @@ describe("the centre's GIS data", () => {
           const body = JSON.stringify({ type: "FeatureCollection", features: [feature] });
           await expectAnswer(await post(body, "application/geo+json", "?layer=address_points"), street, unit, "feature");
         }),
-        { numRuns: 25 },
+        // Two escaped lone surrogates around a byte-order mark: with the mark dropped they are one pair.
+        { numRuns: 25, examples: [["\ud800\ufeff\udfff", "", ""], ["\ufeff", "a", ""]] },
       );
       await importFixtures();
     }, 120_000);

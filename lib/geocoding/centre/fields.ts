@@ -77,13 +77,15 @@ const fail = (input: FeatureInput, field: string, problem: string) =>
 /**
  * A field's text, the first of `names` present. Every text stored comes through here: one
  * PostgreSQL cannot hold (a NUL, a lone surrogate from a GeoJSON escape) refuses the file naming
- * the field, as the API refuses such text anywhere (lib/storable-text.ts).
+ * the field, as the API refuses such text anywhere (lib/storable-text.ts). A byte-order mark
+ * (U+FEFF) is no part of a name and is dropped wherever it stands: the GeoJSON reader
+ * (@streamparser/json) already drops it, so CSV and GeoJSON read one cell the same way.
  */
 function text(input: FeatureInput, ...names: string[]): string | null {
   for (const name of names) {
     const value = input.fields.get(name.toLowerCase());
     if (value === undefined || value === null) continue;
-    const trimmed = String(value).trim();
+    const trimmed = String(value).replaceAll("\uFEFF", "").trim();
     if (!isStorableText(trimmed)) throw fail(input, name, "contains a character that cannot be stored (U+0000 or a lone surrogate)");
     if (trimmed) return trimmed;
   }
