@@ -2,7 +2,7 @@
 
 import type { IncidentDetail } from "@/lib/incidents/schema";
 import { type Disposition, DISPOSITION_LABEL } from "@/lib/incidents/dispositions";
-import type { Unit } from "@/lib/units/schema";
+import type { Recommendation, Unit } from "@/lib/units/schema";
 import type { UnitState } from "@/lib/units/states";
 import { isOpen } from "../shared/call-status";
 import { formatTime, formatWaiting } from "../shared/format";
@@ -11,7 +11,7 @@ import { unitTimer } from "./UnitBoard";
 import { unitStateLabel, useUnitMoves } from "./UnitMoves";
 import { useIncidentStatusChange } from "../shared/use-calls";
 import { useNow } from "../shared/use-now";
-import { useRecommendation, useSendUnit, useUnits } from "../shared/use-units";
+import { useRecommendation, useSendUnits, useUnits } from "../shared/use-units";
 
 /** How many of the server's recommendations the incident shows (its first: the plan's, then the nearest). */
 const RECOMMENDED_SHOWN = 5;
@@ -66,9 +66,46 @@ function MoveRecord({ incident }: { incident: IncidentDetail }) {
 }
 
 /**
+ * The incident's response plan as the server filled it (docs/dashboard.md, "The incident's
+ * units"): how many of its units are free, why each slot without one is empty, and one Send for
+ * every unit that fills a slot (p focuses it). The server checks each unit again when it is sent.
+ */
+function PlanSend({ plan, incidentId }: { plan: NonNullable<Recommendation["plan"]>; incidentId: string }) {
+  const send = useSendUnits();
+  const filled = plan.slots.filter((slot) => slot.unit_id !== null);
+  const empty = plan.slots.filter((slot) => slot.unit_id === null);
+  const what = `${plan.emergency_type.replaceAll("_", " ")}, ${plan.severity}`;
+  return (
+    <div className="incident-plan" data-testid="incident-plan">
+      <p>
+        Response plan ({what}): {filled.length} of {plan.slots.length} units free
+      </p>
+      {empty.length > 0 && (
+        <ul className="plan-unfilled" aria-label="Slots of the plan no unit fills">
+          {empty.map((slot, index) => (
+            <li key={index}>{slot.unfilled_reason}</li>
+          ))}
+        </ul>
+      )}
+      {filled.length > 0 && (
+        <button
+          type="button"
+          className="action-send-plan"
+          aria-busy={send.isPending}
+          onClick={() => send.isPending || send.mutate({ unitIds: filled.map((slot) => slot.unit_id!), incidentId })}
+        >
+          Send the plan: {filled.map((slot) => slot.call_sign).join(", ")}
+        </button>
+      )}
+    </div>
+  );
+}
+
+/**
  * The incident's units (docs/dashboard.md, "The incident's units"): each unit on it with its state,
  * its time in that state and its next states (i focuses the first, then its keys); the server's
- * recommendation (the response plan's units, then the nearest) with why, each with Send (u focuses the nearest, Enter or s sends);
+ * recommendation (the response plan's units, then the nearest) with why, each with Send (u focuses the nearest, Enter or s sends),
+ * and the plan's units sent with one press (p focuses it);
  * once its last unit has cleared while it is still open, the close it is waiting for.
  */
 export function IncidentUnits({ incident }: { incident: IncidentDetail }) {
@@ -77,7 +114,7 @@ export function IncidentUnits({ incident }: { incident: IncidentDetail }) {
   const open = isOpen(incident.status);
   const mayAct = useMayAct(incident.training);
   const recommendation = useRecommendation(open && mayAct ? incident.id : null);
-  const send = useSendUnit();
+  const send = useSendUnits();
   const { move } = useIncidentStatusChange();
   const onIt = roster.filter((unit) => unit.incident_id === incident.id);
   const recommended = (recommendation.data?.units ?? []).slice(0, RECOMMENDED_SHOWN);
@@ -106,6 +143,7 @@ export function IncidentUnits({ incident }: { incident: IncidentDetail }) {
       {open && mayAct && (
         <>
           <h4>Recommended: the response plan, then the nearest</h4>
+          {recommendation.data?.plan && <PlanSend plan={recommendation.data.plan} incidentId={incident.id} />}
           {recommendation.isPending ? (
             <p className="muted">Loading…</p>
           ) : recommended.length === 0 ? (
@@ -120,7 +158,7 @@ export function IncidentUnits({ incident }: { incident: IncidentDetail }) {
                     type="button"
                     className="action-send-unit"
                     aria-busy={send.isPending}
-                    onClick={() => send.isPending || send.mutate({ unitId: unit.id, incidentId: incident.id })}
+                    onClick={() => send.isPending || send.mutate({ unitIds: [unit.id], incidentId: incident.id })}
                   >
                     Send<span className="sr-only"> {unit.call_sign} to this incident</span>
                   </button>

@@ -19,6 +19,7 @@ const DASHBOARD_KEYS: readonly { keys: string; does: string }[] = [
   { keys: "l", does: "Focus the latest alert in the New strip; again, the next one (Enter opens it)" },
   { keys: "a", does: "Acknowledge the focused or open incident's alert (for every dispatcher)" },
   { keys: "u", does: "With an incident open: focus its first recommended unit's Send (Tab: the next one)" },
+  { keys: "p", does: "With an incident open: focus Send the plan, every unit its response plan asks for (Enter sends them)" },
   { keys: "s", does: "On a unit: send it to the open incident" },
   { keys: "i", does: "With an incident open: focus its first unit (Tab: the next one)" },
   { keys: "e, o, t, h, v, x", does: "On a unit: it is en route, on scene, transporting, at hospital, available, out of service" },
@@ -136,6 +137,9 @@ export function KeyboardHelp() {
         case "u":
           // The open incident's nearest recommended unit (the server's order), else the board's first free one.
           return focusField(document.querySelector(".incident-recommended .action-send-unit") ? ".incident-recommended .action-send-unit" : ".unit-list .unit-available .action-send-unit");
+        case "p":
+          // The response plan's units in one press: focused first, so a stray key sends nothing.
+          return focusField(".incident-plan .action-send-plan");
         case "i":
           return focusField(".incident-units .unit-row button");
         case "z": {

@@ -10,7 +10,7 @@ import { useMayAct } from "../shared/person";
 import { useIncidentDetail } from "../shared/use-calls";
 import { useNow } from "../shared/use-now";
 import { unitStateLabel as stateLabel, useUnitMoves } from "./UnitMoves";
-import { useSendUnit, useUnits } from "../shared/use-units";
+import { useSendUnits, useUnits } from "../shared/use-units";
 
 /** Seconds since the unit's last state change, and whether that is past its state's warning (lib/units/states.ts). */
 export function unitTimer(unit: Pick<Unit, "state" | "state_changed_at">, now: number): { seconds: number; overdue: boolean } {
@@ -28,7 +28,7 @@ function UnitRow({ unit, now, sendTo, onSelectIncident, onNewIncident }: {
   /** The unit reports an incident itself: the call form, as its report (absent: the person takes no calls). */
   onNewIncident?: (unit: Unit) => void;
 }) {
-  const send = useSendUnit();
+  const send = useSendUnits();
   const { onKeyDown, buttons } = useUnitMoves(unit);
   const { seconds, overdue } = unitTimer(unit, now);
   const serving = unit.incident_id === sendTo && sendTo !== null;
@@ -60,7 +60,7 @@ function UnitRow({ unit, now, sendTo, onSelectIncident, onNewIncident }: {
           className="action-send-unit"
           // Not disabled while sending: a disabled button drops the keyboard's focus (after a "no", it would be lost).
           aria-busy={send.isPending}
-          onClick={() => send.isPending || send.mutate({ unitId: unit.id, incidentId: sendTo })}
+          onClick={() => send.isPending || send.mutate({ unitIds: [unit.id], incidentId: sendTo })}
         >
           Send<span className="sr-only"> {unit.call_sign} to the open incident</span>
         </button>

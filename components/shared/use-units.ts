@@ -12,24 +12,45 @@ import { UNDO_OFFERED_MS } from "./use-calls";
 /** A unit's state as the console reads it: "on scene". */
 export const unitStateLabel = (state: UnitState) => state.replaceAll("_", " ");
 
+/** One unit's move made here: the unit and the move's id, what its undo reverts. */
+interface MadeMove {
+  unit: { id: string; call_sign: string };
+  changeId: string;
+}
+
+/** "E1", "E1 and E2", "E1, E2 and L1". */
+const callSigns = (moves: MadeMove[]) => {
+  const names = moves.map(({ unit }) => unit.call_sign);
+  return names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+};
+
 /**
- * Each unit's move made here, offered for undo (docs/dashboard.md, "Dispatch reason, disposition,
- * undo"): the notice's Undo (key z) for UNDO_OFFERED_MS reverts exactly that move on the server
- * (lib/units/undo-state.ts), or the notice says why it will not. `undoing` is told the unit first,
- * so the console keeps the person's focus on its row (UnitMoves.tsx).
+ * Each move made here, offered for undo (docs/dashboard.md, "Dispatch reason, disposition,
+ * undo"): the notice's Undo (key z) for UNDO_OFFERED_MS reverts exactly those moves on the server
+ * (lib/units/undo-state.ts), every unit of a plan sent with one press, or the notice says which
+ * were not undone and why. `undoing` is told the first unit, so the console keeps the person's
+ * focus on its row (UnitMoves.tsx).
  */
 function useUnitUndoOffer(undoing?: (unit: { id: string }) => void) {
   const client = useQueryClient();
   const notify = useNotify();
   const undo = useMutation({
-    mutationFn: ({ unit, changeId }: { unit: { id: string; call_sign: string }; changeId: string }) => undoUnitState(unit.id, changeId),
-    onMutate: ({ unit }) => undoing?.(unit),
-    onError: (error, { unit }) => notify(`${unit.call_sign}'s move was not undone: ${error instanceof ApiRequestError ? error.message : "unexpected error"}`),
-    onSuccess: (unit: Unit) => notify(`Undone: ${unit.call_sign} is ${unitStateLabel(unit.state)} again.`),
+    mutationFn: async (moves: MadeMove[]) => {
+      const results = await Promise.allSettled(moves.map(({ unit, changeId }) => undoUnitState(unit.id, changeId)));
+      const refused = moves.flatMap((move, index) => {
+        const result = results[index];
+        return result.status === "rejected" ? [`${move.unit.call_sign}: ${result.reason instanceof ApiRequestError ? result.reason.message : "unexpected error"}`] : [];
+      });
+      if (refused.length > 0) throw new Error(refused.join("; "));
+      return results.map((result) => (result as PromiseFulfilledResult<Unit>).value);
+    },
+    onMutate: ([first]) => undoing?.(first.unit),
+    onError: (error, moves) => notify(`${moves.length === 1 ? `${moves[0].unit.call_sign}'s move was` : "Not every move was"} not undone: ${error.message}`),
+    onSuccess: (units: Unit[]) =>
+      notify(units.length === 1 ? `Undone: ${units[0].call_sign} is ${unitStateLabel(units[0].state)} again.` : `Undone: ${units.map((unit) => unit.call_sign).join(", ")} are back as they were.`),
     onSettled: () => rereadUnitViews(client),
   });
-  return (text: string, unit: { id: string; call_sign: string }, changeId: string) =>
-    notify(text, { ms: UNDO_OFFERED_MS, action: { label: "Undo", run: () => undo.mutate({ unit, changeId }) } });
+  return (text: string, moves: MadeMove[]) => notify(text, { ms: UNDO_OFFERED_MS, action: { label: "Undo", run: () => undo.mutate(moves) } });
 }
 
 /** The roster with each unit's state (GET /api/units): read again when the change feed carries a unit. */
@@ -43,29 +64,30 @@ interface Refused {
 }
 
 /**
- * Sends one unit to an incident. A unit that is not free is refused by the server (409
- * UNIT_UNAVAILABLE, with why); the dispatcher is asked, and a yes sends it with confirmation.
+ * Sends units to an incident: one from its Send, a response plan's with one press. A unit that is
+ * not free is refused by the server (409 UNIT_UNAVAILABLE, with why, nothing sent); the dispatcher
+ * is asked, naming each, and a yes sends them all with confirmation.
  */
-export function useSendUnit() {
+export function useSendUnits() {
   const client = useQueryClient();
   const notify = useNotify();
   const offerUndo = useUnitUndoOffer();
   return useMutation({
-    mutationFn: async ({ unitId, incidentId }: { unitId: string; incidentId: string }) => {
+    mutationFn: async ({ unitIds, incidentId }: { unitIds: string[]; incidentId: string }) => {
       try {
-        return await assignUnits(incidentId, [unitId], false);
+        return await assignUnits(incidentId, unitIds, false);
       } catch (error) {
         const refused = (error as ApiRequestError).code === "UNIT_UNAVAILABLE" ? ((error as ApiRequestError).details.units as Refused[]) : undefined;
         if (!refused) throw error;
         const why = refused.map((unit) => `${unit.call_sign} is ${unit.reason}`).join("; ");
-        if (!window.confirm(`${why}. Send it to this incident anyway?`)) return undefined;
-        return assignUnits(incidentId, [unitId], true);
+        if (!window.confirm(`${why}. Send ${unitIds.length === 1 ? "it" : "them all"} to this incident anyway?`)) return undefined;
+        return assignUnits(incidentId, unitIds, true);
       }
     },
-    onError: (error) => notify(`The unit was not sent: ${error.message}`),
+    onError: (error, { unitIds }) => notify(`${unitIds.length === 1 ? "The unit was" : "The units were"} not sent: ${error.message}`),
     onSuccess: (answer) => {
-      const [sent] = answer?.assignments ?? [];
-      if (sent) offerUndo(`${sent.call_sign} sent.`, { id: sent.unit_id, call_sign: sent.call_sign }, sent.state_change_id);
+      const sent = (answer?.assignments ?? []).map((assignment) => ({ unit: { id: assignment.unit_id, call_sign: assignment.call_sign }, changeId: assignment.state_change_id }));
+      if (sent.length > 0) offerUndo(`${callSigns(sent)} sent.`, sent);
     },
     // Not awaited: the mutation would stay pending until the roster is read again, and Send ignores
     // a press while pending: a second try right after a "no" would be lost.
@@ -106,7 +128,7 @@ export function useUnitStateChange(undoing?: (unit: { id: string }) => void) {
     mutationFn: ({ unit, state, disposition }: { unit: Unit; state: UnitState; disposition?: string }) => changeUnitState(unit.id, state, disposition),
     onError: (error, { unit }) => notify(`${unit.call_sign} was not moved: ${error instanceof ApiRequestError ? error.message : "unexpected error"}`),
     onSuccess: (moved: Unit, { state }) => {
-      if (moved.state === state && moved.state_change_id) offerUndo(`${moved.call_sign} is ${unitStateLabel(state)}.`, moved, moved.state_change_id);
+      if (moved.state === state && moved.state_change_id) offerUndo(`${moved.call_sign} is ${unitStateLabel(state)}.`, [{ unit: moved, changeId: moved.state_change_id }]);
     },
     onSettled: () => rereadUnitViews(client),
   });

@@ -141,6 +141,45 @@ test("from a new critical incident's alert its nearest free unit is sent in 4 ke
   await expect(page.locator(".notice", { hasText: "Undone: Structure fire" })).toBeVisible();
 });
 
+test("an incident's response plan is sent with one press: p focuses Send the plan, Enter sends every unit filling a slot, z takes them all back", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const callId = `e2e-units-plan-${RUN}`;
+  await postCall(request, callId, `${RUN} Key Deer Blvd, Big Pine Key, Florida`);
+  await tilesOffline(page);
+  await openDashboard(page);
+  const { incidentId, item } = await queuedIncident(page, request, callId);
+  const placed = await incident(request, incidentId);
+  expect(placed.latitude, "the incident is placed, so the plan is filled by travel time").not.toBeNull();
+  // A structure fire, critical: engine 2, ladder 1, ambulance 1, command 1 (docs/units.md), all at the incident's point.
+  const at = { latitude: placed.latitude!, longitude: placed.longitude! };
+  for (const [sign, type] of [["PE1", "engine"], ["PE2", "engine"], ["PL1", "ladder"], ["PA1", "ambulance"], ["PC1", "command"]]) await createUnit(request, `${sign}-${RUN}`, type, at);
+  type Plan = { plan: { complete: boolean; slots: { unit_id: string | null; call_sign: string | null }[] } };
+  const { plan } = (await (await request.get(`/api/incidents/${incidentId}/units`)).json()) as Plan;
+  expect(plan.complete).toBe(true);
+  const planned = plan.slots.map((slot) => slot.unit_id!);
+  expect(planned).toHaveLength(5);
+
+  await item.locator(".queue-title").focus();
+  await page.keyboard.press("Enter");
+  const detail = page.locator(`.incident-detail[data-incident-id="${incidentId}"]`);
+  await expect(detail).toBeFocused();
+  const sendPlan = detail.locator(".incident-plan .action-send-plan");
+  await expect(detail.getByTestId("incident-plan")).toContainText("Response plan (structure fire, critical): 5 of 5 units free");
+  await expect(sendPlan).toHaveText(`Send the plan: ${plan.slots.map((slot) => slot.call_sign).join(", ")}`);
+  await expectNoAxeViolations(page, ".incident-units");
+  // p alone sends nothing: it focuses the button; Enter sends the five in one request.
+  await page.keyboard.press("p");
+  await expect(sendPlan).toBeFocused();
+  expect((await unitOf(request, planned[0])).state).toBe("available");
+  await page.keyboard.press("Enter");
+  await expect.poll(async () => (await Promise.all(planned.map((id) => unitOf(request, id)))).map((unit) => `${unit.state} ${unit.incident_id}`)).toEqual(planned.map(() => `dispatched ${incidentId}`));
+  await expect(page.locator(".notice", { hasText: " sent." }).getByRole("button", { name: /Undo/ })).toBeVisible();
+  // One undo takes every unit of the plan back.
+  await page.keyboard.press("z");
+  await expect.poll(async () => (await Promise.all(planned.map((id) => unitOf(request, id)))).map((unit) => `${unit.state} ${unit.incident_id}`)).toEqual(planned.map(() => "available null"));
+  await expect(page.locator(".notice", { hasText: "are back as they were" })).toBeVisible();
+});
+
 test("a dispatch without a unit asks why, and the intervals report shows it", async ({ page, request }) => {
   test.setTimeout(60_000);
   const callId = `e2e-units-reason-${RUN}`;
