@@ -47,14 +47,7 @@ export const config = {
       ],
     },
     {
-      source: "/api/voiceagent-webhook/vapi",
-      missing: [
-        { type: "header", key: "content-length" },
-        { type: "header", key: "transfer-encoding" },
-      ],
-    },
-    {
-      source: "/api/voiceagent-webhook/retell",
+      source: "/api/voiceagent-webhook/:platform",
       missing: [
         { type: "header", key: "content-length" },
         { type: "header", key: "transfer-encoding" },

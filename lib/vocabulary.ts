@@ -81,9 +81,14 @@ export const EMERGENCY_TYPE_SYNONYMS: Readonly<Record<string, EmergencyType | "u
 /** Mayday's type for an identifier-shaped word (lower case, `_` between words), or the word itself. */
 export const emergencyTypeOf = (word: string): string => (Object.hasOwn(EMERGENCY_TYPE_SYNONYMS, word) ? EMERGENCY_TYPE_SYNONYMS[word] : word);
 
-/** The voice-agent platforms whose post-call events Mayday takes (docs/webhook.md); `elevenlabs` for every earlier call. */
-export const PLATFORMS = ["elevenlabs", "vapi", "retell"] as const;
-export type Platform = (typeof PLATFORMS)[number];
+/**
+ * The voice-agent platforms whose post-call events Mayday takes (docs/webhook.md), each with its
+ * name as the dashboard shows it; `elevenlabs` for every earlier call. A platform's registration
+ * (docs/webhook.md, "A fourth platform") starts here.
+ */
+export const PLATFORM_LABELS = { elevenlabs: "ElevenLabs", vapi: "Vapi", retell: "Retell" } as const;
+export type Platform = keyof typeof PLATFORM_LABELS;
+export const PLATFORMS = Object.keys(PLATFORM_LABELS) as [Platform, ...Platform[]];
 
 /** Where a stored call came from: a voice-agent platform, or `call_taker`, a person who took it (POST /api/calls, lib/call-taking). */
 export const CALL_TAKER = "call_taker";

@@ -1,6 +1,6 @@
 /** Display helpers shared by the dashboard's panels. */
 
-import type { CallSource } from "@/lib/vocabulary";
+import { type CallSource, PLATFORM_LABELS } from "@/lib/vocabulary";
 import type { CallRecord } from "./api";
 
 /**
@@ -38,10 +38,10 @@ export function callersLabel(count: number): string {
   return `${count.toLocaleString()} ${count === 1 ? "caller" : "callers"}`;
 }
 
-/** Where a call came from, in one short phrase (map popup and history table). */
 /** Each source of calls as the dashboard names it: the voice-agent platforms, and a person who took the call. */
-export const PLATFORM_NAMES: Record<CallSource, string> = { elevenlabs: "ElevenLabs", vapi: "Vapi", retell: "Retell", call_taker: "Call-taker" };
+export const PLATFORM_NAMES: Record<CallSource, string> = { ...PLATFORM_LABELS, call_taker: "Call-taker" };
 
+/** Where a call came from, in one short phrase (map popup and history table). */
 export function callSource(call: Pick<CallRecord, "simulation" | "scenario_name" | "platform">): string {
   if (call.simulation) return call.scenario_name ?? "Simulated";
   return call.platform === "call_taker" ? PLATFORM_NAMES.call_taker : `Voice agent (${PLATFORM_NAMES[call.platform] ?? call.platform})`;

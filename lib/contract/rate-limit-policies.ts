@@ -2,18 +2,17 @@ import type { RateLimitPolicy } from "../rate-limit/types";
 
 const MINUTE = 60_000;
 
-/** Every rate-limit policy; endpoints naming the same policy share one budget per client. */
+/**
+ * The rate-limit policies endpoints name; endpoints naming the same policy share one budget per
+ * client. A voice platform's webhook declares its own in its folder (lib/voice-platforms/<name>/endpoints.ts).
+ */
 export const rateLimitPolicies = {
   /** The listing, one call and its status changes. */
   calls: { bucket: "calls", limit: 1000, windowMs: MINUTE, whenStoreDown: "local" },
   // Each request may write 1000 calls: with the shared count gone, refusing is the safe answer.
   simulate: { bucket: "simulate", limit: 100, windowMs: MINUTE, whenStoreDown: "refuse" },
-  // A refused delivery may be a lost emergency call: never refuse for want of a counter.
+  // ElevenLabs' webhook. A refused delivery may be a lost emergency call: never refuse for want of a counter.
   webhook: { bucket: "webhook", limit: 1000, windowMs: MINUTE, whenStoreDown: "allow" },
-  // Vapi and Retell: a budget of their own each, so a surge on one platform never refuses another's
-  // calls. Vapi does not retry a refused report, and posts from few addresses: room for 50 a second.
-  vapiWebhook: { bucket: "vapi-webhook", limit: 3000, windowMs: MINUTE, whenStoreDown: "allow" },
-  retellWebhook: { bucket: "retell-webhook", limit: 3000, windowMs: MINUTE, whenStoreDown: "allow" },
   // The voice agents' live tools (lib/on-the-line): a few calls per call in progress.
   liveTools: { bucket: "live-tools", limit: 3000, windowMs: MINUTE, whenStoreDown: "allow" },
   // Where a password can be tried without holding one: few tries per client (and per account: lib/access/session.ts).

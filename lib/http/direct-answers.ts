@@ -6,6 +6,7 @@ import { gzip } from "node:zlib";
 import { listCalls } from "../board/list-calls";
 import { getConfig } from "../config";
 import { platformAdapters } from "../voice-platforms/adapters";
+import { webhookRoute } from "../voice-platforms/endpoints";
 import { log } from "../log";
 import { openApiAnswer } from "./openapi";
 import { parseQueryParameters } from "../query-parameters";
@@ -19,8 +20,8 @@ import { endpoints, type RouteName } from "./endpoints";
 import { guardedAnswer, type JsonAnswer } from "./respond";
 import { reachedOverHttps } from "./request-facts";
 import { API_SECURITY_HEADERS, STRICT_TRANSPORT_SECURITY } from "./security-headers";
-import type { Platform } from "../vocabulary";
-import { acceptWebhook, webhookRoutes } from "./webhook";
+import { PLATFORMS } from "../vocabulary";
+import { acceptWebhook } from "./webhook";
 
 const securityHeaders: Record<string, string> = Object.fromEntries(API_SECURITY_HEADERS.map(({ key, value }) => [key.toLowerCase(), value]));
 
@@ -107,13 +108,13 @@ async function answerStream(request: IncomingMessage, response: ServerResponse, 
 /** The operations answered here: each does what its route file does once protected. */
 const directOperations = new Map<string, (request: IncomingMessage, response: ServerResponse, search: string) => Promise<void>>([
   // Every platform's webhook (lib/voice-platforms), each behind its own endpoint's protection.
-  ...Object.entries(webhookRoutes).map(
-    ([platform, route]) =>
+  ...PLATFORMS.map(
+    (platform) =>
       [
-        `POST ${endpoints[route].path}`,
+        `POST ${endpoints[webhookRoute(platform)].path}`,
         (request: IncomingMessage, response: ServerResponse) =>
-          answerJson(request, response, route, (headers) =>
-            acceptWebhook(platform as Platform, headers, nodeBodyChunks(request, platformAdapters[platform as Platform].maxBodyBytes)),
+          answerJson(request, response, webhookRoute(platform), (headers) =>
+            acceptWebhook(platform, headers, nodeBodyChunks(request, platformAdapters[platform].maxBodyBytes)),
           ),
       ] as const,
   ),
@@ -132,7 +133,7 @@ const directOperations = new Map<string, (request: IncomingMessage, response: Se
  * request handling costs more CPU than the work (docs/performance.md, issue 17):
  * - GET and HEAD /api/openapi.json, from the document in memory, with the route's body, ETag, 304
  *   and headers (about 5 ms of CPU per request through Next);
- * - POST /api/voiceagent-webhook (and /vapi, /retell), the endpoint a surge hits, and GET /api/calls, the listing every
+ * - POST /api/voiceagent-webhook (and each other platform's), the endpoint a surge hits, and GET /api/calls, the listing every
  *   client polls: their route files' work (acceptWebhook, listCalls) behind the same protection,
  *   errors and body (guardedAnswer), the webhook's body read straight from the socket;
  * - GET /api/calls/stream, every dashboard's change stream, gzipped event by event (Next drops a

@@ -1,14 +1,38 @@
 import { z } from "zod";
 import { documentedWriteAnswer } from "../access/write-answer";
-import { type Endpoint, jsonBody, rawBody } from "../contract/endpoint";
+import { type Endpoint, jsonBody } from "../contract/endpoint";
 import { rateLimitPolicies } from "../contract/rate-limit-policies";
-import { elevenLabsToolSchema } from "../voice-platforms/elevenlabs/tool-schema";
-import { retellFunctionSchema } from "../voice-platforms/retell/schema";
-import { vapiToolAnswerSchema, vapiToolCallsSchema } from "../voice-platforms/vapi/schema";
+import { liveToolsRoute, perPlatform, platformEndpoints } from "../voice-platforms/endpoints";
+import type { PlatformEndpoints } from "../voice-platforms/platform";
+import type { Platform } from "../vocabulary";
 import {
-  INSTRUCTION_MAX_CHARACTERS, instructionRequestSchema, instructionSchema, liveStatusSchema, liveToolParams, liveToolsSchema,
+  INSTRUCTION_MAX_CHARACTERS, instructionRequestSchema, instructionSchema, liveStatusSchema, liveToolsSchema,
   parseInstructionRequest, parseTransferRequest, transferRequestSchema, transferSchema,
 } from "./schema";
+
+/** A platform's live tools: its own declaration (lib/voice-platforms/<name>/endpoints.ts) with what every platform's shares. */
+function liveToolsEndpoint({ path, params, answer, ...operation }: PlatformEndpoints["liveTools"]) {
+  return {
+    path,
+    errorFormat: "webhook" as const,
+    protection: { rateLimit: rateLimitPolicies.liveTools },
+    ...(params ? { params } : {}),
+    methods: {
+      POST: {
+        ...operation,
+        permission: "public" as const,
+        responses: { 200: answer ?? { description: "What the agent may tell the caller", body: { name: "LiveStatus", schema: liveStatusSchema } } },
+      },
+    },
+  } satisfies Endpoint;
+}
+
+/** Each platform's live tools, named `<platform>LiveTools`, with its path's parameters (ElevenLabs' tool) as it declares them. */
+type LiveToolsEndpoints = {
+  [P in Platform as ReturnType<typeof liveToolsRoute<P>>]: ReturnType<typeof liveToolsEndpoint> &
+    ((typeof platformEndpoints)[P]["liveTools"] extends { params: infer Params } ? { params: Params } : unknown);
+};
+const liveToolsEndpoints = perPlatform(liveToolsRoute, (platform) => liveToolsEndpoint(platformEndpoints[platform].liveTools)) as LiveToolsEndpoints;
 
 const callIdParams = z.object({ id: z.string().meta({ description: "The call's conversation_id, URL-encoded." }) });
 
@@ -17,84 +41,7 @@ const callIdParams = z.object({ id: z.string().meta({ description: "The call's c
  * (docs/webhook.md, "Live calls"). Composed into the one registry by lib/http/endpoints.ts.
  */
 export const onTheLineEndpoints = {
-  liveToolsVapi: {
-    path: "/api/live-calls/vapi",
-    errorFormat: "webhook",
-    protection: { rateLimit: rateLimitPolicies.liveTools },
-    methods: {
-      POST: {
-        operationId: "liveToolsVapi",
-        permission: "public",
-        summary: "Vapi tool-calls: report_emergency and incident_status while the call is in progress",
-        headers: {
-          "x-signature": { description: "The Vapi credential of POST /api/voiceagent-webhook/vapi (HMAC, VAPI_WEBHOOK_SECRET)", required: false },
-          "x-timestamp": { description: "HMAC credential: Unix seconds or milliseconds, within 5 minutes", required: false },
-          "x-vapi-secret": { description: "Without an HMAC credential: VAPI_WEBHOOK_SECRET itself (or `Authorization: Bearer <secret>`)", required: false },
-        },
-        body: rawBody(
-          { name: "VapiToolCalls", schema: vapiToolCallsSchema },
-          "The credential covers the raw bytes: lib/on-the-line reads the body itself (lib/on-the-line/answer-tools.ts).",
-        ),
-        responses: {
-          200: {
-            description:
-              "One result per tool call, in order: the LiveStatus as one line of JSON, or an `error` for a tool Mayday does not " +
-              "have or one it could not run (the database down: Vapi ignores any status but 200)",
-            body: { name: "VapiToolResults", schema: vapiToolAnswerSchema },
-          },
-        },
-        errors: ["UNSUPPORTED_MEDIA_TYPE", "PAYLOAD_TOO_LARGE", "INVALID_JSON", "MISSING_FIELDS", "INVALID_SIGNATURE"],
-      },
-    },
-  },
-
-  liveToolsRetell: {
-    path: "/api/live-calls/retell",
-    errorFormat: "webhook",
-    protection: { rateLimit: rateLimitPolicies.liveTools },
-    methods: {
-      POST: {
-        operationId: "liveToolsRetell",
-        permission: "public",
-        summary: "Retell custom function: report_emergency or incident_status while the call is in progress",
-        headers: {
-          "x-retell-signature": {
-            description: '`v=<Unix ms>,d=<hex HMAC-SHA256 of "<raw body><Unix ms>">` keyed by RETELL_API_KEY, within 5 minutes',
-            required: true,
-          },
-        },
-        body: rawBody(
-          { name: "RetellCustomFunction", schema: retellFunctionSchema },
-          "The signature covers the raw bytes: lib/on-the-line reads the body itself (lib/on-the-line/answer-tools.ts).",
-        ),
-        responses: { 200: { description: "What the agent may tell the caller", body: { name: "LiveStatus", schema: liveStatusSchema } } },
-        errors: ["UNSUPPORTED_MEDIA_TYPE", "PAYLOAD_TOO_LARGE", "INVALID_JSON", "MISSING_FIELDS", "INVALID_SIGNATURE", "DATABASE_ERROR"],
-      },
-    },
-  },
-
-  liveToolsElevenLabs: {
-    path: "/api/live-calls/elevenlabs/:tool",
-    errorFormat: "webhook",
-    protection: { rateLimit: rateLimitPolicies.liveTools },
-    params: liveToolParams,
-    methods: {
-      POST: {
-        operationId: "liveToolsElevenLabs",
-        permission: "public",
-        summary: "ElevenLabs server tool: report_emergency or incident_status while the call is in progress (one URL per tool)",
-        headers: {
-          "x-mayday-tool-secret": { description: "ELEVENLABS_TOOL_SECRET, sent by the tool as a workspace secret", required: true },
-        },
-        body: rawBody(
-          { name: "ElevenLabsToolRequest", schema: elevenLabsToolSchema },
-          "Read by lib/voice-platforms/elevenlabs/tools.ts once the secret checked out.",
-        ),
-        responses: { 200: { description: "What the agent may tell the caller", body: { name: "LiveStatus", schema: liveStatusSchema } } },
-        errors: ["UNSUPPORTED_MEDIA_TYPE", "PAYLOAD_TOO_LARGE", "INVALID_JSON", "MISSING_FIELDS", "INVALID_PARAMETER", "INVALID_SIGNATURE", "DATABASE_ERROR"],
-      },
-    },
-  },
+  ...liveToolsEndpoints,
 
   liveToolDefinitions: {
     path: "/api/live-calls/tools",

@@ -2,7 +2,6 @@ import { z } from "zod";
 import { DomainError } from "../domain-error";
 import { DELIVERY_OUTCOMES } from "../voice-platforms/control";
 import type { TransferRequest } from "./transfer";
-import { LIVE_TOOLS } from "../voice-platforms/tools";
 import { liveToolDefinitions } from "./tools";
 
 /** The endpoints' contracts (lib/http/endpoints.ts; docs/webhook.md, "Live calls"). */
@@ -15,10 +14,6 @@ export const liveStatusSchema = z
     instruction: z.string().nullable().meta({ description: "The latest instruction a dispatcher wrote for the agent on this call" }),
   })
   .meta({ description: "What the agent may tell the caller" });
-
-export const liveToolParams = z.object({
-  tool: z.enum(LIVE_TOOLS).meta({ description: "report_emergency or incident_status" }),
-});
 
 export const liveToolsSchema = z
   .object({

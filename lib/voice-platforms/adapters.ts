@@ -7,9 +7,9 @@ import { vapi } from "./vapi/adapter";
 export type { PlatformAdapter } from "./platform";
 
 /**
- * The voice-agent platforms intake takes post-call events from, one adapter each
- * (docs/webhook.md). Each has its endpoint in lib/intake/endpoints.ts (lib/http/webhook.ts
- * names it) and its secret in lib/config.ts.
+ * The voice-agent platforms intake and lib/on-the-line run, one adapter each (docs/webhook.md,
+ * "A fourth platform"): with its endpoints in ./endpoints.ts and its secrets in lib/config.ts, a
+ * platform's whole registration.
  */
 export const platformAdapters: Record<Platform, PlatformAdapter> = {
   elevenlabs: elevenLabs,

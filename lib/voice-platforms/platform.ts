@@ -1,4 +1,8 @@
+import type { z } from "zod";
 import type { Config } from "../config";
+import type { RawBody, ResponseSpec } from "../contract/endpoint";
+import type { ErrorCode } from "../contract/error-codes";
+import type { RateLimitPolicy } from "../rate-limit/types";
 import type { Platform } from "../vocabulary";
 import type { LiveControl } from "./control";
 import type { SignatureCheck } from "./signature";
@@ -10,7 +14,7 @@ import type { ReadEvent, SpooledRecording } from "./event";
  * comes from the platform and maps the platform's event onto Mayday's call record. Everything
  * else (reading the body, archiving its bytes, geocoding, storing, grouping, deferring while
  * the database is down and the backlog) is the one pipeline in lib/intake. A new platform is one
- * file here and an entry in ./platform-adapters.ts (plus its endpoint in lib/intake/endpoints.ts).
+ * folder here, its adapter in ./adapters.ts and its endpoints in ./endpoints.ts (docs/webhook.md, "A fourth platform").
  */
 export interface PlatformAdapter {
   platform: Platform;
@@ -34,4 +38,42 @@ export interface PlatformAdapter {
   tools: LiveTools;
   /** Live control of a call on the line: a dispatcher's instruction, a transfer. */
   control: LiveControl;
+}
+
+/** What one of a platform's endpoints declares of its own: the rest is every platform's, added where it is composed. */
+interface PlatformOperation {
+  /** Its path: `<the endpoints' folder>/<platform>` is served by the `[platform]` route (app/api/voiceagent-webhook, app/api/live-calls). */
+  path: string;
+  operationId: string;
+  summary: string;
+  /** Its credential's headers, documented. */
+  headers: Record<string, { description: string; required: boolean }>;
+  /** Its body, read raw (for the credential) and documented. */
+  body: RawBody;
+}
+
+/**
+ * A platform's two endpoints (its folder's endpoints.ts; ./endpoints.ts registers them): declarations
+ * only, loading no operation, for lib/intake/endpoints.ts and lib/on-the-line/endpoints.ts compose
+ * them into the endpoint registry (lib/http/endpoints.ts).
+ */
+export interface PlatformEndpoints {
+  /** Its post-call events (lib/intake): every platform's answer and errors added. */
+  webhook: PlatformOperation & {
+    /**
+     * A budget of its own, so a surge on one platform never refuses another's calls; `allow` when
+     * the count is down, for a refused delivery may be a lost emergency call.
+     */
+    rateLimit: RateLimitPolicy;
+    /** The 200's description: what its events store. */
+    stored: string;
+  };
+  /** Its live tools (lib/on-the-line): the live tools' rate limit added. */
+  liveTools: PlatformOperation & {
+    /** The path's `:name` segments (ElevenLabs' tool, one URL per tool). */
+    params?: z.ZodObject;
+    /** Its 200, when it is not the LiveStatus (Vapi's results). */
+    answer?: ResponseSpec;
+    errors: readonly ErrorCode[];
+  };
 }

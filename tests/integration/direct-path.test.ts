@@ -5,9 +5,7 @@ import type { AddressInfo } from "node:net";
 import { createGunzip } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as listRoute } from "@/app/api/calls/route";
-import { POST as retellRoute } from "@/app/api/voiceagent-webhook/retell/route";
 import { POST as webhookRoute } from "@/app/api/voiceagent-webhook/route";
-import { POST as vapiRoute } from "@/app/api/voiceagent-webhook/vapi/route";
 import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { answerBeforeNext } from "@/lib/http/direct-answers";
@@ -20,6 +18,10 @@ import { retellCallEvent } from "@/lib/voice-platforms/retell/sample-events";
 import { vapiEndOfCallReport } from "@/lib/voice-platforms/vapi/sample-events";
 import { withWebhookSecret } from "../support/webhook-secret";
 import { webhookRequest } from "../support/webhook-request";
+import { webhookPostAt } from "@/tests/support/platform-routes";
+
+const retellRoute = webhookPostAt("retell");
+const vapiRoute = webhookPostAt("vapi");
 
 const SECRET = "direct-path-secret";
 withWebhookSecret(SECRET);

@@ -8,14 +8,22 @@ import { resetConfigForTests } from "@/lib/config";
 import { retellSignatureHeader } from "@/lib/voice-platforms/retell/signature";
 import type { Endpoint } from "@/lib/contract/endpoint";
 import { allowedMethods, declaredMethods, endpoints } from "@/lib/http/endpoints";
+import { PLATFORMS } from "@/lib/vocabulary";
 import { setRateLimiterForTests } from "@/lib/rate-limit/get-rate-limiter";
 import { MemoryRateLimiter } from "@/lib/rate-limit/memory";
 
 const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 const table = Object.entries(endpoints as Record<string, Endpoint>);
 const samplePath = (endpoint: Endpoint) => endpoint.path.replace(/:\w+/g, "CALL-1");
-const routeFile = (endpoint: Endpoint) =>
-  path.join(process.cwd(), "app", endpoint.path.replace(/:(\w+)/g, "[$1]"), "route.ts");
+/** The route file serving an endpoint: its own, or for a platform's endpoint without one its folder's `[platform]` route. */
+function routeFile(endpoint: Endpoint): string {
+  const own = path.join(process.cwd(), "app", endpoint.path.replace(/:(\w+)/g, "[$1]"), "route.ts");
+  const platform = path.posix.basename(endpoint.path);
+  if (existsSync(own) || !(PLATFORMS as readonly string[]).includes(platform)) return own;
+  return path.join(process.cwd(), "app", path.posix.dirname(endpoint.path), "[platform]", "route.ts");
+}
+/** The path's parameters as Next hands them to the route file. */
+const sampleParams = (endpoint: Endpoint) => ({ params: Promise.resolve({ id: "CALL-1", tool: "incident_status", platform: path.posix.basename(endpoint.path) }) });
 /** Route files present in this checkout (other endpoints arrive from other branches). */
 const present = table.filter(([, endpoint]) => existsSync(routeFile(endpoint)));
 
@@ -25,9 +33,9 @@ const TOOL_SECRET = "tool_http_methods_secret";
 
 /** Vapi's and Retell's webhooks and the live tools check their credential before the body: a request that passes it. */
 function credentials(name: string, body: string): Record<string, string> {
-  if (name === "vapiWebhook" || name === "liveToolsVapi") return { "x-vapi-secret": VAPI_SECRET };
-  if (name === "retellWebhook" || name === "liveToolsRetell") return { "x-retell-signature": retellSignatureHeader(RETELL_KEY, body) };
-  if (name === "liveToolsElevenLabs") return { "x-mayday-tool-secret": TOOL_SECRET };
+  if (name === "vapiWebhook" || name === "vapiLiveTools") return { "x-vapi-secret": VAPI_SECRET };
+  if (name === "retellWebhook" || name === "retellLiveTools") return { "x-retell-signature": retellSignatureHeader(RETELL_KEY, body) };
+  if (name === "elevenlabsLiveTools") return { "x-mayday-tool-secret": TOOL_SECRET };
   return {};
 }
 
@@ -94,7 +102,7 @@ describe("415 and 413 on every POST and PATCH that takes a body", () => {
     const handler = (await import(routeFile(endpoint)))[method];
     const response: Response = await handler(
       apiRequest(`http://localhost${samplePath(endpoint)}`, { method, body: "a=1", headers: { "content-type": "text/plain" } }),
-      { params: Promise.resolve({ id: "CALL-1", tool: "incident_status" }) },
+      sampleParams(endpoint),
     );
     expect(response.status).toBe(415);
     expect((await response.json()).error_code).toBe("UNSUPPORTED_MEDIA_TYPE");
@@ -109,7 +117,7 @@ describe("415 and 413 on every POST and PATCH that takes a body", () => {
         body,
         headers: { "content-type": "application/json", ...credentials(name, body) },
       }),
-      { params: Promise.resolve({ id: "CALL-1", tool: "incident_status" }) },
+      sampleParams(endpoint),
     );
     expect(response.status).toBe(413);
     expect((await response.json()).error_code).toBe("PAYLOAD_TOO_LARGE");

@@ -6,12 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as instructPost } from "@/app/api/calls/[id]/instruction/route";
 import { GET as getCallRoute, PATCH as patchCallRoute } from "@/app/api/calls/[id]/route";
 import { POST as elevenLabsToolPost } from "@/app/api/live-calls/elevenlabs/[tool]/route";
-import { POST as retellToolPost } from "@/app/api/live-calls/retell/route";
 import { GET as toolsGet } from "@/app/api/live-calls/tools/route";
-import { POST as vapiToolPost } from "@/app/api/live-calls/vapi/route";
 import { POST as webhookPost } from "@/app/api/voiceagent-webhook/route";
-import { POST as retellPost } from "@/app/api/voiceagent-webhook/retell/route";
-import { POST as vapiPost } from "@/app/api/voiceagent-webhook/vapi/route";
 import { endIdleLiveCalls } from "@/lib/calls/write/live";
 import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
@@ -27,6 +23,12 @@ import { retellCallEvent } from "@/lib/voice-platforms/retell/sample-events";
 import { vapiEndOfCallReport } from "@/lib/voice-platforms/vapi/sample-events";
 import { apiRequest } from "@/tests/support/auth";
 import { webhookRequest } from "@/tests/support/webhook-request";
+import { liveToolsPostAt, webhookPostAt } from "@/tests/support/platform-routes";
+
+const retellToolPost = liveToolsPostAt("retell");
+const vapiToolPost = liveToolsPostAt("vapi");
+const retellPost = webhookPostAt("retell");
+const vapiPost = webhookPostAt("vapi");
 
 /**
  * Live calls (issue 38) through the app's handlers, a stand-in platform posting as each platform

@@ -2,9 +2,6 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { POST as instructPost } from "@/app/api/calls/[id]/instruction/route";
 import { POST as transferPost } from "@/app/api/calls/[id]/transfer/route";
 import { POST as elevenLabsToolPost } from "@/app/api/live-calls/elevenlabs/[tool]/route";
-import { POST as retellToolPost } from "@/app/api/live-calls/retell/route";
-import { POST as vapiToolPost } from "@/app/api/live-calls/vapi/route";
-import { POST as vapiPost } from "@/app/api/voiceagent-webhook/vapi/route";
 import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { retellSignatureHeader } from "@/lib/voice-platforms/retell/signature";
@@ -12,6 +9,11 @@ import { vapiHmacHeaders } from "@/lib/voice-platforms/vapi/signature";
 import { DISPATCHER_PREFIX } from "@/lib/voice-platforms/control";
 import { apiRequest } from "@/tests/support/auth";
 import { type ControlStandIn, localCertificate, startControlStandIn } from "@/tests/support/control-stand-in";
+import { liveToolsPostAt, webhookPostAt } from "@/tests/support/platform-routes";
+
+const retellToolPost = liveToolsPostAt("retell");
+const vapiToolPost = liveToolsPostAt("vapi");
+const vapiPost = webhookPostAt("vapi");
 
 /**
  * Dispatcher to agent (issue 38 item 3) against local stand-ins for the platforms' live control:

@@ -76,7 +76,7 @@ afterAll(async () => {
 });
 
 describe("rate limits on real Redis", () => {
-  const limited: RouteName[] = ["simulate", "calls", "call", "webhook", "session"];
+  const limited: RouteName[] = ["simulate", "calls", "call", "elevenlabsWebhook", "session"];
 
   it.each(limited)("%s: the table's limit per client and window, then 429 until the window ends", async (name) => {
     setRateLimiterForTests(limiterWithPrefix(name));
@@ -112,7 +112,7 @@ describe("rate limits on real Redis", () => {
   it.each([
     ["simulate", { details: expect.any(String) }],
     ["calls", {}],
-    ["webhook", { status: "error" }],
+    ["elevenlabsWebhook", { status: "error" }],
   ] as const)("%s: 429 with Retry-After, RateLimit-* and error, message, timestamp, RATE_LIMITED", async (name, extra) => {
     setRateLimiterForTests(limiterWithPrefix(`body-${name}`));
     vi.setSystemTime(WINDOW_START + 15_000);
@@ -229,13 +229,13 @@ describe("Redis stopped mid-test", () => {
     const client = redisConnection(server.url, 150);
     try {
       setRateLimiterForTests(redisLimiter(client, uniquePrefix("outage")));
-      const [before] = await send("webhook", 1);
+      const [before] = await send("elevenlabsWebhook", 1);
       expect(before.status).toBe(200);
       expect(before.headers.get("ratelimit-remaining")).toBe("999");
 
       await server.stop();
 
-      const [webhook] = await send("webhook", 1);
+      const [webhook] = await send("elevenlabsWebhook", 1);
       expect(webhook.status).toBe(200);
       expect(webhook.headers.get("ratelimit-remaining")).toBeNull();
 
@@ -249,7 +249,7 @@ describe("Redis stopped mid-test", () => {
 
       await server.start();
       await expect.poll(async () => (await send("simulate", 1))[0].status, { timeout: 5_000 }).toBe(200);
-      const [after] = await send("webhook", 1);
+      const [after] = await send("elevenlabsWebhook", 1);
       // A restarted Redis (no persistence here) starts counting afresh.
       expect(after.headers.get("ratelimit-remaining")).toBe("999");
     } finally {

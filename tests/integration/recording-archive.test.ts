@@ -4,8 +4,6 @@ import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "v
 import { GET as getRecordingRoute } from "@/app/api/calls/[id]/recording/route";
 import { GET as getCallRoute } from "@/app/api/calls/[id]/route";
 import { GET as listCallsRoute } from "@/app/api/calls/route";
-import { POST as retellPost } from "@/app/api/voiceagent-webhook/retell/route";
-import { POST as vapiPost } from "@/app/api/voiceagent-webhook/vapi/route";
 import type { CallDetail, CallList } from "@/lib/calls/schema";
 import { getDb } from "@/lib/db/client";
 import { recordingKey } from "@/lib/intake/receive";
@@ -20,6 +18,10 @@ import { apiRequest } from "../support/auth";
 import { setEnv } from "../support/env";
 import { secondInstance } from "../support/exercise-clock";
 import { startStandInServer, type StandInServer } from "../support/stand-in-server";
+import { webhookPostAt } from "@/tests/support/platform-routes";
+
+const retellPost = webhookPostAt("retell");
+const vapiPost = webhookPostAt("vapi");
 
 /**
  * Vapi's and Retell's recording links copied into object storage (issue 26, docs/webhook.md

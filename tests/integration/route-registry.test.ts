@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { Endpoint } from "@/lib/contract/endpoint";
 import { declaredMethods, endpoints } from "@/lib/http/endpoints";
 import { buildOpenApiDocument } from "@/lib/http/openapi";
+import { PLATFORMS } from "@/lib/vocabulary";
 
 /**
  * Every route file under app/api against the endpoint registry and the OpenAPI document: a
@@ -12,14 +13,22 @@ import { buildOpenApiDocument } from "@/lib/http/openapi";
 const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 const apiDirectory = path.join(process.cwd(), "app", "api");
 
-/** `calls/[id]/route.ts` -> `/api/calls/:id`. */
+/**
+ * `calls/[id]/route.ts` -> `/api/calls/:id`; a `[platform]` route (lib/http/platform-route.ts) ->
+ * each voice platform's path it serves, `/api/live-calls/vapi`: the registry's paths in its folder
+ * named by a platform.
+ */
 function routeFiles(): { file: string; path: string }[] {
   return readdirSync(apiDirectory, { recursive: true, encoding: "utf8" })
     .filter((entry) => path.basename(entry) === "route.ts")
-    .map((entry) => ({
-      file: path.join(apiDirectory, entry),
-      path: `/api/${path.dirname(entry).split(path.sep).join("/")}`.replace(/\[(\w+)\]/g, ":$1"),
-    }));
+    .flatMap((entry) => {
+      const file = path.join(apiDirectory, entry);
+      const routePath = `/api/${path.dirname(entry).split(path.sep).join("/")}`;
+      if (!routePath.endsWith("/[platform]")) return [{ file, path: routePath.replace(/\[(\w+)\]/g, ":$1") }];
+      return PLATFORMS.map((platform) => ({ file, path: routePath.replace(/\[platform\]$/, platform) })).filter((served) =>
+        registry.some((endpoint) => endpoint.path === served.path),
+      );
+    });
 }
 
 async function exportedMethods(file: string): Promise<string[]> {

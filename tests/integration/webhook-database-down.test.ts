@@ -5,8 +5,6 @@ import path from "node:path";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { POST } from "@/app/api/voiceagent-webhook/route";
-import { POST as retellPost } from "@/app/api/voiceagent-webhook/retell/route";
-import { POST as vapiPost } from "@/app/api/voiceagent-webhook/vapi/route";
 import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { PrismaClient } from "@/lib/db/generated/client";
@@ -23,6 +21,10 @@ import { retellCallEvent } from "@/lib/voice-platforms/retell/sample-events";
 import { vapiEndOfCallReport } from "@/lib/voice-platforms/vapi/sample-events";
 import { setDatabaseReachable } from "../support/database-reachable";
 import { webhookRequest } from "../support/webhook-request";
+import { webhookPostAt } from "@/tests/support/platform-routes";
+
+const retellPost = webhookPostAt("retell");
+const vapiPost = webhookPostAt("vapi");
 
 const SECRET = "wsec_db_down_secret";
 const VAPI_SECRET = "vapi_db_down_secret";

@@ -5,8 +5,6 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as getCallRoute, PATCH as patchCallRoute } from "@/app/api/calls/[id]/route";
 import { GET as listCallsRoute } from "@/app/api/calls/route";
-import { POST as retellPost } from "@/app/api/voiceagent-webhook/retell/route";
-import { POST as vapiPost } from "@/app/api/voiceagent-webhook/vapi/route";
 import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { platformAdapters } from "@/lib/voice-platforms/adapters";
@@ -18,6 +16,10 @@ import { retellCallEvent } from "@/lib/voice-platforms/retell/sample-events";
 import { vapiEndOfCallReport } from "@/lib/voice-platforms/vapi/sample-events";
 import { apiRequest } from "@/tests/support/auth";
 import { MANY_REQUESTS_TIMEOUT_MS } from "../support/timeouts";
+import { webhookPostAt } from "@/tests/support/platform-routes";
+
+const retellPost = webhookPostAt("retell");
+const vapiPost = webhookPostAt("vapi");
 
 /**
  * Vapi's and Retell's post-call webhooks through the one intake (issue 26): events built from the

@@ -3,8 +3,6 @@ import type { Vapi } from "@vapi-ai/server-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as getCallRoute } from "@/app/api/calls/[id]/route";
 import { POST as elevenLabsPost } from "@/app/api/voiceagent-webhook/route";
-import { POST as retellPost } from "@/app/api/voiceagent-webhook/retell/route";
-import { POST as vapiPost } from "@/app/api/voiceagent-webhook/vapi/route";
 import type { CallDetail } from "@/lib/calls/schema";
 import { getDb } from "@/lib/db/client";
 import { recordingKey } from "@/lib/intake/receive";
@@ -18,6 +16,10 @@ import { signatureHeader } from "@/lib/voice-platforms/elevenlabs/signature";
 import { apiRequest } from "../support/auth";
 import { setEnv } from "../support/env";
 import { startStandInServer, type StandInServer } from "../support/stand-in-server";
+import { webhookPostAt } from "@/tests/support/platform-routes";
+
+const retellPost = webhookPostAt("retell");
+const vapiPost = webhookPostAt("vapi");
 
 /**
  * Vapi's end-of-call report as `@vapi-ai/server-sdk` 2.0.1 types it (issue 36): the fields Vapi's

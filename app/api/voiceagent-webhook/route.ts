@@ -10,6 +10,6 @@ export const dynamic = "force-dynamic";
  * the signature. The production server answers this endpoint itself (lib/http/direct-answers.ts);
  * this file serves it under `next dev` and `next start`.
  */
-export const POST = apiRoute("webhook", "POST", async ({ request }) =>
+export const POST = apiRoute("elevenlabsWebhook", "POST", async ({ request }) =>
   json(await acceptWebhook("elevenlabs", request.headers, bodyChunks(request, WEBHOOK_MAX_AUDIO_BODY_BYTES))),
 );
