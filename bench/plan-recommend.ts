@@ -1,6 +1,6 @@
 /**
  * A response plan filled on the roads (issue 54 acceptance 3, docs/units.md): the domain function
- * behind GET /api/incidents/{id}/units, in process, on a scratch database holding the synthetic
+ * behind GET /api/incidents/{id}/units in process, then the endpoint of the production build, on a scratch database holding the synthetic
  * county's 99,400 centreline segments (bench/gis-county.ts, imported through the GIS import):
  *
  *   BENCH_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres npx tsx bench/plan-recommend.ts
@@ -19,6 +19,7 @@ import { recommendUnits } from "../lib/units/recommend";
 import { centrelines, townOf } from "../tests/support/gis-town";
 import { random } from "../tests/support/calls";
 import { COUNTY } from "./gis-county";
+import { benchAuth, startProductionServer } from "./production-server";
 import { withScratchClient } from "./scratch-database";
 import { seedIncidents } from "./seed-incidents";
 import { loadAverage, percentile } from "./stats";
@@ -45,7 +46,7 @@ function* countyGeoJson(): Generator<Buffer> {
 
 async function main(): Promise<void> {
   console.log(`load average before: ${loadAverage().join(" ")}`);
-  await withScratchClient(server, async (client) => {
+  await withScratchClient(server, async (client, url) => {
     const imported = await importGisLayer({ format: "geojson", chunks: Readable.from(countyGeoJson()) as AsyncIterable<Uint8Array>, sourceName: "county.geojson", layer: "centrelines" });
     console.log(`imported ${imported.features} centrelines`);
     const next = random(54);
@@ -80,6 +81,7 @@ async function main(): Promise<void> {
       searches.push(performance.now() - begun);
     }
     searches.sort((a, b) => a - b);
+    const http = await overHttp(url);
     const routed = answer.units.filter((entry) => entry.travel === "route").length;
     console.log(JSON.stringify({
       segments: imported.features,
@@ -95,10 +97,43 @@ async function main(): Promise<void> {
       plan: answer.plan?.slots.map((slot) => `${slot.type} ${slot.call_sign ?? slot.unfilled_reason}`),
       plan_complete: answer.plan?.complete,
       routed: `${routed} of ${answer.units.length}`,
+      over_http: http,
       load_average_after: loadAverage(),
     }, null, 2));
-    if (!answer.plan?.complete || routed !== answer.units.length) process.exitCode = 1;
+    if (!answer.plan?.complete || routed !== answer.units.length || !http.same_plan) process.exitCode = 1;
   });
+}
+
+/** The same recommendation from the production build over HTTP, one request at a time. */
+async function overHttp(databaseUrl: string) {
+  const production = await startProductionServer(Number(process.env.BENCH_PORT ?? 3105), { DATABASE_URL: databaseUrl, REDIS_URL: "" });
+  try {
+    const ask = async () => {
+      const response = await fetch(`${production.base}/api/incidents/inc_0/units`, { headers: benchAuth });
+      if (!response.ok) throw new Error(`GET /api/incidents/inc_0/units: ${response.status} ${await response.text()}`);
+      return (await response.json()) as Awaited<ReturnType<typeof recommendUnits>>;
+    };
+    const started = performance.now();
+    let answer = await ask();
+    const firstMs = performance.now() - started;
+    const times: number[] = [];
+    for (let run = 0; run < RUNS + 10; run++) {
+      const begun = performance.now();
+      answer = await ask();
+      if (run >= 10) times.push(performance.now() - begun);
+    }
+    times.sort((a, b) => a - b);
+    return {
+      first_answer_ms_with_network_build: Math.round(firstMs),
+      p50_ms: Math.round(percentile(times, 0.5) * 100) / 100,
+      p95_ms: Math.round(percentile(times, 0.95) * 100) / 100,
+      max_ms: Math.round(times.at(-1)! * 100) / 100,
+      same_plan: answer.plan?.complete === true && answer.units.every((entry) => entry.travel === "route"),
+      server_rss_mib: Math.round(production.rssMiB()),
+    };
+  } finally {
+    production.stop();
+  }
 }
 
 void main().catch((error: unknown) => {
