@@ -1,5 +1,6 @@
 "use client";
 
+import type { UIEvent } from "react";
 import type { AlertIncident, Alerts, IncidentKind } from "../shared/api";
 import { humanize, severityOf } from "../shared/call-status";
 import { formatWaiting } from "../shared/format";
@@ -55,6 +56,18 @@ const STRIP = {
   training: { title: "Training", label: "Alerts of training incidents not yet acknowledged, newest first, then training incidents waiting past their threshold" },
 } as const satisfies Record<IncidentKind, { title: string; label: string }>;
 
+/**
+ * A scroll of a strip ends on a whole line: every entry is one line tall (app/globals.css), so the
+ * strip shows one entry, never the halves of two.
+ */
+function endOnLine(event: UIEvent<HTMLElement>): void {
+  const strip = event.currentTarget;
+  const line = strip.querySelector<HTMLElement>(".alert-list > li")?.offsetHeight;
+  if (!line) return;
+  const whole = Math.round(strip.scrollTop / line) * line;
+  if (whole !== strip.scrollTop) strip.scrollTo({ top: whole });
+}
+
 /** One kind's strip: its new alerts, then its reminders, and "Ack all" for whoever may acknowledge that kind. */
 function KindStrip({ kind, alerts, exercise, onSelect }: { kind: IncidentKind; alerts: Alerts; exercise: string | undefined; onSelect: (incident: AlertIncident) => void }) {
   const training = kind === "training";
@@ -68,7 +81,7 @@ function KindStrip({ kind, alerts, exercise, onSelect }: { kind: IncidentKind; a
   const more = freshTotal - fresh.length + (reminderTotal - reminders.length);
   const { title, label } = STRIP[kind];
   return (
-    <section className={`alert-strip kind-${kind}`} aria-labelledby={`alert-strip-${kind}-title`} data-testid={training ? "alert-strip-training" : "alert-strip"}>
+    <section className={`alert-strip kind-${kind}`} aria-labelledby={`alert-strip-${kind}-title`} data-testid={training ? "alert-strip-training" : "alert-strip"} onScrollEnd={endOnLine}>
       <h3 id={`alert-strip-${kind}-title`} className="alert-strip-title">
         {title} <span data-testid={training ? "alert-training-new-total" : "alert-new-total"}>{freshTotal.toLocaleString()}</span>
         {reminderTotal > 0 && <span className="alert-reminder-total"> · waiting {reminderTotal.toLocaleString()}</span>}
