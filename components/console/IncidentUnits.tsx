@@ -113,11 +113,11 @@ export function IncidentUnits({ incident }: { incident: IncidentDetail }) {
   const now = useNow();
   const open = isOpen(incident.status);
   const mayAct = useMayAct(incident.training);
-  const recommendation = useRecommendation(open && mayAct ? incident.id : null);
+  const recommendation = useRecommendation(open && mayAct ? incident.id : null, RECOMMENDED_SHOWN);
   const send = useSendUnits();
   const { move } = useIncidentStatusChange();
   const onIt = roster.filter((unit) => unit.incident_id === incident.id);
-  const recommended = (recommendation.data?.units ?? []).slice(0, RECOMMENDED_SHOWN);
+  const recommended = recommendation.data?.units ?? [];
   const allCleared = open && onIt.length === 0 && incident.units_sent.cleared > 0;
   return (
     <section className="incident-units" aria-labelledby="incident-units-title">

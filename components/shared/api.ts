@@ -422,8 +422,8 @@ export function listUnits(): Promise<{ units: Unit[] }> {
 }
 
 /** The units that may be sent to the incident now, nearest first, each with why (GET /api/incidents/{id}/units). */
-export function recommendUnits(incidentId: string): Promise<Recommendation> {
-  return request(`/api/incidents/${encodeURIComponent(incidentId)}/units`);
+export function recommendUnits(incidentId: string, limit: number): Promise<Recommendation> {
+  return request(`/api/incidents/${encodeURIComponent(incidentId)}/units?limit=${limit}`);
 }
 
 /** A crew's report entered by the dispatcher (POST /api/units/{id}/state); a clearing may say how its incident ended. */

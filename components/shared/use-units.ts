@@ -103,11 +103,14 @@ function rereadUnitViews(client: ReturnType<typeof useQueryClient>): void {
   void rereadQueries(client, { queryKey: ["live"] });
 }
 
-/** The units the server recommends for an incident, nearest first, each with why (GET /api/incidents/{id}/units). */
-export function useRecommendation(incidentId: string | null) {
+/**
+ * The incident's response plan filled and the first `shown` units the server recommends, each with
+ * why (GET /api/incidents/{id}/units?limit=): read again on every unit's move, so only what is shown.
+ */
+export function useRecommendation(incidentId: string | null, shown: number) {
   return useQuery({
-    queryKey: ["unit-recommendation", incidentId],
-    queryFn: () => recommendUnits(incidentId!),
+    queryKey: ["unit-recommendation", incidentId, shown],
+    queryFn: () => recommendUnits(incidentId!, shown),
     enabled: incidentId !== null,
     staleTime: Infinity,
   });

@@ -4,7 +4,7 @@ import { type Endpoint, jsonBody } from "../contract/endpoint";
 import { rateLimitPolicies } from "../contract/rate-limit-policies";
 import {
   assignUnitsAnswerSchema, assignUnitsRequestSchema, createUnitSchema, parseAssignUnits, parseCreateUnit, parseUnitImport,
-  parseUndoUnitStateRequest, parseUnitPosition, parseUnitStateRequest, parseUpdateUnit, recommendationSchema, unitPositionRequestSchema, UNIT_IMPORT_MAX_BYTES, UNIT_IMPORT_MAX_ROWS, unitImportResultSchema, unitImportSchema,
+  parseUndoUnitStateRequest, parseUnitPosition, parseUnitStateRequest, parseUpdateUnit, recommendationQueryParameters, recommendationSchema, unitPositionRequestSchema, UNIT_IMPORT_MAX_BYTES, UNIT_IMPORT_MAX_ROWS, unitImportResultSchema, unitImportSchema,
   undoUnitStateRequestSchema, unitListSchema, unitSchema, unitStateRequestSchema, updateUnitSchema,
 } from "./schema";
 import { parseSetResponsePlan, planKeySchema, PLAN_MAX_COUNT, responsePlanListSchema, responsePlanSchema, setResponsePlanSchema } from "./plan-schema";
@@ -193,6 +193,7 @@ export const unitEndpoints = {
       GET: {
         operationId: "recommendUnits",
         permission: "read",
+        query: recommendationQueryParameters,
         summary: "The incident's response plan filled with the fastest free units, then the other units that may be sent now, each with the reason and its travel time",
         description:
           "Each slot of the plan of the incident's type and severity gets the free unit of its type with the shortest travel time; a slot " +

@@ -57,7 +57,7 @@ interface Point {
   longitude: number;
 }
 
-export function recommendUnits(incidentId: string): Promise<Recommendation> {
+export function recommendUnits(incidentId: string, limit?: number): Promise<Recommendation> {
   return withDatabase(async (db) => {
     const [incident] = await db.$queryRaw<{ latitude: number | null; longitude: number | null; exercise_id: string | null; training: boolean; emergency_type: string; severity: string }[]>(Prisma.sql`
       SELECT latitude, longitude, exercise_id, emergency_type, severity, ${trainingOnlySql(incidentId)} AS training FROM incidents WHERE id = ${incidentId}`);
@@ -76,7 +76,7 @@ export function recommendUnits(incidentId: string): Promise<Recommendation> {
     const free = eligible.filter((row) => UNIT_STATE_RULES[row.state as UnitState].assignable);
     const ranked = rank(free, target, roads);
     const { fill, units } = fillPlan(plan, ranked, eligible);
-    return { incident_id: incidentId, incident_located: target !== null, plan: fill, units };
+    return { incident_id: incidentId, incident_located: target !== null, plan: fill, units: limit === undefined ? units : units.slice(0, limit) };
   });
 }
 

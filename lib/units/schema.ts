@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { invalidParameter } from "../domain-error";
+import { queryParameter } from "../query-parameters";
 import { type Disposition, DISPOSITIONS } from "../incidents/dispositions";
 import { UNIT_STATES, UNIT_TYPES, type UnitState, type UnitType } from "./states";
 
@@ -268,6 +269,16 @@ export const planFillSchema = z.object({
     }),
   ).meta({ description: "One slot per unit the plan asks for, in its order (engine 2 is two slots)" }),
 });
+
+/** GET /api/incidents/{id}/units: how many units to list (the plan is always filled and given whole). */
+export const recommendationQueryParameters = {
+  limit: queryParameter({
+    schema: z.codec(z.string().regex(/^\d+$/), z.int().min(1).max(1000), { decode: Number, encode: String }).optional(),
+    description: "List at most this many units, 1 to 1,000: the plan's first, then the fastest (the console asks for the five it shows). Unset: every unit that may be sent. `plan` is filled from all of them either way.",
+    label: "Invalid limit",
+    message: "limit must be an integer from 1 to 1000",
+  }),
+};
 
 export const recommendationSchema = z.object({
   incident_id: z.string(),

@@ -51,8 +51,8 @@ async function incidentAt(east: number, north: number, emergencyType: string, se
   return incidentId;
 }
 
-async function recommendation(incidentId: string) {
-  const response = await recommendRoute(apiRequest(`http://localhost/api/incidents/${incidentId}/units`), context({ id: incidentId }));
+async function recommendation(incidentId: string, search = "") {
+  const response = await recommendRoute(apiRequest(`http://localhost/api/incidents/${incidentId}/units${search}`), context({ id: incidentId }));
   expect(response.status).toBe(200);
   return recommendationSchema.parse(await response.json());
 }
@@ -156,6 +156,16 @@ describe("response plans", () => {
     expect(filled.units.slice(0, 4).map((entry) => entry.unit.id)).toEqual([e1.id, e2.id, ambulance.id, chief.id]);
     // Beyond the plan, the nearest first: the patrol 150 m away.
     expect(filled.units[4].unit.id).toBe(patrol.id);
+
+    // What the console shows: the plan whole, and only the first units of the list.
+    const shown = await recommendation(fire, "?limit=2");
+    expect(shown.plan).toEqual(filled.plan);
+    expect(shown.units).toEqual(filled.units.slice(0, 2));
+    for (const bad of ["0", "1001", "two", "-1"]) {
+      const refused = await recommendRoute(apiRequest(`http://localhost/api/incidents/${fire}/units?limit=${bad}`), context({ id: fire }));
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toMatchObject({ error_code: "INVALID_PARAMETER", message: "limit must be an integer from 1 to 1000" });
+    }
   });
 
   it("lets an administrator change a plan: audited, in the change feed, used by the next recommendation; bad input changes nothing", async () => {

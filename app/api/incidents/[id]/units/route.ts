@@ -5,7 +5,7 @@ import { recommendUnits } from "@/lib/units/recommend";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute("incidentUnits", "GET", async ({ params }) => json(await recommendUnits(params.id)));
+export const GET = apiRoute("incidentUnits", "GET", async ({ params, query }) => json(await recommendUnits(params.id, query.limit)));
 
 export const POST = apiRoute("incidentUnits", "POST", async ({ params, body, actor }) =>
   json(
