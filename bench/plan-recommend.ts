@@ -63,24 +63,12 @@ async function main(): Promise<void> {
     await client.query("ANALYZE units");
 
     const started = performance.now();
-    let answer = await recommendUnits("inc_0");
+    await recommendUnits("inc_0");
     const firstMs = performance.now() - started;
-    const times: number[] = [];
-    for (let run = 0; run < RUNS + 10; run++) {
-      const begun = performance.now();
-      answer = await recommendUnits("inc_0");
-      if (run >= 10) times.push(performance.now() - begun);
-    }
-    times.sort((a, b) => a - b);
+    const { last: answer, times } = await timed(() => recommendUnits("inc_0"), 10);
     // The search alone, for the same units: what of the time is the roads' and what the database's.
     const network = (await getRoadNetwork())!;
-    const searches: number[] = [];
-    for (let run = 0; run < RUNS; run++) {
-      const begun = performance.now();
-      network.travelTimes(incident, stations);
-      searches.push(performance.now() - begun);
-    }
-    searches.sort((a, b) => a - b);
+    const { times: searches } = await timed(() => network.travelTimes(incident, stations), 0);
     const http = await overHttp(url);
     const routed = answer.units.filter((entry) => entry.travel === "route").length;
     console.log(JSON.stringify({
@@ -89,11 +77,9 @@ async function main(): Promise<void> {
       recommended: answer.units.length,
       first_call_ms_with_network_build: Math.round(firstMs),
       runs: RUNS,
-      p50_ms: Math.round(percentile(times, 0.5) * 100) / 100,
-      p95_ms: Math.round(percentile(times, 0.95) * 100) / 100,
-      max_ms: Math.round(times.at(-1)! * 100) / 100,
-      search_alone_p50_ms: Math.round(percentile(searches, 0.5) * 100) / 100,
-      search_alone_p95_ms: Math.round(percentile(searches, 0.95) * 100) / 100,
+      ...figures(times),
+      search_alone_p50_ms: ms(percentile(searches, 0.5)),
+      search_alone_p95_ms: ms(percentile(searches, 0.95)),
       plan: answer.plan?.slots.map((slot) => `${slot.type} ${slot.call_sign ?? slot.unfilled_reason}`),
       plan_complete: answer.plan?.complete,
       routed: `${routed} of ${answer.units.length}`,
@@ -103,6 +89,22 @@ async function main(): Promise<void> {
     if (!answer.plan?.complete || routed !== answer.units.length || !http.same_plan) process.exitCode = 1;
   });
 }
+
+/** `work` run `warmUp` times untimed, then RUNS times one after another: its last result and the times, sorted. */
+async function timed<T>(work: () => T | Promise<T>, warmUp: number): Promise<{ last: T; times: number[] }> {
+  for (let run = 0; run < warmUp; run++) await work();
+  const times: number[] = [];
+  let last!: T;
+  for (let run = 0; run < RUNS; run++) {
+    const begun = performance.now();
+    last = await work();
+    times.push(performance.now() - begun);
+  }
+  return { last, times: times.sort((a, b) => a - b) };
+}
+
+const ms = (value: number) => Math.round(value * 100) / 100;
+const figures = (sorted: number[]) => ({ p50_ms: ms(percentile(sorted, 0.5)), p95_ms: ms(percentile(sorted, 0.95)), max_ms: ms(sorted.at(-1)!) });
 
 /** The same recommendation from the production build over HTTP, one request at a time. */
 async function overHttp(databaseUrl: string) {
@@ -114,20 +116,12 @@ async function overHttp(databaseUrl: string) {
       return (await response.json()) as Awaited<ReturnType<typeof recommendUnits>>;
     };
     const started = performance.now();
-    let answer = await ask();
+    await ask();
     const firstMs = performance.now() - started;
-    const times: number[] = [];
-    for (let run = 0; run < RUNS + 10; run++) {
-      const begun = performance.now();
-      answer = await ask();
-      if (run >= 10) times.push(performance.now() - begun);
-    }
-    times.sort((a, b) => a - b);
+    const { last: answer, times } = await timed(ask, 10);
     return {
       first_answer_ms_with_network_build: Math.round(firstMs),
-      p50_ms: Math.round(percentile(times, 0.5) * 100) / 100,
-      p95_ms: Math.round(percentile(times, 0.95) * 100) / 100,
-      max_ms: Math.round(times.at(-1)! * 100) / 100,
+      ...figures(times),
       same_plan: answer.plan?.complete === true && answer.units.every((entry) => entry.travel === "route"),
       server_rss_mib: Math.round(production.rssMiB()),
     };
