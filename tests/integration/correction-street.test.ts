@@ -2,12 +2,11 @@ import { randomInt } from "node:crypto";
 import { createReadStream } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { PATCH as patchCall } from "@/app/api/calls/[id]/route";
 import { POST as webhook } from "@/app/api/voiceagent-webhook/route";
 import { getDb } from "@/lib/db/client";
 import { importGisLayer } from "@/lib/geocoding/centre/import";
 import { specCallEvent } from "@/lib/voice-platforms/elevenlabs/sample-events";
-import { apiRequest } from "../support/auth";
+import { correctCall as patch } from "../support/correct-call";
 import { withoutEnv } from "../support/env";
 import { webhookRequest } from "../support/webhook-request";
 
@@ -34,14 +33,6 @@ async function postCall(location: string): Promise<string> {
   const event = specCallEvent(id, { location, eventTimestamp: 1_767_225_600 + counter * 86_400 });
   expect((await webhook(webhookRequest(event), undefined)).status).toBe(200);
   return id;
-}
-
-async function patch(id: string, body: unknown) {
-  const response = await patchCall(
-    apiRequest(`http://localhost/api/calls/${id}`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
-    { params: Promise.resolve({ id }) },
-  );
-  return { status: response.status, body: await response.json() };
 }
 
 const stored = async (conversationId: string) => (await getDb()).call.findUniqueOrThrow({ where: { conversationId } });
