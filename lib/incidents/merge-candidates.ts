@@ -4,24 +4,10 @@ import { notFound } from "../domain-error";
 import type { QueryValues } from "../query-parameters";
 import { METRES_PER_DEGREE } from "./grouping";
 import type { MergeCandidates, mergeCandidatesQueryParameters } from "./schema";
-import { toIncidentRecord } from "./to-incident-record";
+import { type IncidentFields, toIncidentRecord } from "./to-incident-record";
 
-interface CandidateRow {
-  id: string;
-  emergencyType: string;
-  severity: string;
-  status: string;
-  location: string;
-  latitude: number | null;
-  longitude: number | null;
-  locationPrecision: string | null;
-  locationUncertaintyM: number | null;
-  locationMatched: string | null;
-  firstCallAt: Date;
-  lastCallAt: Date;
-  callCount: number;
-  distance: number | null;
-}
+/** An open incident as the query reads it, with its distance from the incident merged into (metres). */
+type CandidateRow = IncidentFields & { distance: number | null };
 
 /** `text` as a LIKE pattern's literal part. */
 const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (character) => `\\${character}`);
