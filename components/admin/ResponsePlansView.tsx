@@ -5,6 +5,7 @@ import { type FormEvent, useState } from "react";
 import type { WhoAmI } from "@/lib/access/schema";
 import type { PlanSlot, ResponsePlan } from "@/lib/units/plan-schema";
 import { listResponsePlans, setResponsePlan } from "../shared/api";
+import { inWords } from "../shared/call-status";
 import { rereadQueries } from "../shared/reread";
 import { AdminPage } from "./AdminPage";
 
@@ -25,8 +26,6 @@ function readPlan(text: string): PlanSlot[] | string {
   return slots;
 }
 
-const words = (value: string) => value.replaceAll("_", " ");
-
 function PlanForm({ plan }: { plan: ResponsePlan }) {
   const client = useQueryClient();
   const [problem, setProblem] = useState<string | null>(null);
@@ -40,10 +39,10 @@ function PlanForm({ plan }: { plan: ResponsePlan }) {
   };
   const who = plan.source === "centre" ? `set by ${plan.updated_by_name} ${plan.updated_at ? new Date(plan.updated_at).toLocaleString() : ""}` : "default";
   return (
-    <form className="admin-form" onSubmit={submit} aria-label={`Plan for ${words(plan.emergency_type)}, ${plan.severity}`} data-plan={id}>
+    <form className="admin-form" onSubmit={submit} aria-label={`Plan for ${inWords(plan.emergency_type)}, ${plan.severity}`} data-plan={id}>
       <label htmlFor={id}>{plan.severity}</label>
       <input id={id} name="slots" defaultValue={planText(plan.slots)} key={planText(plan.slots)} placeholder="no unit" size={40} />
-      <button type="submit" disabled={save.isPending}>Save<span className="sr-only"> {words(plan.emergency_type)}, {plan.severity}</span></button>
+      <button type="submit" disabled={save.isPending}>Save<span className="sr-only"> {inWords(plan.emergency_type)}, {plan.severity}</span></button>
       <span>{who}</span>
       {(problem ?? save.error?.message) && <p role="alert">{problem ?? save.error?.message}</p>}
     </form>
@@ -68,7 +67,7 @@ function Plans() {
         <tbody>
           {[...byType].map(([type, severities]) => (
             <tr key={type}>
-              <th scope="row">{words(type)}</th>
+              <th scope="row">{inWords(type)}</th>
               <td>{severities.map((plan) => <PlanForm key={plan.severity} plan={plan} />)}</td>
               <td>{severities[0].reason}</td>
             </tr>

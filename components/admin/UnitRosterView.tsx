@@ -5,7 +5,7 @@ import { type FormEvent, useState } from "react";
 import type { WhoAmI } from "@/lib/access/schema";
 import { UNIT_TYPES } from "@/lib/units/states";
 import { createUnit, importUnits, setUnitInService } from "../shared/api";
-import { useUnits } from "../shared/use-units";
+import { unitStateLabel, useUnits } from "../shared/use-units";
 import { rereadQueries } from "../shared/reread";
 import { AdminPage } from "./AdminPage";
 
@@ -88,7 +88,7 @@ function Roster() {
                 <td>{unit.name}</td>
                 <td>{unit.type}</td>
                 <td>{unit.station?.name ?? ""}</td>
-                <td>{unit.state.replaceAll("_", " ")}</td>
+                <td>{unitStateLabel(unit.state)}</td>
                 <td>
                   <button type="button" disabled={service.isPending} onClick={() => service.mutate({ id: unit.id, inService: !unit.in_service })}>
                     {unit.in_service ? "Take out of service" : "Put in service"}

@@ -4,7 +4,7 @@ import type { IncidentDetail } from "@/lib/incidents/schema";
 import { type Disposition, DISPOSITION_LABEL } from "@/lib/incidents/dispositions";
 import type { Recommendation, Unit } from "@/lib/units/schema";
 import type { UnitState } from "@/lib/units/states";
-import { isOpen } from "../shared/call-status";
+import { inWords, isOpen } from "../shared/call-status";
 import { formatTime, formatWaiting } from "../shared/format";
 import { useMayAct } from "../shared/person";
 import { unitTimer } from "./UnitBoard";
@@ -74,7 +74,7 @@ function PlanSend({ plan, incidentId }: { plan: NonNullable<Recommendation["plan
   const send = useSendUnits();
   const filled = plan.slots.filter((slot) => slot.unit_id !== null);
   const empty = plan.slots.filter((slot) => slot.unit_id === null);
-  const what = `${plan.emergency_type.replaceAll("_", " ")}, ${plan.severity}`;
+  const what = `${inWords(plan.emergency_type)}, ${plan.severity}`;
   return (
     <div className="incident-plan" data-testid="incident-plan">
       <p>

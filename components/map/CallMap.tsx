@@ -21,7 +21,7 @@ import { IncidentStatusActions } from "../console/StatusActions";
 import { precisionLabel, shownAddress, uncertaintyCircle } from "../shared/precision";
 import { locating, OnTheLine } from "../shared/OnTheLine";
 import type { Unit } from "@/lib/units/schema";
-import { useUnits } from "../shared/use-units";
+import { unitStateLabel, useUnits } from "../shared/use-units";
 
 /**
  * What the rest of the dashboard asks the map to do; `seq` makes a repeated request count.
@@ -249,7 +249,7 @@ function unitPoint(unit: Unit): { latitude: number; longitude: number; where: st
 type UnitPoint = NonNullable<ReturnType<typeof unitPoint>>;
 
 const unitTitle = (unit: Unit, point: UnitPoint) =>
-  `${unit.exercise_id === null ? "Unit" : "Exercise unit"} ${unit.call_sign} (${unit.type}), ${unit.state.replaceAll("_", " ")}, ${point.where}`;
+  `${unit.exercise_id === null ? "Unit" : "Exercise unit"} ${unit.call_sign} (${unit.type}), ${unitStateLabel(unit.state)}, ${point.where}`;
 
 /**
  * The units at one point (a station's crews, units on one scene) as one marker listing them, one

@@ -32,7 +32,10 @@ export const severityOf = severityOrFallback;
 
 export const SEVERITY_LABEL: Record<Severity, string> = { critical: "Critical", high: "High", moderate: "Moderate" };
 
+/** A vocabulary word as words: "structure_fire" is "structure fire". */
+export const inWords = (value: string) => value.replaceAll("_", " ");
+
 export function humanize(value: string): string {
-  const text = value.replace(/_/g, " ");
+  const text = inWords(value);
   return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Unit } from "@/lib/units/schema";
 import { UNIT_STATE_RULES, type UnitState } from "@/lib/units/states";
+import { inWords } from "./call-status";
 import { ApiRequestError, assignUnits, changeUnitState, listUnits, recommendUnits, undoUnitState } from "./api";
 import { useMoveQuestion } from "./MoveDialog";
 import { useNotify } from "./providers";
@@ -10,7 +11,7 @@ import { rereadQueries } from "./reread";
 import { UNDO_OFFERED_MS } from "./use-calls";
 
 /** A unit's state as the console reads it: "on scene". */
-export const unitStateLabel = (state: UnitState) => state.replaceAll("_", " ");
+export const unitStateLabel = (state: UnitState) => inWords(state);
 
 /** One unit's move made here: the unit and the move's id, what its undo reverts. */
 interface MadeMove {
